@@ -1,0 +1,38 @@
+/**
+ * `skiff capture`: print a pane's screen.
+ *
+ * @module
+ */
+
+import { arg, type CommandSpec, optBool, optNumber } from "../lib/cli/mod.ts";
+import { withDaemon } from "../lib/client/mod.ts";
+
+/** The `capture` command. */
+export const command: CommandSpec = {
+  name: "capture",
+  summary: "Print a pane's screen as text",
+  description:
+    "Print what a pane shows, as text with trailing blank lines dropped. --json adds the cursor, size, title, alternate-screen flag and every row.",
+  args: [{ name: "PANE", required: true, help: "Pane id, name, or project/name" }],
+  options: [
+    { name: "ansi", short: "e", type: "boolean", help: "Keep colours and styles as escape codes" },
+    {
+      name: "scrollback",
+      short: "S",
+      type: "number",
+      value: "N",
+      help: "Include N lines of history",
+    },
+  ],
+  exitCodes: [[3, "No such pane"], [4, "skiffd could not be reached"]],
+  run: async (ctx) => {
+    const result = await withDaemon((client) =>
+      client.call("pane.capture", {
+        pane: arg(ctx, "PANE"),
+        ansi: optBool(ctx, "ansi"),
+        scrollback: optNumber(ctx, "scrollback"),
+      })
+    );
+    ctx.out.result(result, () => ctx.out.line(String(result.text)));
+  },
+};

@@ -1,0 +1,67 @@
+/**
+ * `skiff events`: follow the daemon's event stream.
+ *
+ * @module
+ */
+
+import { type CommandSpec, Exit, optNumber, SkiffError } from "../lib/cli/mod.ts";
+import { writeAllSync } from "../lib/cli/output.ts";
+import { connectDaemon, tryConnect } from "../lib/client/mod.ts";
+import type { DaemonClient } from "../lib/client/mod.ts";
+import type { EventMessage } from "../lib/protocol/messages.ts";
+
+/** How long to look for skiffd again after it drops the stream (a reload or restart). */
+const RECONNECT_MS = 10_000;
+
+function textLine(event: EventMessage): string {
+  const { event: name, time, pane, name: paneName, ...rest } = event;
+  const fields = Object.entries(rest).map(([k, v]) =>
+    `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`
+  );
+  const who = pane ? `${pane}${paneName ? ` ${paneName}` : ""}` : "";
+  return [time.slice(11, 19), name, who, ...fields].filter((s) => s !== "").join(" ");
+}
+
+async function reconnect(): Promise<DaemonClient | undefined> {
+  const deadline = Date.now() + RECONNECT_MS;
+  while (Date.now() < deadline) {
+    const client = await tryConnect();
+    if (client) return client;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return undefined;
+}
+
+/** The `events` command. */
+export const command: CommandSpec = {
+  name: "events",
+  summary: "Follow the daemon's events, one a line",
+  description:
+    "Print events as they happen: pane-created, pane-exited, pane-killed, pane-renamed, pane-restored, title, bell, resized, session-marked, daemon-reloaded, daemon-stopping. With --json each line is one JSON object. The stream follows skiffd through reloads and restarts.",
+  options: [
+    { name: "count", type: "number", value: "N", help: "Exit after N events" },
+  ],
+  exitCodes: [[4, "skiffd could not be reached, or went away"]],
+  run: async (ctx) => {
+    const limit = optNumber(ctx, "count");
+    if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) {
+      throw new SkiffError("Option '--count' needs a whole number above 0", { exit: "USAGE" });
+    }
+    const encoder = new TextEncoder();
+    let seen = 0;
+    let client: DaemonClient | undefined = await connectDaemon();
+    while (client) {
+      for await (const event of client.events()) {
+        const line = ctx.json ? JSON.stringify(event) : textLine(event);
+        writeAllSync(Deno.stdout, encoder.encode(line + "\n"));
+        if (limit !== undefined && ++seen >= limit) {
+          client.close();
+          return Exit.OK;
+        }
+      }
+      client.close();
+      client = await reconnect();
+    }
+    throw new SkiffError("skiffd went away", { exit: "DAEMON" });
+  },
+};

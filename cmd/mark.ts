@@ -1,0 +1,50 @@
+/**
+ * `skiff mark`: set or clear a session's marks.
+ *
+ * @module
+ */
+
+import { arg, type CommandSpec, optArg, optString, SkiffError } from "../lib/cli/mod.ts";
+import { withDaemon } from "../lib/client/mod.ts";
+
+/** The `mark` command. */
+export const command: CommandSpec = {
+  name: "mark",
+  summary: "Set, clear or show a session's marks",
+  description:
+    "Marks are key=value labels on a session, kept in the workspace through reloads and restarts. SESSION may be a session id or name, or a pane in the session. With no KEY, print the marks.",
+  args: [
+    { name: "SESSION", required: true, help: "Session id or name, or one of its panes" },
+    { name: "KEY[=VALUE]", help: "The mark to set (VALUE defaults to empty)" },
+  ],
+  options: [{ name: "clear", type: "string", value: "KEY", help: "Remove mark KEY" }],
+  examples: ["skiff mark reviewer role=review", "skiff mark reviewer --clear role"],
+  exitCodes: [[3, "No such session"], [4, "skiffd could not be reached"]],
+  run: async (ctx) => {
+    const session = arg(ctx, "SESSION");
+    const pair = optArg(ctx, "KEY[=VALUE]");
+    const clear = optString(ctx, "clear");
+    if (pair !== undefined && clear !== undefined) {
+      throw new SkiffError("Give either KEY[=VALUE] or --clear KEY, not both", { exit: "USAGE" });
+    }
+    const result = await withDaemon(async (client) => {
+      if (clear !== undefined) {
+        return await client.call("session.mark", { session, key: clear, value: null });
+      }
+      if (pair !== undefined) {
+        const eq = pair.indexOf("=");
+        const key = eq === -1 ? pair : pair.slice(0, eq);
+        const value = eq === -1 ? "" : pair.slice(eq + 1);
+        return await client.call("session.mark", { session, key, value });
+      }
+      return await client.call("session.get", { session });
+    });
+    ctx.out.result(result, () => {
+      if (pair === undefined && clear === undefined) {
+        for (const [key, value] of Object.entries(result.marks as Record<string, string>)) {
+          ctx.out.line(value === "" ? key : `${key}=${value}`);
+        }
+      }
+    });
+  },
+};

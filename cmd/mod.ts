@@ -1,0 +1,68 @@
+/**
+ * The command table: one row per command, loaded only when chosen.
+ *
+ * @module
+ */
+
+import type { CommandEntry } from "../lib/cli/mod.ts";
+
+/** Every `skiff` command, in the order `skiff --help` lists them. */
+export const COMMANDS: CommandEntry[] = [
+  {
+    name: "new",
+    summary: "Start a pane running a shell or a command",
+    load: async () => (await import("./new.ts")).command,
+  },
+  {
+    name: "ls",
+    aliases: ["list"],
+    summary: "List panes",
+    load: async () => (await import("./ls.ts")).command,
+  },
+  {
+    name: "attach",
+    aliases: ["a"],
+    summary: "Connect this terminal to a pane; Ctrl+\\ detaches",
+    load: async () => (await import("./attach.ts")).command,
+  },
+  {
+    name: "capture",
+    summary: "Print a pane's screen as text",
+    load: async () => (await import("./capture.ts")).command,
+  },
+  {
+    name: "keys",
+    summary: "Type text and named keys into a pane",
+    load: async () => (await import("./keys.ts")).command,
+  },
+  {
+    name: "rename",
+    summary: "Rename a pane",
+    load: async () => (await import("./rename.ts")).command,
+  },
+  {
+    name: "kill",
+    summary: "End a pane's process and remove the pane",
+    load: async () => (await import("./kill.ts")).command,
+  },
+  {
+    name: "mark",
+    summary: "Set, clear or show a session's marks",
+    load: async () => (await import("./mark.ts")).command,
+  },
+  {
+    name: "events",
+    summary: "Follow the daemon's events, one a line",
+    load: async () => (await import("./events.ts")).command,
+  },
+  {
+    name: "project",
+    summary: "Add, list or remove projects",
+    load: async () => (await import("./project.ts")).command,
+  },
+  {
+    name: "daemon",
+    summary: "Run, start, stop, restart, reload or inspect skiffd",
+    load: async () => (await import("./daemon.ts")).command,
+  },
+];

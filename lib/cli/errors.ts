@@ -1,0 +1,98 @@
+/**
+ * Exit codes and the one error type every command throws.
+ *
+ * The table is the contract with scripts: the README lists it, and a code
+ * never changes meaning once released.
+ *
+ * @module
+ */
+
+/** Every exit code `skiff` uses, by name. */
+export const Exit = {
+  /** Success. */
+  OK: 0,
+  /** An unexpected internal error. */
+  ERROR: 1,
+  /** Bad usage or bad input: an unknown option, a malformed value, a TOML error. */
+  USAGE: 2,
+  /** The named pane, session, project or task does not exist. */
+  NOT_FOUND: 3,
+  /** skiffd could not be reached or started. */
+  DAEMON: 4,
+  /** The thing exists already, or the request conflicts with the current state. */
+  CONFLICT: 5,
+  /** A file is corrupt, foreign or locked; it was left untouched. */
+  DATA: 6,
+  /** A wait ran out of time. */
+  TIMEOUT: 7,
+  /** The text went in, but no turn started: the pane needs the person. */
+  NO_TURN: 8,
+  /** The pane's process has exited. */
+  NOT_RUNNING: 10,
+  /** No known agent is in front of the pane. */
+  NO_AGENT: 11,
+  /** The agent is working. */
+  WORKING: 12,
+  /** An approval dialog or question shows. */
+  APPROVAL: 13,
+  /** The input box holds a draft, or does not show. */
+  DRAFT: 14,
+  /** A person typed into the pane after the check. */
+  TYPING: 15,
+  /** The typed text did not show up in the input box. */
+  NOT_DELIVERED: 16,
+} as const;
+
+/** A name from {@linkcode Exit}. */
+export type ExitName = keyof typeof Exit;
+
+/** The stable, lower-case code string used in JSON errors for each exit name. */
+export function codeOf(name: ExitName): string {
+  return name.toLowerCase();
+}
+
+/** Options for {@linkcode SkiffError}. */
+export interface SkiffErrorOptions {
+  /** The exit code's name. Defaults to `ERROR`. */
+  exit?: ExitName;
+  /** Extra fields for the JSON form of the error. */
+  details?: Record<string, unknown>;
+  /** The underlying error, if any. */
+  cause?: unknown;
+}
+
+/**
+ * An error meant for the user: one clear line, and a documented exit code.
+ *
+ * @example Usage
+ * ```ts
+ * throw new SkiffError("No pane named 'web'", { exit: "NOT_FOUND" });
+ * ```
+ */
+export class SkiffError extends Error {
+  /** The exit code's name. */
+  readonly exit: ExitName;
+  /** Extra fields for the JSON form. */
+  readonly details: Record<string, unknown>;
+
+  /** Makes an error with a one-line message. */
+  constructor(message: string, options: SkiffErrorOptions = {}) {
+    super(message, { cause: options.cause });
+    this.name = "SkiffError";
+    this.exit = options.exit ?? "ERROR";
+    this.details = options.details ?? {};
+  }
+
+  /** The numeric exit code. */
+  get code(): number {
+    return Exit[this.exit];
+  }
+}
+
+/** Returns the exit name for a numeric code, or `ERROR` when it is unknown. */
+export function exitNameOf(code: number): ExitName {
+  for (const [name, value] of Object.entries(Exit)) {
+    if (value === code) return name as ExitName;
+  }
+  return "ERROR";
+}

@@ -1,0 +1,79 @@
+/**
+ * Renders `--help` text from a {@linkcode CommandSpec}.
+ *
+ * @module
+ */
+
+import { GLOBAL_OPTIONS } from "./parse.ts";
+import type { ArgSpec, CommandSpec, OptionSpec } from "./spec.ts";
+
+function argUsage(arg: ArgSpec): string {
+  const name = arg.variadic ? `${arg.name}…` : arg.name;
+  return arg.required ? name : `[${name}]`;
+}
+
+function optionLabel(option: OptionSpec): string {
+  const long = `--${option.name}`;
+  const value = option.type === "boolean" ? "" : ` ${option.value ?? "VALUE"}`;
+  const short = option.short ? `-${option.short}, ` : "    ";
+  const repeat = option.type === "list" ? " (repeatable)" : "";
+  return `${short}${long}${value}${repeat}`;
+}
+
+function columns(rows: [string, string][]): string[] {
+  const width = Math.max(...rows.map(([left]) => left.length));
+  return rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`.trimEnd());
+}
+
+/** Returns the help text for `command`, reached through `path`. */
+export function renderHelp(command: CommandSpec, path: string[]): string {
+  const name = ["skiff", ...path].join(" ");
+  const lines: string[] = [];
+  if (command.subcommands) {
+    lines.push(`Usage: ${name} COMMAND [options]`, "", command.description ?? command.summary, "");
+    lines.push("Commands:");
+    lines.push(...columns(command.subcommands.map((c) => [c.name, c.summary])));
+    lines.push("", `Run '${name} COMMAND --help' for a command's options.`);
+    return lines.join("\n");
+  }
+  const parts = [name];
+  for (const arg of command.args ?? []) parts.push(argUsage(arg));
+  parts.push("[options]");
+  if (command.passthrough) parts.push(`[-- ${command.passthrough}]`);
+  lines.push(`Usage: ${parts.join(" ")}`, "", command.description ?? command.summary);
+  const args = (command.args ?? []).filter((a) => a.help);
+  if (args.length) {
+    lines.push("", "Arguments:");
+    lines.push(...columns(args.map((a) => [a.name, a.help ?? ""])));
+  }
+  lines.push("", "Options:");
+  const options = [...(command.options ?? []), ...GLOBAL_OPTIONS];
+  lines.push(...columns(options.map((o) => [optionLabel(o), o.help])));
+  if (command.examples?.length) {
+    lines.push("", "Examples:", ...command.examples.map((e) => `  ${e}`));
+  }
+  const codes: [number, string][] = [
+    [0, "Success"],
+    [1, "Internal error"],
+    [2, "Bad usage or input"],
+    ...(command.exitCodes ?? []),
+  ];
+  lines.push("", "Exit codes:");
+  lines.push(...columns(codes.map(([code, text]) => [String(code), text])));
+  return lines.join("\n");
+}
+
+/** Returns the top-level help: every command with its summary. */
+export function renderRootHelp(entries: { name: string; summary: string }[]): string {
+  return [
+    "Usage: skiff COMMAND [options]",
+    "",
+    "Skiff: a terminal workspace for coding agents.",
+    "",
+    "Commands:",
+    ...columns(entries.map((e) => [e.name, e.summary])),
+    "",
+    "Every command takes --json (results on stdout, errors on stderr as JSON)",
+    "and --help. Run 'skiff COMMAND --help' for its options and exit codes.",
+  ].join("\n");
+}

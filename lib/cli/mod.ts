@@ -1,0 +1,13 @@
+/**
+ * The command-line framework: specs, parsing, help, output and exit codes.
+ *
+ * @module
+ */
+
+export * from "./errors.ts";
+export * from "./output.ts";
+export * from "./spec.ts";
+export { findCommand, GLOBAL_OPTIONS, parse, type Parsed } from "./parse.ts";
+export { renderHelp, renderRootHelp } from "./help.ts";
+export { type CommandEntry, runCli } from "./run.ts";
+export * from "./values.ts";

@@ -1,0 +1,84 @@
+/**
+ * Printing results and errors, as text for people or JSON for scripts.
+ *
+ * JSON results go to stdout as one object with a `schema_version`; JSON errors
+ * go to stderr with the exit code's name. Text errors are one line on stderr.
+ *
+ * @module
+ */
+
+import { codeOf, Exit, type ExitName, SkiffError } from "./errors.ts";
+import { SCHEMA_VERSION } from "../version.ts";
+
+const encoder = new TextEncoder();
+
+/** Writes every byte of `data` to a stream, retrying short writes. */
+export function writeAllSync(stream: { writeSync(p: Uint8Array): number }, data: Uint8Array): void {
+  let offset = 0;
+  while (offset < data.length) offset += stream.writeSync(data.subarray(offset));
+}
+
+/** Where a command's results go. */
+export class Output {
+  /** Whether results are JSON. */
+  readonly json: boolean;
+
+  /** Makes an output that prints JSON when `json` is true. */
+  constructor(json: boolean) {
+    this.json = json;
+  }
+
+  /** Prints a line of text to stdout (text mode only). */
+  line(text = ""): void {
+    if (!this.json) writeAllSync(Deno.stdout, encoder.encode(text + "\n"));
+  }
+
+  /** Prints a result object to stdout as JSON, with `schema_version` first. */
+  data(value: Record<string, unknown>): void {
+    const body = JSON.stringify({ schema_version: SCHEMA_VERSION, ...value });
+    writeAllSync(Deno.stdout, encoder.encode(body + "\n"));
+  }
+
+  /** Prints `value` as JSON in JSON mode, or runs `text` to print it for people. */
+  result(value: Record<string, unknown>, text: () => void): void {
+    if (this.json) this.data(value);
+    else text();
+  }
+
+  /** Prints a notice to stderr (text mode only): a hint that is not the result. */
+  notice(text: string): void {
+    if (!this.json) writeAllSync(Deno.stderr, encoder.encode(text + "\n"));
+  }
+}
+
+/** Prints an error the way the mode asks and returns its exit code. */
+export function reportError(error: unknown, json: boolean): number {
+  let exit: ExitName = "ERROR";
+  let message: string;
+  let details: Record<string, unknown> = {};
+  if (error instanceof SkiffError) {
+    exit = error.exit;
+    message = error.message;
+    details = error.details;
+  } else if (error instanceof Error) {
+    message = `Internal error: ${error.message}`;
+  } else {
+    message = `Internal error: ${String(error)}`;
+  }
+  const text = json
+    ? JSON.stringify({
+      schema_version: SCHEMA_VERSION,
+      error: { code: codeOf(exit), exit: Exit[exit], message, ...details },
+    })
+    : `skiff: ${message}`;
+  writeAllSync(Deno.stderr, encoder.encode(text + "\n"));
+  return Exit[exit];
+}
+
+/** Formats rows as aligned columns, for tables in text output. */
+export function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const fmt = (cells: string[]) =>
+    cells.map((c, i) => i === cells.length - 1 ? c : c.padEnd(widths[i])).join("  ").trimEnd();
+  return [fmt(header), ...rows.map(fmt)].join("\n");
+}

@@ -1,0 +1,167 @@
+/**
+ * Parses a command line against a {@linkcode CommandSpec}.
+ *
+ * Written by hand rather than with a library: it costs nothing at start-up
+ * (the CLI is called by agents in tight loops), and usage errors get our exit
+ * code 2 and one line that says what to do.
+ *
+ * @module
+ */
+
+import { SkiffError } from "./errors.ts";
+import type { CommandSpec, OptionSpec } from "./spec.ts";
+
+/** The global options every command takes. */
+export const GLOBAL_OPTIONS: OptionSpec[] = [
+  { name: "json", type: "boolean", help: "Print JSON for scripts" },
+  { name: "help", short: "h", type: "boolean", help: "Show this help" },
+];
+
+/** The result of parsing. */
+export interface Parsed {
+  /** The chosen command, after walking subcommands. */
+  command: CommandSpec;
+  /** The words that chose it, such as `["daemon", "start"]`. */
+  path: string[];
+  /** Positional arguments by name. */
+  args: Record<string, string | string[] | undefined>;
+  /** Options by long name. */
+  opts: Record<string, unknown>;
+  /** Everything after `--`. */
+  rest: string[];
+}
+
+function usageError(message: string, path: string[]): SkiffError {
+  const help = ["skiff", ...path, "--help"].join(" ");
+  return new SkiffError(`${message}. See '${help}'.`, { exit: "USAGE" });
+}
+
+/** Finds a subcommand by name or alias. */
+export function findCommand(list: CommandSpec[], word: string): CommandSpec | undefined {
+  return list.find((c) => c.name === word || c.aliases?.includes(word));
+}
+
+function readValue(option: OptionSpec, raw: string, path: string[]): unknown {
+  if (option.type === "number") {
+    const value = Number(raw);
+    if (raw.trim() === "" || !Number.isFinite(value)) {
+      throw usageError(`Option '--${option.name}' needs a number, not '${raw}'`, path);
+    }
+    return value;
+  }
+  return raw;
+}
+
+/**
+ * Parses `argv` for `root`, descending into subcommands.
+ *
+ * Options may come before or after positional arguments. `--name=value` and
+ * `--name value` both work; a `list` option may repeat.
+ */
+export function parse(root: CommandSpec, argv: string[]): Parsed {
+  let command = root;
+  const path: string[] = [];
+  const opts: Record<string, unknown> = {};
+  const positional: string[] = [];
+  let rest: string[] = [];
+  let i = 0;
+
+  const optionsOf = (c: CommandSpec) => [...(c.options ?? []), ...GLOBAL_OPTIONS];
+
+  while (i < argv.length) {
+    const word = argv[i];
+    if (word === "--") {
+      if (!command.passthrough) throw usageError(`'${word}' is not allowed here`, path);
+      rest = argv.slice(i + 1);
+      break;
+    }
+    if (word.startsWith("-") && word !== "-") {
+      const options = optionsOf(command);
+      let name: string;
+      let inline: string | undefined;
+      let option: OptionSpec | undefined;
+      if (word.startsWith("--")) {
+        const eq = word.indexOf("=");
+        name = eq === -1 ? word.slice(2) : word.slice(2, eq);
+        inline = eq === -1 ? undefined : word.slice(eq + 1);
+        option = options.find((o) => o.name === name);
+      } else {
+        name = word.slice(1);
+        if (name.length > 1 && !/^\d/.test(name)) {
+          inline = name.slice(1);
+          name = name[0];
+        }
+        option = options.find((o) => o.short === name);
+      }
+      if (!option) {
+        if (/^-\d/.test(word) && positional.length < (command.args?.length ?? 0)) {
+          positional.push(word);
+          i++;
+          continue;
+        }
+        throw usageError(`Unknown option '${word}'`, path);
+      }
+      if (option.type === "boolean") {
+        if (inline !== undefined) {
+          throw usageError(`Option '--${option.name}' takes no value`, path);
+        }
+        opts[option.name] = true;
+        i++;
+        continue;
+      }
+      let raw = inline;
+      if (raw === undefined) {
+        if (i + 1 >= argv.length) {
+          throw usageError(`Option '--${option.name}' needs a value`, path);
+        }
+        raw = argv[++i];
+      }
+      const value = readValue(option, raw, path);
+      if (option.type === "list") {
+        opts[option.name] = [...((opts[option.name] as string[] | undefined) ?? []), value];
+      } else {
+        opts[option.name] = value;
+      }
+      i++;
+      continue;
+    }
+    if (command.subcommands && positional.length === 0) {
+      const sub = findCommand(command.subcommands, word);
+      if (!sub) throw usageError(`Unknown command '${[...path, word].join(" ")}'`, path);
+      command = sub;
+      path.push(sub.name);
+      i++;
+      continue;
+    }
+    positional.push(word);
+    i++;
+  }
+
+  const args: Record<string, string | string[] | undefined> = {};
+  if (!opts.help && command.run) {
+    const specs = command.args ?? [];
+    let p = 0;
+    for (const spec of specs) {
+      if (spec.variadic) {
+        const values = positional.slice(p);
+        p = positional.length;
+        if (spec.required && values.length === 0) {
+          throw usageError(`Missing argument ${spec.name}`, path);
+        }
+        args[spec.name] = values;
+        continue;
+      }
+      const value = positional[p];
+      if (value === undefined) {
+        if (spec.required) throw usageError(`Missing argument ${spec.name}`, path);
+      } else {
+        p++;
+      }
+      args[spec.name] = value;
+    }
+    if (p < positional.length) {
+      throw usageError(`Unexpected argument '${positional[p]}'`, path);
+    }
+  }
+  return { command, path, args, opts, rest };
+}

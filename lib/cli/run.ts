@@ -1,0 +1,73 @@
+/**
+ * The CLI's dispatcher: picks a command from the table, loads only that
+ * command's module, parses, runs, and turns errors into exit codes.
+ *
+ * @module
+ */
+
+import { Exit, SkiffError } from "./errors.ts";
+import { renderHelp, renderRootHelp } from "./help.ts";
+import { Output, reportError } from "./output.ts";
+import { parse } from "./parse.ts";
+import type { CommandSpec } from "./spec.ts";
+import { VERSION } from "../version.ts";
+
+/** One row of the command table: enough to list it without loading it. */
+export interface CommandEntry {
+  /** The word that selects it. */
+  name: string;
+  /** Other words that select it. */
+  aliases?: string[];
+  /** One line for `skiff --help`. */
+  summary: string;
+  /** Loads the command's module and returns its spec. */
+  load: () => Promise<CommandSpec>;
+}
+
+/** Runs the command line `argv` against `entries` and returns the exit code. */
+export async function runCli(entries: CommandEntry[], argv: string[]): Promise<number> {
+  const json = argv.includes("--json");
+  const first = argv[0];
+  if (first === undefined || first === "--help" || first === "-h" || first === "help") {
+    const topic = first === "help" ? argv[1] : undefined;
+    if (topic === undefined) {
+      console.log(renderRootHelp(entries));
+      return Exit.OK;
+    }
+    return runCli(entries, [topic, "--help"]);
+  }
+  if (first === "--version" || first === "-V") {
+    if (json) new Output(true).data({ version: VERSION });
+    else console.log(`skiff ${VERSION}`);
+    return Exit.OK;
+  }
+  try {
+    const entry = entries.find((e) => e.name === first || e.aliases?.includes(first));
+    if (!entry) {
+      throw new SkiffError(`Unknown command '${first}'. See 'skiff --help'.`, { exit: "USAGE" });
+    }
+    const spec = await entry.load();
+    const parsed = parse(spec, argv.slice(1));
+    const path = [spec.name, ...parsed.path];
+    if (parsed.opts.help || !parsed.command.run) {
+      const text = renderHelp(parsed.command, path);
+      if (parsed.opts.help) {
+        console.log(text);
+        return Exit.OK;
+      }
+      console.error(text);
+      return Exit.USAGE;
+    }
+    const out = new Output(json);
+    const code = await parsed.command.run({
+      args: parsed.args,
+      opts: parsed.opts,
+      rest: parsed.rest,
+      json,
+      out,
+    });
+    return code ?? Exit.OK;
+  } catch (error) {
+    return reportError(error, json);
+  }
+}

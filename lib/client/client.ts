@@ -1,0 +1,236 @@
+/**
+ * A connection to skiffd: requests and answers as JSON lines, event streams,
+ * and the framed byte stream of an attached terminal.
+ *
+ * Uses `Deno.connect` rather than `node:net`, because every CLI call pays for
+ * whatever this module loads.
+ *
+ * @module
+ */
+
+import { Exit, type ExitName, SkiffError } from "../cli/errors.ts";
+import type { EventMessage, Response } from "../protocol/messages.ts";
+import { PROTOCOL_VERSION } from "../version.ts";
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+interface Pending {
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+  raw: boolean;
+}
+
+/** Turns a protocol error into a {@linkcode SkiffError} with the matching exit code. */
+export function errorFromResponse(error: NonNullable<Response["error"]>): SkiffError {
+  const name = error.code.toUpperCase();
+  const exit: ExitName = name in Exit
+    ? name as ExitName
+    : error.code === "forbidden"
+    ? "DAEMON"
+    : error.code === "protocol_mismatch"
+    ? "DAEMON"
+    : "ERROR";
+  return new SkiffError(error.message, { exit, details: error.details });
+}
+
+/** The connection to skiffd ended before an answer came. */
+export class ConnectionClosed extends SkiffError {
+  /** Makes the error; `reason` is the socket's error, if any. */
+  constructor(reason?: string) {
+    super(`skiffd closed the connection${reason ? `: ${reason}` : ""}`, { exit: "DAEMON" });
+    this.name = "ConnectionClosed";
+  }
+}
+
+/** An open connection to skiffd. */
+export class DaemonClient {
+  readonly #conn: Deno.UnixConn;
+  readonly #pending = new Map<number, Pending>();
+  #nextId = 1;
+  #buffer = new Uint8Array(0);
+  #raw = false;
+  #rawSink: ((data: Uint8Array | null) => void) | undefined;
+  #rawBacklog: Uint8Array[] = [];
+  #eventSink: ((event: EventMessage | null) => void) | undefined;
+  #closed = false;
+  #closedReason: string | undefined;
+  /** The daemon's version and pid, from `hello`. */
+  server: { version: string; pid: number; protocol: number } | undefined;
+
+  private constructor(conn: Deno.UnixConn) {
+    this.#conn = conn;
+    this.#pump();
+  }
+
+  /** Connects to the socket at `path` and says hello. Throws if nothing listens. */
+  static async connect(path: string): Promise<DaemonClient> {
+    const conn = await Deno.connect({ transport: "unix", path });
+    const client = new DaemonClient(conn);
+    try {
+      client.server = await client.call("hello", { protocol: PROTOCOL_VERSION, client: "skiff" });
+    } catch (error) {
+      client.close();
+      throw error;
+    }
+    return client;
+  }
+
+  async #pump(): Promise<void> {
+    const chunk = new Uint8Array(64 * 1024);
+    try {
+      for (;;) {
+        const n = await this.#conn.read(chunk);
+        if (n === null) break;
+        this.#feed(chunk.subarray(0, n));
+      }
+    } catch (error) {
+      this.#closedReason = (error as Error).message;
+    }
+    this.#finish();
+  }
+
+  #feed(bytes: Uint8Array): void {
+    if (this.#raw) return this.#deliverRaw(bytes.slice());
+    const joined = new Uint8Array(this.#buffer.length + bytes.length);
+    joined.set(this.#buffer);
+    joined.set(bytes, this.#buffer.length);
+    let start = 0;
+    while (!this.#raw) {
+      const newline = joined.indexOf(0x0a, start);
+      if (newline === -1) break;
+      const line = decoder.decode(joined.subarray(start, newline));
+      start = newline + 1;
+      this.#onLine(line);
+    }
+    if (this.#raw) {
+      this.#buffer = new Uint8Array(0);
+      if (start < joined.length) this.#deliverRaw(joined.slice(start));
+    } else {
+      this.#buffer = joined.slice(start);
+    }
+  }
+
+  #deliverRaw(data: Uint8Array): void {
+    if (this.#rawSink) this.#rawSink(data);
+    else this.#rawBacklog.push(data);
+  }
+
+  #onLine(line: string): void {
+    if (line.trim() === "") return;
+    let message: Response & Partial<EventMessage>;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      return;
+    }
+    if (typeof message.event === "string") {
+      this.#eventSink?.(message as unknown as EventMessage);
+      return;
+    }
+    const pending = typeof message.id === "number" ? this.#pending.get(message.id) : undefined;
+    if (!pending) {
+      if (message.error && message.id === null) {
+        // An error about the connection itself, such as a refused peer.
+        for (const p of this.#pending.values()) p.reject(errorFromResponse(message.error));
+        this.#pending.clear();
+      }
+      return;
+    }
+    this.#pending.delete(message.id as number);
+    if (message.error) {
+      pending.reject(errorFromResponse(message.error));
+    } else {
+      if (pending.raw) this.#raw = true;
+      pending.resolve(message.result);
+    }
+  }
+
+  #finish(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    const error = new ConnectionClosed(this.#closedReason);
+    for (const pending of this.#pending.values()) pending.reject(error);
+    this.#pending.clear();
+    this.#eventSink?.(null);
+    if (this.#rawSink) this.#rawSink(null);
+    else this.#rawBacklog.push(new Uint8Array(0));
+    try {
+      this.#conn.close();
+    } catch {
+      // Closed already.
+    }
+  }
+
+  /** Whether the connection has ended. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Sends a request and returns its result; throws a {@linkcode SkiffError} on an error answer. */
+  call<T = Record<string, unknown>>(
+    method: string,
+    params: Record<string, unknown> = {},
+    options: { raw?: boolean } = {},
+  ): Promise<T> {
+    if (this.#closed) {
+      return Promise.reject(new ConnectionClosed());
+    }
+    const id = this.#nextId++;
+    const promise = new Promise<T>((resolve, reject) => {
+      this.#pending.set(id, {
+        resolve: resolve as (v: unknown) => void,
+        reject,
+        raw: !!options.raw,
+      });
+    });
+    this.write(encoder.encode(JSON.stringify({ id, method, params }) + "\n")).catch(() => {});
+    return promise;
+  }
+
+  /** Writes raw bytes to the socket. */
+  async write(data: Uint8Array): Promise<void> {
+    let offset = 0;
+    while (offset < data.length) offset += await this.#conn.write(data.subarray(offset));
+  }
+
+  /** Subscribes to events and yields them until the connection ends. */
+  async *events(): AsyncGenerator<EventMessage> {
+    const queue: (EventMessage | null)[] = [];
+    let wake: (() => void) | undefined;
+    this.#eventSink = (event) => {
+      queue.push(event);
+      wake?.();
+    };
+    await this.call("events.subscribe");
+    for (;;) {
+      while (queue.length > 0) {
+        const event = queue.shift()!;
+        if (event === null) return;
+        yield event;
+      }
+      await new Promise<void>((resolve) => wake = resolve);
+      wake = undefined;
+    }
+  }
+
+  /**
+   * Receives the bytes that follow a `raw` call's answer; `null` marks the end.
+   * Bytes that arrived before this was set are delivered first.
+   */
+  onRaw(sink: (data: Uint8Array | null) => void): void {
+    this.#rawSink = sink;
+    for (const data of this.#rawBacklog) sink(data.length === 0 && this.#closed ? null : data);
+    this.#rawBacklog = [];
+  }
+
+  /** Closes the connection. */
+  close(): void {
+    if (this.#closed) return;
+    try {
+      this.#conn.close();
+    } catch {
+      // Closed already.
+    }
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * Finding skiffd: connect to its socket, and start it when nothing answers.
+ *
+ * @module
+ */
+
+import { SkiffError } from "../cli/errors.ts";
+import { runtimeFiles, socketPath } from "../config/paths.ts";
+import { spawnDetached } from "../platform/spawn_self.ts";
+import { ConnectionClosed, DaemonClient } from "./client.ts";
+
+/** How long a command waits for a daemon it started. */
+const START_TIMEOUT_MS = 15_000;
+
+/** Options for {@linkcode connectDaemon}. */
+export interface ConnectOptions {
+  /** The socket; by default the configured one. */
+  socket?: string;
+  /** Start skiffd when none answers (default true). */
+  start?: boolean;
+}
+
+function unreachable(error: unknown): boolean {
+  // A daemon that is shutting down may accept and then drop the connection.
+  return error instanceof Deno.errors.NotFound || error instanceof Deno.errors.ConnectionRefused ||
+    error instanceof Deno.errors.ConnectionReset || error instanceof ConnectionClosed;
+}
+
+/** Connects to skiffd, or returns `undefined` when none answers. Never starts one. */
+export async function tryConnect(socket = socketPath()): Promise<DaemonClient | undefined> {
+  try {
+    return await DaemonClient.connect(socket);
+  } catch (error) {
+    if (unreachable(error)) return undefined;
+    if (error instanceof SkiffError) throw error;
+    throw new SkiffError(`Cannot reach skiffd at ${socket}: ${(error as Error).message}`, {
+      exit: "DAEMON",
+    });
+  }
+}
+
+/**
+ * Starts skiffd detached for `socket` and waits until it answers. A daemon
+ * that is already running counts as started.
+ */
+export async function startDaemon(socket = socketPath()): Promise<DaemonClient> {
+  const child = spawnDetached(["daemon", "run"], { env: { SKIFF_SOCKET: socket } });
+  let failed: number | undefined;
+  child.exited.then((code) => {
+    if (code !== 0) failed = code;
+  });
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  let delay = 10;
+  while (Date.now() < deadline && failed === undefined) {
+    const client = await tryConnect(socket);
+    if (client) return client;
+    await new Promise((resolve) => setTimeout(resolve, delay));
+    delay = Math.min(delay * 2, 200);
+  }
+  if (failed !== undefined) {
+    throw new SkiffError(
+      `skiffd failed to start (exit ${failed}). See ${runtimeFiles(socket).log}`,
+      { exit: "DAEMON" },
+    );
+  }
+  throw new SkiffError(
+    `skiffd did not start within ${START_TIMEOUT_MS / 1000} s. See ${runtimeFiles(socket).log}`,
+    { exit: "DAEMON" },
+  );
+}
+
+/** Connects to skiffd, starting it first when none answers (unless `start` is false). */
+export async function connectDaemon(options: ConnectOptions = {}): Promise<DaemonClient> {
+  const socket = options.socket ?? socketPath();
+  const client = await tryConnect(socket);
+  if (client) return client;
+  if (options.start === false) {
+    throw new SkiffError(`skiffd is not running (socket ${socket})`, { exit: "DAEMON" });
+  }
+  return await startDaemon(socket);
+}

@@ -1,0 +1,31 @@
+/**
+ * Text forms of daemon results, shared by several commands.
+ *
+ * @module
+ */
+
+import type { PaneInfo } from "../daemon/pane_info.ts";
+
+/** A short age such as `5s`, `3m`, `2h` or `4d`. */
+export function age(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m`;
+  if (s < 86400) return `${Math.floor(s / 3600)}h`;
+  return `${Math.floor(s / 86400)}d`;
+}
+
+/** The name of the program in front of a pane, or its status. */
+export function frontOf(pane: PaneInfo): string {
+  if (pane.status === "exited") {
+    return pane.exit_signal ? `exited (signal ${pane.exit_signal})` : `exited (${pane.exit_code})`;
+  }
+  return pane.foreground?.comm ?? pane.command[0]?.split("/").pop() ?? "";
+}
+
+/** Shortens a path under the home folder to `~/…`. */
+export function tildePath(path: string): string {
+  const home = Deno.env.get("HOME");
+  if (home && (path === home || path.startsWith(home + "/"))) return "~" + path.slice(home.length);
+  return path;
+}

@@ -1,0 +1,9 @@
+/**
+ * Talking to skiffd from commands and from programs that embed Skiff.
+ *
+ * @module
+ */
+
+export { ConnectionClosed, DaemonClient, errorFromResponse } from "./client.ts";
+export { connectDaemon, type ConnectOptions, startDaemon, tryConnect } from "./connect.ts";
+export { withDaemon } from "./use.ts";

@@ -1,0 +1,196 @@
+/**
+ * Reading `projects.toml`: projects, daemon settings and the Skiff agent's
+ * settings, checked and with defaults filled in.
+ *
+ * A TOML error is reported as `file:line:col: message`; a wrong type names the
+ * key. Both exit with code 2 and leave the file alone.
+ *
+ * @module
+ */
+
+import { parse, TomlError } from "smol-toml";
+import { isAbsolute, resolve } from "node:path";
+import { SkiffError } from "../cli/errors.ts";
+import { defaultAgentFolder, expandHome, projectsFile } from "./paths.ts";
+
+/** A project: a name and a root folder. */
+export interface Project {
+  /** Unique name: letters, digits, `_` and `-`. */
+  name: string;
+  /** Absolute root folder. */
+  root: string;
+  /** The default command for new panes in this project, split into words. */
+  command?: string[];
+}
+
+/** Settings of skiffd. */
+export interface DaemonConfig {
+  /** Scrollback lines kept per pane. */
+  scrollback: number;
+  /** The shell for new and restored panes; the login shell when unset. */
+  shell?: string;
+}
+
+/** Settings of the Skiff agent. */
+export interface SkiffAgentConfig {
+  /** Its name. */
+  name: string;
+  /** The agent it runs. */
+  agent: string;
+  /** Its folder. */
+  folder: string;
+  /** Whether it continues its last conversation after a restore. */
+  continueOnRestore: boolean;
+}
+
+/** The whole config. */
+export interface Config {
+  /** The file it came from. */
+  file: string;
+  /** Whether the file exists. */
+  exists: boolean;
+  /** Projects by name, in file order. */
+  projects: Project[];
+  /** Daemon settings. */
+  daemon: DaemonConfig;
+  /** Skiff agent settings. */
+  skiffAgent: SkiffAgentConfig;
+  /** The raw parsed document, for sections other rooms read. */
+  document: Record<string, unknown>;
+}
+
+/** The pattern a project name must match. */
+export const PROJECT_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+
+/** Default scrollback lines per pane. */
+export const DEFAULT_SCROLLBACK = 2000;
+
+function typeError(file: string, key: string, expected: string): SkiffError {
+  return new SkiffError(`${file}: '${key}' must be ${expected}`, { exit: "USAGE" });
+}
+
+/** Splits a command string into words, honouring simple quotes. */
+export function splitCommand(command: string): string[] {
+  const words: string[] = [];
+  const re = /"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g;
+  let match: RegExpExecArray | null;
+  while ((match = re.exec(command)) !== null) {
+    words.push(match[1] !== undefined ? match[1].replace(/\\(.)/g, "$1") : match[2] ?? match[3]);
+  }
+  return words;
+}
+
+function table(file: string, doc: Record<string, unknown>, key: string): Record<string, unknown> {
+  const value = doc[key];
+  if (value === undefined) return {};
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw typeError(file, key, "a table");
+  }
+  return value as Record<string, unknown>;
+}
+
+function readProjects(file: string, doc: Record<string, unknown>): Project[] {
+  const projects: Project[] = [];
+  for (const [name, raw] of Object.entries(table(file, doc, "projects"))) {
+    const key = `projects.${name}`;
+    if (!PROJECT_NAME.test(name)) {
+      throw new SkiffError(
+        `${file}: project name '${name}' may hold only letters, digits, '_' and '-'`,
+        { exit: "USAGE" },
+      );
+    }
+    if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+      throw typeError(file, key, "a table");
+    }
+    const entry = raw as Record<string, unknown>;
+    if (typeof entry.root !== "string" || entry.root === "") {
+      throw typeError(file, `${key}.root`, "a folder path");
+    }
+    const root = expandHome(entry.root);
+    if (!isAbsolute(root)) throw typeError(file, `${key}.root`, "an absolute path");
+    const project: Project = { name, root: resolve(root) };
+    if (entry.command !== undefined) {
+      if (typeof entry.command === "string") project.command = splitCommand(entry.command);
+      else if (Array.isArray(entry.command) && entry.command.every((w) => typeof w === "string")) {
+        project.command = entry.command as string[];
+      } else throw typeError(file, `${key}.command`, "a string or a list of strings");
+    }
+    projects.push(project);
+  }
+  return projects;
+}
+
+function readDaemon(file: string, doc: Record<string, unknown>): DaemonConfig {
+  const daemon = table(file, doc, "daemon");
+  const scrollback = daemon.scrollback ?? DEFAULT_SCROLLBACK;
+  if (
+    typeof scrollback !== "number" || !Number.isInteger(scrollback) || scrollback < 0 ||
+    scrollback > 1_000_000
+  ) {
+    throw typeError(file, "daemon.scrollback", "a whole number of lines from 0 to 1000000");
+  }
+  if (daemon.shell !== undefined && typeof daemon.shell !== "string") {
+    throw typeError(file, "daemon.shell", "a string");
+  }
+  return { scrollback, shell: daemon.shell as string | undefined };
+}
+
+function readSkiffAgent(file: string, doc: Record<string, unknown>): SkiffAgentConfig {
+  const agent = table(file, doc, "skiff_agent");
+  const str = (key: string, fallback: string) => {
+    const value = agent[key] ?? fallback;
+    if (typeof value !== "string" || value === "") {
+      throw typeError(file, `skiff_agent.${key}`, "a string");
+    }
+    return value;
+  };
+  const continueOnRestore = agent.continue ?? true;
+  if (typeof continueOnRestore !== "boolean") {
+    throw typeError(file, "skiff_agent.continue", "true or false");
+  }
+  return {
+    name: str("name", "Skipper"),
+    agent: str("agent", "claude"),
+    folder: resolve(expandHome(str("folder", defaultAgentFolder()))),
+    continueOnRestore,
+  };
+}
+
+/** Formats a TOML parse error as `file:line:col: message`. */
+export function formatTomlError(file: string, error: TomlError): string {
+  const message = error.message.split("\n")[0].replace(/^Invalid TOML document: /, "");
+  return `${file}:${error.line}:${error.column}: ${message}`;
+}
+
+/** Parses config text; `file` is used in error messages. */
+export function parseConfig(text: string, file: string, exists = true): Config {
+  let doc: Record<string, unknown>;
+  try {
+    doc = parse(text) as Record<string, unknown>;
+  } catch (error) {
+    if (error instanceof TomlError) {
+      throw new SkiffError(formatTomlError(file, error), { exit: "USAGE" });
+    }
+    throw error;
+  }
+  return {
+    file,
+    exists,
+    projects: readProjects(file, doc),
+    daemon: readDaemon(file, doc),
+    skiffAgent: readSkiffAgent(file, doc),
+    document: doc,
+  };
+}
+
+/** Reads the config file (by default `projects.toml` in the config folder). */
+export function loadConfig(file = projectsFile()): Config {
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(file);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return parseConfig("", file, false);
+    throw new SkiffError(`Cannot read ${file}: ${(error as Error).message}`, { exit: "DATA" });
+  }
+  return parseConfig(text, file);
+}

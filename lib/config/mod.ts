@@ -1,0 +1,18 @@
+/**
+ * Config and file locations: `projects.toml`, and where the socket, state and
+ * agent folder live.
+ *
+ * @module
+ */
+
+export * from "./paths.ts";
+export * from "./config.ts";
+export * from "./edit.ts";
+export {
+  hasTable,
+  removeTable,
+  setTableKeys,
+  tablePath,
+  type TomlValue,
+  tomlValue,
+} from "./toml_edit.ts";

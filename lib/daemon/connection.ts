@@ -1,0 +1,185 @@
+/**
+ * One client connection to skiffd. It starts as JSON lines; an `attach`
+ * turns it into a framed byte stream, and `events.subscribe` into a stream of
+ * event lines.
+ *
+ * @module
+ */
+
+import type { Socket } from "node:net";
+import {
+  type EventMessage,
+  LineSplitter,
+  ProtocolError,
+  type Response,
+} from "../protocol/messages.ts";
+import { encodeFrame, Frame, FrameReader } from "../protocol/frames.ts";
+import type { Pane, PaneListener } from "./pane.ts";
+
+/** Stop sending output to a terminal that has this much unsent, and redraw once it catches up. */
+const ATTACH_BACKLOG_LIMIT = 8 << 20;
+/** Drop an event subscriber that falls this far behind. */
+const EVENT_BACKLOG_LIMIT = 4 << 20;
+
+/** What an attached connection does with input, resizes and detach. */
+export interface AttachHandlers {
+  /** Bytes typed in the attached terminal. */
+  input(data: Uint8Array): void;
+  /** The attached terminal changed size. */
+  resize(cols: number, rows: number): void;
+}
+
+/** A connected client. */
+export class Connection {
+  /** A number for logs. */
+  readonly id: number;
+  /** Whether `hello` succeeded. */
+  greeted = false;
+  readonly #socket: Socket;
+  readonly #splitter = new LineSplitter();
+  #mode: "rpc" | "events" | "attach" = "rpc";
+  #frames: FrameReader | undefined;
+  #attach: { pane: Pane; listener: PaneListener; handlers: AttachHandlers } | undefined;
+  #unsubscribe: (() => void) | undefined;
+  #closed = false;
+  #onClose: (() => void)[] = [];
+
+  /** Wraps a socket; `line` receives each request line while in JSON-lines mode. */
+  constructor(id: number, socket: Socket, line: (connection: Connection, text: string) => void) {
+    this.id = id;
+    this.#socket = socket;
+    socket.on("data", (chunk: Uint8Array) => {
+      if (this.#mode === "attach") return this.#onFrames(chunk);
+      this.#splitter.push(
+        chunk,
+        (text) => line(this, text),
+        () =>
+          this.send({
+            id: null,
+            error: { code: ProtocolError.FRAME_TOO_LARGE, message: "Request line is too long" },
+          }),
+      );
+    });
+    socket.on("error", () => this.close());
+    socket.on("close", () => this.close());
+  }
+
+  /** Whether the connection is gone. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Runs `callback` when the connection closes. */
+  onClose(callback: () => void): void {
+    this.#onClose.push(callback);
+  }
+
+  /** Writes one JSON line. */
+  send(message: Response | EventMessage): void {
+    if (this.#closed) return;
+    this.#socket.write(JSON.stringify(message) + "\n");
+  }
+
+  /** Turns the connection into an event stream. */
+  startEvents(subscribe: (sink: (event: EventMessage) => void) => () => void): void {
+    this.#mode = "events";
+    this.#unsubscribe = subscribe((event) => {
+      if (this.#socket.writableLength > EVENT_BACKLOG_LIMIT) {
+        this.close();
+        return;
+      }
+      this.send(event);
+    });
+  }
+
+  /**
+   * Turns the connection into a framed stream attached to `pane`: sends the
+   * redraw, then output as it comes.
+   */
+  startAttach(pane: Pane, handlers: AttachHandlers): void {
+    this.#mode = "attach";
+    this.#frames = new FrameReader();
+    let behind = false;
+    const listener: PaneListener = {
+      output: (data) => {
+        if (behind) return;
+        if (this.#socket.writableLength > ATTACH_BACKLOG_LIMIT) {
+          behind = true;
+          this.#socket.once("drain", () => {
+            behind = false;
+            this.#writeFrame(Frame.OUTPUT, pane.attach(listener));
+          });
+          return;
+        }
+        this.#writeFrame(Frame.OUTPUT, data);
+      },
+      end: (reason) => {
+        this.#attach = undefined;
+        this.#writeFrame(Frame.END, JSON.stringify({ reason }));
+        this.end();
+      },
+    };
+    this.#attach = { pane, listener, handlers };
+    this.#writeFrame(Frame.OUTPUT, pane.attach(listener));
+  }
+
+  #writeFrame(type: number, payload: Uint8Array | string): void {
+    if (!this.#closed) this.#socket.write(encodeFrame(type, payload));
+  }
+
+  #onFrames(chunk: Uint8Array): void {
+    const attach = this.#attach;
+    if (!attach || !this.#frames) return;
+    let frames;
+    try {
+      frames = this.#frames.push(chunk);
+    } catch {
+      this.close();
+      return;
+    }
+    for (const frame of frames) {
+      if (frame.type === Frame.INPUT) {
+        attach.handlers.input(frame.payload);
+      } else if (frame.type === Frame.RESIZE) {
+        try {
+          const size = JSON.parse(new TextDecoder().decode(frame.payload));
+          const cols = Number(size.cols);
+          const rows = Number(size.rows);
+          if (
+            Number.isInteger(cols) && Number.isInteger(rows) && cols >= 2 && rows >= 2 &&
+            cols <= 1000 && rows <= 1000
+          ) {
+            attach.handlers.resize(cols, rows);
+          }
+        } catch {
+          // A bad resize frame is ignored; the terminal keeps its size.
+        }
+      } else if (frame.type === Frame.DETACH) {
+        attach.pane.detach(attach.listener);
+        this.#attach = undefined;
+        this.#writeFrame(Frame.END, JSON.stringify({ reason: "detached" }));
+        this.end();
+        return;
+      }
+    }
+  }
+
+  /** Closes the connection and undoes any attach or subscription. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#attach) this.#attach.pane.detach(this.#attach.listener);
+    this.#attach = undefined;
+    this.#unsubscribe?.();
+    this.#socket.destroy();
+    for (const callback of this.#onClose) callback();
+  }
+
+  /** Sends what is queued, then closes; a peer that does not close is dropped after a second. */
+  end(): void {
+    if (this.#closed) return;
+    this.#socket.end();
+    const timer = setTimeout(() => this.close(), 1000);
+    this.onClose(() => clearTimeout(timer));
+  }
+}

@@ -1,0 +1,378 @@
+/**
+ * The daemon's live workspace: sessions and panes with their processes,
+ * kept in step with the saved workspace file.
+ *
+ * @module
+ */
+
+import { basename } from "node:path";
+import { SkiffError } from "../cli/errors.ts";
+import type { Config } from "../config/config.ts";
+import { loginShell } from "../platform/spawn_self.ts";
+import type { EventBus } from "./events.ts";
+import { Pane } from "./pane.ts";
+import {
+  type SavedPane,
+  type SavedSession,
+  saveWorkspace,
+  type WorkspaceData,
+} from "./workspace.ts";
+import { type PaneInfo, paneInfo } from "./pane_info.ts";
+
+/** The pattern a pane or session name must match. */
+export const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/** Default size of a pane made without one. */
+export const DEFAULT_SIZE = { cols: 120, rows: 40 };
+
+/** Environment variables that must not leak from the daemon into panes. */
+const DROPPED_ENV = ["TMUX", "TMUX_PANE", "SKIFF_PANE", "SKIFF_SESSION", "STY", "WINDOW"];
+
+/** What `pane.new` asks for. */
+export interface NewPaneRequest {
+  /** The working folder (absolute). */
+  cwd?: string;
+  /** The project. */
+  project?: string;
+  /** The pane's name. */
+  name?: string;
+  /** The session to join or make. */
+  session?: string;
+  /** Columns. */
+  cols?: number;
+  /** Rows. */
+  rows?: number;
+  /** Extra environment. */
+  env?: Record<string, string>;
+  /** The command; the project's or the shell when empty. */
+  command?: string[];
+}
+
+/** Options for {@linkcode LiveWorkspace}. */
+export interface LiveWorkspaceOptions {
+  /** Where the workspace is saved. */
+  file: string;
+  /** The socket path, given to panes as `SKIFF_SOCKET`. */
+  socket: string;
+  /** The event stream. */
+  events: EventBus;
+  /** Writes a line to the daemon's log. */
+  log: (line: string) => void;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return Deno.statSync(path).isDirectory;
+  } catch {
+    return false;
+  }
+}
+
+/** Sessions and panes, live. */
+export class LiveWorkspace {
+  readonly #data: WorkspaceData;
+  readonly #panes = new Map<string, Pane>();
+  readonly #options: LiveWorkspaceOptions;
+  #config: Config;
+  #lastGeneration = 0;
+
+  /** Wraps saved data; call {@linkcode LiveWorkspace.restore} to start the saved panes. */
+  constructor(data: WorkspaceData, config: Config, options: LiveWorkspaceOptions) {
+    this.#data = data;
+    this.#config = config;
+    this.#options = options;
+  }
+
+  /** The current config. */
+  get config(): Config {
+    return this.#config;
+  }
+
+  /** Replaces the config (on reload). */
+  set config(config: Config) {
+    this.#config = config;
+  }
+
+  /** Every live pane, in creation order. */
+  get panes(): Pane[] {
+    return this.#data.panes.map((p) => this.#panes.get(p.id)).filter((p): p is Pane => !!p);
+  }
+
+  /** Every session, in creation order. */
+  get sessions(): SavedSession[] {
+    return this.#data.sessions;
+  }
+
+  /** Saves the workspace file. */
+  save(): void {
+    saveWorkspace(this.#options.file, this.#data);
+  }
+
+  #nextGeneration(): number {
+    this.#lastGeneration = Math.max(Date.now(), this.#lastGeneration + 1);
+    return this.#lastGeneration;
+  }
+
+  #shell(): string[] {
+    return [this.#config.daemon.shell ?? loginShell()];
+  }
+
+  #paneEnv(saved: SavedPane): Record<string, string> {
+    const env = Deno.env.toObject();
+    for (const key of DROPPED_ENV) delete env[key];
+    return {
+      ...env,
+      TERM: "xterm-256color",
+      COLORTERM: "truecolor",
+      ...saved.env,
+      SKIFF_PANE: saved.id,
+      SKIFF_SESSION: saved.session,
+      SKIFF_SOCKET: this.#options.socket,
+    };
+  }
+
+  async #start(saved: SavedPane, argv: string[]): Promise<Pane> {
+    const events = this.#options.events;
+    const pane = await Pane.start(saved, {
+      argv,
+      env: this.#paneEnv(saved),
+      scrollback: this.#config.daemon.scrollback,
+      hooks: {
+        exited: (p, exit) => {
+          this.#options.log(`pane ${p.id} exited code=${exit.exitCode} signal=${exit.signal}`);
+          events.emit("pane-exited", {
+            ...this.#eventFields(p),
+            exit_code: exit.exitCode,
+            signal: exit.signal,
+          });
+          p.endAttachments("exited");
+        },
+        title: (p, title) => events.emit("title", { ...this.#eventFields(p), title }),
+        bell: (p) => events.emit("bell", this.#eventFields(p)),
+      },
+    });
+    this.#panes.set(saved.id, pane);
+    return pane;
+  }
+
+  #eventFields(pane: Pane): Record<string, unknown> {
+    return { pane: pane.id, name: pane.name, generation: pane.saved.generation };
+  }
+
+  /** Starts every saved pane as a new shell in its last folder, with a new generation. */
+  async restore(): Promise<void> {
+    for (const saved of this.#data.panes) {
+      if (!isDirectory(saved.cwd)) {
+        this.#options.log(`pane ${saved.id}: folder ${saved.cwd} is gone; using home`);
+        saved.cwd = Deno.env.get("HOME") ?? "/";
+      }
+      saved.generation = this.#nextGeneration();
+      const pane = await this.#start(saved, this.#shell());
+      this.#options.events.emit("pane-restored", this.#eventFields(pane));
+      this.#options.log(`pane ${saved.id} (${saved.name}) restored as ${pane.pid}`);
+    }
+    if (this.#data.panes.length > 0) this.save();
+  }
+
+  #uniqueName(base: string, taken: (name: string) => boolean): string {
+    let stem = base.replace(/[^A-Za-z0-9._-]/g, "-").replace(/^[^A-Za-z0-9]+/, "");
+    if (stem === "" || /^[ps]\d+$/.test(stem)) stem = `pane-${stem}`;
+    stem = stem.slice(0, 56);
+    if (!taken(stem)) return stem;
+    for (let n = 2;; n++) {
+      if (!taken(`${stem}-${n}`)) return `${stem}-${n}`;
+    }
+  }
+
+  #checkName(name: string, kind: string): void {
+    if (!NAME_PATTERN.test(name) || /^[ps]\d+$/.test(name)) {
+      throw new SkiffError(
+        `Bad ${kind} name '${name}': use letters, digits, '.', '_' and '-', not an id like p1`,
+        { exit: "USAGE" },
+      );
+    }
+  }
+
+  #paneNamed(name: string): SavedPane | undefined {
+    return this.#data.panes.find((p) => p.name === name);
+  }
+
+  #sessionNamed(name: string): SavedSession | undefined {
+    return this.#data.sessions.find((s) => s.name === name);
+  }
+
+  /** Starts a new pane. */
+  async newPane(request: NewPaneRequest): Promise<Pane> {
+    const project = request.project === undefined
+      ? undefined
+      : this.#config.projects.find((p) => p.name === request.project);
+    if (request.project !== undefined && !project) {
+      throw new SkiffError(`No project '${request.project}'. See 'skiff project ls'`, {
+        exit: "NOT_FOUND",
+      });
+    }
+    const cwd = request.cwd ?? project?.root ?? Deno.env.get("HOME") ?? "/";
+    if (!isDirectory(cwd)) {
+      throw new SkiffError(`Folder '${cwd}' does not exist`, { exit: "USAGE" });
+    }
+    const argv = request.command?.length ? request.command : project?.command ?? this.#shell();
+    if (request.name !== undefined) {
+      this.#checkName(request.name, "pane");
+      if (this.#paneNamed(request.name)) {
+        throw new SkiffError(`A pane named '${request.name}' exists already`, { exit: "CONFLICT" });
+      }
+    }
+    const name = request.name ?? this.#uniqueName(basename(argv[0]), (n) => !!this.#paneNamed(n));
+    let session = request.session === undefined ? undefined : this.findSession(request.session);
+    if (!session) {
+      const sessionName = request.session ??
+        this.#uniqueName(name, (n) => !!this.#sessionNamed(n));
+      this.#checkName(sessionName, "session");
+      session = {
+        id: `s${this.#data.next_session++}`,
+        name: sessionName,
+        project: project?.name,
+        marks: {},
+        created: new Date().toISOString(),
+      };
+      this.#data.sessions.push(session);
+    }
+    const saved: SavedPane = {
+      id: `p${this.#data.next_pane++}`,
+      name,
+      session: session.id,
+      project: project?.name ?? session.project,
+      cwd,
+      command: argv,
+      env: request.env ?? {},
+      cols: request.cols ?? DEFAULT_SIZE.cols,
+      rows: request.rows ?? DEFAULT_SIZE.rows,
+      created: new Date().toISOString(),
+      generation: this.#nextGeneration(),
+    };
+    this.#data.panes.push(saved);
+    this.save();
+    const pane = await this.#start(saved, argv);
+    this.#options.log(`pane ${saved.id} (${saved.name}) started: ${argv.join(" ")}`);
+    this.#options.events.emit("pane-created", {
+      ...this.#eventFields(pane),
+      session: session.id,
+      project: saved.project ?? null,
+      command: argv,
+    });
+    return pane;
+  }
+
+  /**
+   * Finds a pane by id (`p3`), name, or `project/name`. Throws NOT_FOUND.
+   */
+  resolvePane(ref: string): Pane {
+    let saved: SavedPane | undefined;
+    if (/^p\d+$/.test(ref)) {
+      saved = this.#data.panes.find((p) => p.id === ref);
+    } else if (ref.includes("/")) {
+      const [project, name] = ref.split("/", 2);
+      saved = this.#data.panes.find((p) => p.name === name && p.project === project);
+    } else {
+      saved = this.#paneNamed(ref);
+    }
+    const pane = saved && this.#panes.get(saved.id);
+    if (!pane) {
+      throw new SkiffError(`No pane '${ref}'. See 'skiff ls'`, {
+        exit: "NOT_FOUND",
+        details: { pane: ref },
+      });
+    }
+    return pane;
+  }
+
+  /** Finds a session by id, name, or by one of its panes; `undefined` if none. */
+  findSession(ref: string): SavedSession | undefined {
+    const direct = this.#data.sessions.find((s) => s.id === ref || s.name === ref);
+    if (direct) return direct;
+    const pane = this.#data.panes.find((p) => p.id === ref || p.name === ref);
+    return pane && this.#data.sessions.find((s) => s.id === pane.session);
+  }
+
+  /** Like {@linkcode LiveWorkspace.findSession}, but throws NOT_FOUND. */
+  resolveSession(ref: string): SavedSession {
+    const session = this.findSession(ref);
+    if (!session) {
+      throw new SkiffError(`No session '${ref}'. See 'skiff ls'`, { exit: "NOT_FOUND" });
+    }
+    return session;
+  }
+
+  /** Renames a pane. */
+  rename(pane: Pane, name: string): void {
+    this.#checkName(name, "pane");
+    const other = this.#paneNamed(name);
+    if (other && other.id !== pane.id) {
+      throw new SkiffError(`A pane named '${name}' exists already`, { exit: "CONFLICT" });
+    }
+    const old = pane.saved.name;
+    pane.saved.name = name;
+    this.save();
+    this.#options.events.emit("pane-renamed", { ...this.#eventFields(pane), old_name: old });
+  }
+
+  /** Ends a pane's process and removes the pane; its id is never used again. */
+  kill(pane: Pane): void {
+    pane.kill("SIGHUP");
+    const pid = pane.pid;
+    // A program that ignores SIGHUP still goes.
+    setTimeout(() => {
+      try {
+        if (pid > 0 && pane.status === "running") Deno.kill(pid, "SIGKILL");
+      } catch {
+        // Gone already.
+      }
+    }, 2000);
+    this.#panes.delete(pane.id);
+    const index = this.#data.panes.findIndex((p) => p.id === pane.id);
+    if (index !== -1) this.#data.panes.splice(index, 1);
+    const session = pane.saved.session;
+    if (!this.#data.panes.some((p) => p.session === session)) {
+      this.#data.sessions = this.#data.sessions.filter((s) => s.id !== session);
+    }
+    this.save();
+    pane.dispose();
+    this.#options.log(`pane ${pane.id} (${pane.name}) killed`);
+    this.#options.events.emit("pane-killed", this.#eventFields(pane));
+  }
+
+  /** Sets (`value` given) or clears (`null`) a mark on a session. */
+  mark(session: SavedSession, key: string, value: string | null): void {
+    if (value === null) delete session.marks[key];
+    else session.marks[key] = value;
+    this.save();
+    this.#options.events.emit("session-marked", {
+      session: session.id,
+      session_name: session.name,
+      key,
+      value,
+    });
+  }
+
+  /** Re-reads each pane's folder and saves when one changed. */
+  refreshCwds(): void {
+    let changed = false;
+    for (const pane of this.#panes.values()) changed = pane.refreshCwd() || changed;
+    if (changed) this.save();
+  }
+
+  /** Describes a pane for `ls` and friends. */
+  info(pane: Pane): PaneInfo {
+    const session = this.#data.sessions.find((s) => s.id === pane.saved.session);
+    return paneInfo(pane, session);
+  }
+
+  /** Ends every process (the workspace file keeps the panes for the next start). */
+  shutdown(reason: string): void {
+    for (const pane of this.#panes.values()) {
+      pane.endAttachments(reason);
+      pane.kill("SIGHUP");
+    }
+    this.save();
+  }
+}

@@ -1,0 +1,224 @@
+/**
+ * The methods skiffd answers. Each one checks its params, does one thing,
+ * and returns a JSON-able result or throws a {@linkcode SkiffError}.
+ *
+ * @module
+ */
+
+import { isAbsolute } from "node:path";
+import { SkiffError } from "../cli/errors.ts";
+import { encodeKeys } from "../screen/keys.ts";
+import type { Connection } from "./connection.ts";
+import type { EventBus } from "./events.ts";
+import type { LiveWorkspace } from "./live_workspace.ts";
+import {
+  flag,
+  maybeInt,
+  maybeString,
+  maybeStringRecord,
+  maybeStrings,
+  needInt,
+  needString,
+  type Params,
+} from "./params.ts";
+
+/** What the daemon itself offers to methods. */
+export interface DaemonControl {
+  /** Facts for `daemon status`. */
+  status(): Record<string, unknown>;
+  /** Stops the daemon. */
+  stop(): void;
+  /** Re-reads the config; throws when it is broken, keeping the old one. */
+  reload(): Record<string, unknown>;
+  /** Closes every client connection. */
+  dropClients(): void;
+}
+
+/** What a method receives besides its params. */
+export interface MethodContext {
+  /** Sessions and panes. */
+  workspace: LiveWorkspace;
+  /** The event stream. */
+  events: EventBus;
+  /** The calling connection. */
+  connection: Connection;
+  /** The daemon. */
+  control: DaemonControl;
+  /** Runs `action` once the answer has been written, such as switching the connection's mode. */
+  afterReply(action: () => void): void;
+}
+
+/** A method handler. */
+export type Method = (params: Params, ctx: MethodContext) => unknown | Promise<unknown>;
+
+const MAX_SIZE = 1000;
+
+function size(params: Params): { cols?: number; rows?: number } {
+  return {
+    cols: maybeInt(params, "cols", 2, MAX_SIZE),
+    rows: maybeInt(params, "rows", 2, MAX_SIZE),
+  };
+}
+
+/** Every method by name. Plugins of later features add to this table. */
+export const METHODS: Record<string, Method> = {
+  "daemon.status": (_params, ctx) => ctx.control.status(),
+
+  "daemon.stop": (_params, ctx) => {
+    ctx.afterReply(() => ctx.control.stop());
+    return { stopping: true };
+  },
+
+  "daemon.reload": (_params, ctx) => {
+    const result = ctx.control.reload();
+    ctx.afterReply(() => ctx.control.dropClients());
+    return result;
+  },
+
+  "pane.new": async (params, ctx) => {
+    const cwd = maybeString(params, "cwd");
+    if (cwd !== undefined && !isAbsolute(cwd)) {
+      throw new SkiffError(`Bad request: 'cwd' must be an absolute path`, { exit: "USAGE" });
+    }
+    const pane = await ctx.workspace.newPane({
+      cwd,
+      project: maybeString(params, "project"),
+      name: maybeString(params, "name"),
+      session: maybeString(params, "session"),
+      env: maybeStringRecord(params, "env"),
+      command: maybeStrings(params, "command"),
+      ...size(params),
+    });
+    return ctx.workspace.info(pane);
+  },
+
+  "pane.list": (_params, ctx) => {
+    ctx.workspace.refreshCwds();
+    return { panes: ctx.workspace.panes.map((p) => ctx.workspace.info(p)) };
+  },
+
+  "pane.get": (params, ctx) => {
+    const pane = ctx.workspace.resolvePane(needString(params, "pane"));
+    return ctx.workspace.info(pane);
+  },
+
+  "pane.capture": (params, ctx) => {
+    const pane = ctx.workspace.resolvePane(needString(params, "pane"));
+    const options = {
+      ansi: flag(params, "ansi"),
+      scrollback: maybeInt(params, "scrollback", 0, 1_000_000) ?? 0,
+    };
+    return {
+      pane: pane.id,
+      name: pane.name,
+      generation: pane.saved.generation,
+      text: pane.screen.capture(options),
+      ...pane.screen.snapshot(options),
+    };
+  },
+
+  "pane.keys": (params, ctx) => {
+    const pane = ctx.workspace.resolvePane(needString(params, "pane"));
+    const keys = maybeStrings(params, "keys") ?? [];
+    const data = encodeKeys(keys, {
+      literal: flag(params, "literal"),
+      modes: { applicationCursorKeys: pane.screen.applicationCursorKeys },
+    });
+    const bytes = new TextEncoder().encode(data);
+    if (!pane.write(bytes)) {
+      throw new SkiffError(`Pane '${pane.name}' is not running`, { exit: "NOT_RUNNING" });
+    }
+    return { pane: pane.id, bytes: bytes.length };
+  },
+
+  "pane.rename": (params, ctx) => {
+    const pane = ctx.workspace.resolvePane(needString(params, "pane"));
+    ctx.workspace.rename(pane, needString(params, "name"));
+    return ctx.workspace.info(pane);
+  },
+
+  "pane.kill": (params, ctx) => {
+    const pane = ctx.workspace.resolvePane(needString(params, "pane"));
+    const info = ctx.workspace.info(pane);
+    ctx.workspace.kill(pane);
+    return info;
+  },
+
+  "pane.resize": (params, ctx) => {
+    const pane = ctx.workspace.resolvePane(needString(params, "pane"));
+    const changed = pane.resize(
+      needInt(params, "cols", 2, MAX_SIZE),
+      needInt(params, "rows", 2, MAX_SIZE),
+    );
+    if (changed) {
+      ctx.events.emit("resized", {
+        pane: pane.id,
+        name: pane.name,
+        generation: pane.saved.generation,
+        cols: pane.saved.cols,
+        rows: pane.saved.rows,
+      });
+      ctx.workspace.save();
+    }
+    return ctx.workspace.info(pane);
+  },
+
+  "session.list": (_params, ctx) => ({
+    sessions: ctx.workspace.sessions.map((s) => ({
+      ...s,
+      panes: ctx.workspace.panes.filter((p) => p.saved.session === s.id).map((p) => p.id),
+    })),
+  }),
+
+  "session.get": (params, ctx) => {
+    const session = ctx.workspace.resolveSession(needString(params, "session"));
+    return { session: session.id, name: session.name, marks: session.marks };
+  },
+
+  "session.mark": (params, ctx) => {
+    const session = ctx.workspace.resolveSession(needString(params, "session"));
+    const key = needString(params, "key");
+    if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(key)) {
+      throw new SkiffError(
+        `Bad mark key '${key}': use up to 64 letters, digits, '_', '.', ':' and '-'`,
+        { exit: "USAGE" },
+      );
+    }
+    const value = params.value === null ? null : maybeString(params, "value") ?? "";
+    ctx.workspace.mark(session, key, value);
+    return { session: session.id, name: session.name, marks: session.marks };
+  },
+
+  "events.subscribe": (_params, ctx) => {
+    ctx.afterReply(() => ctx.connection.startEvents((sink) => ctx.events.subscribe(sink)));
+    return { subscribed: true };
+  },
+
+  "attach": (params, ctx) => {
+    const pane = ctx.workspace.resolvePane(needString(params, "pane"));
+    if (pane.status !== "running") {
+      throw new SkiffError(`Pane '${pane.name}' is not running`, { exit: "NOT_RUNNING" });
+    }
+    const { cols, rows } = size(params);
+    const resize = (c: number, r: number) => {
+      if (pane.resize(c, r)) {
+        ctx.events.emit("resized", {
+          pane: pane.id,
+          name: pane.name,
+          generation: pane.saved.generation,
+          cols: c,
+          rows: r,
+        });
+      }
+    };
+    if (cols && rows) resize(cols, rows);
+    const info = ctx.workspace.info(pane);
+    ctx.afterReply(() =>
+      ctx.connection.startAttach(pane, {
+        input: (data) => pane.write(data),
+        resize,
+      })
+    );
+    return info;
+  },
+};

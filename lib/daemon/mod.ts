@@ -1,0 +1,9 @@
+/**
+ * skiffd: the daemon that owns panes, their screens and the workspace.
+ *
+ * @module
+ */
+
+export { type DaemonOutcome, runDaemon } from "./run.ts";
+export type { PaneInfo } from "./pane_info.ts";
+export { NAME_PATTERN } from "./live_workspace.ts";

@@ -1,0 +1,221 @@
+/**
+ * A live pane: one process on a PTY, its screen, and the terminals attached
+ * to it.
+ *
+ * Output is parsed by the screen first and only then forwarded to attached
+ * terminals, so a redraw taken at any moment plus the bytes forwarded after it
+ * always equal the real screen.
+ *
+ * @module
+ */
+
+import { type Pty, type PtyExit, spawnPty } from "../platform/pty.ts";
+import { type ForegroundProcess, foregroundProcess, processCwd } from "../platform/proc.ts";
+import { QueryFilter } from "../screen/query_filter.ts";
+import { Screen } from "../screen/screen.ts";
+import type { SavedPane } from "./workspace.ts";
+
+/** Pause reading from the PTY above this many unparsed bytes. */
+const PAUSE_ABOVE = 4 << 20;
+/** Resume reading once the backlog falls below this. */
+const RESUME_BELOW = 1 << 20;
+
+/** Receives a pane's output after the screen has parsed it. */
+export interface PaneListener {
+  /** Bytes for an attached terminal (queries removed). */
+  output(data: Uint8Array): void;
+  /** The pane ended or went away. */
+  end(reason: string): void;
+}
+
+/** Callbacks from a pane to its owner. */
+export interface PaneHooks {
+  /** The process exited. */
+  exited(pane: Pane, exit: PtyExit): void;
+  /** The title changed. */
+  title(pane: Pane, title: string): void;
+  /** The bell rang. */
+  bell(pane: Pane): void;
+}
+
+/** Options for {@linkcode Pane.start}. */
+export interface PaneStartOptions {
+  /** The program and arguments. */
+  argv: string[];
+  /** The full environment. */
+  env: Record<string, string>;
+  /** Scrollback lines. */
+  scrollback: number;
+  /** Callbacks. */
+  hooks: PaneHooks;
+}
+
+/** A pane's process status. */
+export type PaneStatus = "running" | "exited";
+
+/** A running or exited pane. */
+export class Pane {
+  /** The saved record; skiffd writes it to the workspace. */
+  readonly saved: SavedPane;
+  /** The screen model. */
+  readonly screen: Screen;
+  /** Whether the process runs. */
+  status: PaneStatus = "running";
+  /** How the process ended, once it has. */
+  exit: PtyExit | undefined;
+  /** When the process ended (ms since the epoch). */
+  exitedAt: number | undefined;
+  #pty: Pty | undefined;
+  #pid = 0;
+  #pending = 0;
+  #paused = false;
+  #disposed = false;
+  readonly #listeners = new Set<PaneListener>();
+  readonly #filter = new QueryFilter();
+
+  private constructor(saved: SavedPane, screen: Screen) {
+    this.saved = saved;
+    this.screen = screen;
+  }
+
+  /** Starts the pane's process. `saved.generation` must already be set. */
+  static async start(saved: SavedPane, options: PaneStartOptions): Promise<Pane> {
+    const encoder = new TextEncoder();
+    // The screen answers queries through the pane, which needs the screen first.
+    const ref: { pane?: Pane } = {};
+    const screen = new Screen(saved.cols, saved.rows, {
+      scrollback: options.scrollback,
+      respond: (answer) => ref.pane?.write(encoder.encode(answer)),
+    });
+    const pane = new Pane(saved, screen);
+    ref.pane = pane;
+    screen.onTitle((title) => options.hooks.title(pane, title));
+    screen.onBell(() => options.hooks.bell(pane));
+    const [program, ...args] = options.argv;
+    const pty = await spawnPty(program, args, {
+      cwd: saved.cwd,
+      env: options.env,
+      cols: saved.cols,
+      rows: saved.rows,
+    });
+    pane.#pty = pty;
+    pane.#pid = pty.pid;
+    pty.onData((data) => pane.#onOutput(data));
+    pty.onExit((exit) => {
+      pane.status = "exited";
+      pane.exit = exit;
+      pane.exitedAt = Date.now();
+      pane.#pty = undefined;
+      if (pane.#disposed) return;
+      // Let the screen finish parsing what is queued before announcing the end.
+      screen.write(new Uint8Array(0), () => options.hooks.exited(pane, exit));
+    });
+    return pane;
+  }
+
+  /** The pane's id. */
+  get id(): string {
+    return this.saved.id;
+  }
+
+  /** The pane's name. */
+  get name(): string {
+    return this.saved.name;
+  }
+
+  /** The process id (0 before start). */
+  get pid(): number {
+    return this.#pid;
+  }
+
+  #onOutput(data: Uint8Array): void {
+    if (this.#disposed) return;
+    this.#pending += data.length;
+    this.screen.write(data, () => {
+      this.#pending -= data.length;
+      if (this.#listeners.size > 0) {
+        const visible = this.#filter.filter(data);
+        if (visible.length > 0) {
+          for (const listener of this.#listeners) listener.output(visible);
+        }
+      }
+      if (this.#paused && this.#pending < RESUME_BELOW) {
+        this.#paused = false;
+        this.#pty?.resume();
+      }
+    });
+    if (!this.#paused && this.#pending > PAUSE_ABOVE) {
+      this.#paused = true;
+      this.#pty?.pause();
+    }
+  }
+
+  /** Writes input bytes to the process. Returns false when it no longer runs. */
+  write(data: Uint8Array): boolean {
+    if (!this.#pty) return false;
+    if (data.length > 0) this.#pty.write(data);
+    return true;
+  }
+
+  /** Changes the size of the PTY and the screen. */
+  resize(cols: number, rows: number): boolean {
+    if (cols === this.saved.cols && rows === this.saved.rows) return false;
+    this.saved.cols = cols;
+    this.saved.rows = rows;
+    this.screen.resize(cols, rows);
+    this.#pty?.resize(cols, rows);
+    return true;
+  }
+
+  /** Adds an attached terminal and returns the redraw it should show first. */
+  attach(listener: PaneListener): string {
+    this.#listeners.add(listener);
+    return "\x1b[H\x1b[2J\x1b[3J" + this.screen.serialize();
+  }
+
+  /** Removes an attached terminal. */
+  detach(listener: PaneListener): void {
+    this.#listeners.delete(listener);
+  }
+
+  /** How many terminals are attached. */
+  get attached(): number {
+    return this.#listeners.size;
+  }
+
+  /** Tells every attached terminal that the pane ended, and lets them go. */
+  endAttachments(reason: string): void {
+    for (const listener of this.#listeners) listener.end(reason);
+    this.#listeners.clear();
+  }
+
+  /** The process in front of the terminal, when the platform can tell. */
+  foreground(): ForegroundProcess | undefined {
+    return this.#pty ? foregroundProcess(this.#pid) : undefined;
+  }
+
+  /** Reads the process's working folder; updates the saved cwd. Returns true if it changed. */
+  refreshCwd(): boolean {
+    if (!this.#pty) return false;
+    const cwd = processCwd(this.#pid);
+    if (!cwd || cwd === this.saved.cwd) return false;
+    this.saved.cwd = cwd;
+    return true;
+  }
+
+  /** Sends a signal to the process. */
+  kill(signal = "SIGHUP"): void {
+    try {
+      this.#pty?.kill(signal);
+    } catch {
+      // Already gone.
+    }
+  }
+
+  /** Frees the screen. */
+  dispose(): void {
+    this.endAttachments("killed");
+    this.#disposed = true;
+    this.screen.dispose();
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * skiffd's life: take the single-instance lock, replace a stale socket,
+ * restore the workspace, serve, and shut down cleanly on a signal or a
+ * `daemon stop`.
+ *
+ * @module
+ */
+
+import { loadConfig } from "../config/config.ts";
+import type { Config } from "../config/config.ts";
+import { parseConfig } from "../config/config.ts";
+import { runtimeFiles, workspaceFile } from "../config/paths.ts";
+import { ensureDir } from "../platform/files.ts";
+import { PROTOCOL_VERSION, VERSION } from "../version.ts";
+import { EventBus } from "./events.ts";
+import { LiveWorkspace } from "./live_workspace.ts";
+import { openLog } from "./log.ts";
+import type { DaemonControl } from "./methods.ts";
+import { Server } from "./server.ts";
+import { loadWorkspace } from "./workspace.ts";
+
+/** How often each pane's working folder is re-read, so a restore finds it. */
+const CWD_REFRESH_MS = 5000;
+
+/** The result of {@linkcode runDaemon}. */
+export interface DaemonOutcome {
+  /** Whether another skiffd already held the socket. */
+  alreadyRunning: boolean;
+}
+
+async function socketAnswers(path: string): Promise<boolean> {
+  try {
+    const conn = await Deno.connect({ transport: "unix", path });
+    conn.close();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function loadConfigSafely(log: (line: string) => void): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    log(`config not loaded, using defaults: ${(error as Error).message}`);
+    return parseConfig("", "(defaults)", false);
+  }
+}
+
+/**
+ * Runs skiffd in this process until it is stopped. Returns at once when
+ * another skiffd holds the socket's lock.
+ */
+export async function runDaemon(): Promise<DaemonOutcome> {
+  const files = runtimeFiles();
+  ensureDir(files.dir, 0o700);
+  const lock = await Deno.open(files.lock, { read: true, write: true, create: true, mode: 0o600 });
+  if (!(await lock.tryLock(true))) {
+    lock.close();
+    return { alreadyRunning: true };
+  }
+  const log = openLog(files.log);
+  try {
+    Deno.statSync(files.socket);
+    if (await socketAnswers(files.socket)) {
+      // A skiffd without our lock (an older build) answers; leave it be.
+      log(`socket ${files.socket} answers but its lock was free; not starting`);
+      lock.close();
+      return { alreadyRunning: true };
+    }
+    log(`removing stale socket ${files.socket}`);
+    Deno.removeSync(files.socket);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+
+  const started = Date.now();
+  const events = new EventBus();
+  const stateFile = workspaceFile(files.socket);
+  const loaded = loadWorkspace(stateFile);
+  if (loaded.setAside) log(`workspace was unreadable; kept it as ${loaded.setAside}`);
+  const workspace = new LiveWorkspace(loaded.data, loadConfigSafely(log), {
+    file: stateFile,
+    socket: files.socket,
+    events,
+    log,
+  });
+  log(`skiffd ${VERSION} starting, pid ${Deno.pid}, socket ${files.socket}`);
+
+  let resolveStopped: () => void = () => {};
+  const stopped = new Promise<void>((resolve) => resolveStopped = resolve);
+  let stopping = false;
+
+  // Listen before restoring, so that clients waiting on a start see us at once.
+  const control: DaemonControl = {
+    status: () => ({
+      pid: Deno.pid,
+      version: VERSION,
+      protocol: PROTOCOL_VERSION,
+      socket: files.socket,
+      started: new Date(started).toISOString(),
+      uptime_ms: Date.now() - started,
+      panes: workspace.panes.length,
+      running_panes: workspace.panes.filter((p) => p.status === "running").length,
+      sessions: workspace.sessions.length,
+      clients: server.clients,
+      config: workspace.config.file,
+      workspace: stateFile,
+      log: files.log,
+    }),
+    stop: () => stop("stopped"),
+    reload: () => {
+      const config = loadConfig();
+      workspace.config = config;
+      log("config reloaded");
+      events.emit("daemon-reloaded", {});
+      return { reloaded: true, config: config.file, projects: config.projects.length };
+    },
+    dropClients: () => server.dropClients(),
+  };
+  const server: Server = new Server({
+    context: (connection) => ({ workspace, events, connection, control }),
+    log,
+  });
+  await server.listen(files.socket);
+  lock.truncateSync(0);
+  lock.writeSync(new TextEncoder().encode(`${Deno.pid}\n`));
+
+  await workspace.restore();
+
+  const refresh = setInterval(() => workspace.refreshCwds(), CWD_REFRESH_MS);
+
+  async function stop(reason: string): Promise<void> {
+    if (stopping) return;
+    stopping = true;
+    log(`stopping: ${reason}`);
+    clearInterval(refresh);
+    events.emit("daemon-stopping", { reason });
+    workspace.shutdown("daemon stopped");
+    await server.close();
+    try {
+      Deno.removeSync(files.socket);
+    } catch {
+      // Already removed by close().
+    }
+    lock.close();
+    resolveStopped();
+  }
+
+  const onSignal = (name: Deno.Signal, action: () => void) => {
+    try {
+      Deno.addSignalListener(name, action);
+    } catch {
+      // Not every platform has every signal.
+    }
+  };
+  onSignal("SIGTERM", () => void stop("SIGTERM"));
+  onSignal("SIGINT", () => void stop("SIGINT"));
+  onSignal("SIGHUP", () => {
+    try {
+      control.reload();
+    } catch (error) {
+      log(`reload failed: ${(error as Error).message}`);
+    }
+  });
+
+  await stopped;
+  return { alreadyRunning: false };
+}

@@ -1,0 +1,197 @@
+/**
+ * skiffd's socket: accepts connections, checks the peer, reads request lines,
+ * and answers them through the method table.
+ *
+ * @module
+ */
+
+import net from "node:net";
+import { codeOf, SkiffError } from "../cli/errors.ts";
+import { peerUid } from "../platform/peercred.ts";
+import { ProtocolError, type Request, type Response } from "../protocol/messages.ts";
+import { PROTOCOL_VERSION, VERSION } from "../version.ts";
+import { Connection } from "./connection.ts";
+import type { MethodContext } from "./methods.ts";
+import { METHODS } from "./methods.ts";
+
+/** Options for {@linkcode Server}. */
+export interface ServerOptions {
+  /** Builds the context for a method call on `connection`. */
+  context: (connection: Connection) => Omit<MethodContext, "afterReply">;
+  /** Writes a line to the daemon's log. */
+  log: (line: string) => void;
+}
+
+function isRequest(value: unknown): value is Request {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const r = value as Record<string, unknown>;
+  return (typeof r.id === "number" || typeof r.id === "string") && typeof r.method === "string" &&
+    (r.params === undefined ||
+      typeof r.params === "object" && r.params !== null && !Array.isArray(r.params));
+}
+
+/** The listening socket and its connections. */
+export class Server {
+  readonly #server: net.Server;
+  readonly #connections = new Set<Connection>();
+  readonly #options: ServerOptions;
+  #nextId = 1;
+
+  /** Makes a server; call {@linkcode Server.listen}. */
+  constructor(options: ServerOptions) {
+    this.#options = options;
+    this.#server = net.createServer((socket) => this.#accept(socket));
+  }
+
+  /** Listens on `path`, creating the socket with mode 0600. */
+  listen(path: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const previous = Deno.umask(0o177);
+      this.#server.once("error", (error) => {
+        Deno.umask(previous);
+        reject(error);
+      });
+      this.#server.listen(path, () => {
+        Deno.umask(previous);
+        Deno.chmodSync(path, 0o600);
+        resolve();
+      });
+    });
+  }
+
+  /** How many clients are connected. */
+  get clients(): number {
+    return this.#connections.size;
+  }
+
+  #accept(socket: net.Socket): void {
+    const fd = (socket as unknown as { _handle?: { fd?: number } })._handle?.fd;
+    const uid = typeof fd === "number" && fd >= 0 ? peerUid(fd) : undefined;
+    if (uid !== undefined && uid !== Deno.uid()) {
+      this.#options.log(`refused a connection from uid ${uid}`);
+      socket.end(
+        JSON.stringify({
+          id: null,
+          error: { code: "forbidden", message: "This skiffd belongs to another user" },
+        }) + "\n",
+      );
+      return;
+    }
+    const connection = new Connection(this.#nextId++, socket, (c, text) => this.#onLine(c, text));
+    this.#connections.add(connection);
+    connection.onClose(() => this.#connections.delete(connection));
+  }
+
+  #onLine(connection: Connection, text: string): void {
+    if (text.trim() === "") return;
+    let request: unknown;
+    try {
+      request = JSON.parse(text);
+    } catch {
+      connection.send({
+        id: null,
+        error: { code: ProtocolError.BAD_FRAME, message: "Request is not valid JSON" },
+      });
+      return;
+    }
+    if (!isRequest(request)) {
+      const id = (request as { id?: unknown })?.id;
+      connection.send({
+        id: typeof id === "number" || typeof id === "string" ? id : null,
+        error: {
+          code: ProtocolError.BAD_REQUEST,
+          message: "Request needs an id, a method name, and params as an object",
+        },
+      });
+      return;
+    }
+    this.#dispatch(connection, request).catch((error) => {
+      this.#options.log(`internal error in ${request.method}: ${error?.stack ?? error}`);
+    });
+  }
+
+  async #dispatch(connection: Connection, request: Request): Promise<void> {
+    const params = request.params ?? {};
+    if (request.method === "hello") {
+      const protocol = params.protocol;
+      if (protocol !== PROTOCOL_VERSION) {
+        connection.send({
+          id: request.id,
+          error: {
+            code: ProtocolError.PROTOCOL_MISMATCH,
+            message:
+              `skiffd speaks protocol ${PROTOCOL_VERSION} (Skiff ${VERSION}) but this client speaks ${protocol}. Run 'skiff daemon restart'`,
+          },
+        });
+        return;
+      }
+      connection.greeted = true;
+      connection.send({
+        id: request.id,
+        result: { protocol: PROTOCOL_VERSION, version: VERSION, pid: Deno.pid },
+      });
+      return;
+    }
+    if (!connection.greeted) {
+      connection.send({
+        id: request.id,
+        error: { code: ProtocolError.HELLO_REQUIRED, message: "Send hello first" },
+      });
+      return;
+    }
+    const method = METHODS[request.method];
+    if (!method) {
+      connection.send({
+        id: request.id,
+        error: {
+          code: ProtocolError.UNKNOWN_METHOD,
+          message: `Unknown method '${request.method}'`,
+        },
+      });
+      return;
+    }
+    const after: (() => void)[] = [];
+    let response: Response;
+    try {
+      const result = await method(params, {
+        ...this.#options.context(connection),
+        afterReply: (action) => after.push(action),
+      });
+      response = { id: request.id, result };
+    } catch (error) {
+      after.length = 0;
+      if (error instanceof SkiffError) {
+        response = {
+          id: request.id,
+          error: { code: codeOf(error.exit), message: error.message, details: error.details },
+        };
+      } else {
+        this.#options.log(
+          `internal error in ${request.method}: ${(error as Error)?.stack ?? error}`,
+        );
+        response = {
+          id: request.id,
+          error: {
+            code: "error",
+            message: `Internal error: ${(error as Error)?.message ?? error}`,
+          },
+        };
+      }
+    }
+    connection.send(response);
+    for (const action of after) action();
+  }
+
+  /** Closes every connection (a reload). */
+  dropClients(): void {
+    for (const connection of this.#connections) connection.end();
+  }
+
+  /** Stops listening and closes every connection. */
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      for (const connection of this.#connections) connection.close();
+      this.#server.close(() => resolve());
+    });
+  }
+}

@@ -1,0 +1,136 @@
+/**
+ * The saved workspace: sessions, panes, marks and id counters. skiffd saves it
+ * after every change, atomically, and restores it after a restart.
+ *
+ * @module
+ */
+
+import { dirname } from "node:path";
+import { ensureDir, writeFileAtomic } from "../platform/files.ts";
+
+/** A session as saved. */
+export interface SavedSession {
+  /** `s<number>`, never reused. */
+  id: string;
+  /** Unique name. */
+  name: string;
+  /** The project, if any. */
+  project?: string;
+  /** Key → value marks, such as the Skiff agent's mark. */
+  marks: Record<string, string>;
+  /** When it was made (ISO 8601). */
+  created: string;
+}
+
+/** A pane as saved. */
+export interface SavedPane {
+  /** `p<number>`, never reused. */
+  id: string;
+  /** Unique name. */
+  name: string;
+  /** Its session's id. */
+  session: string;
+  /** Its project, if any. */
+  project?: string;
+  /** Its working folder, as last seen. */
+  cwd: string;
+  /** The command it was started with. */
+  command: string[];
+  /** Environment variables given at `skiff new`. */
+  env: Record<string, string>;
+  /** Columns. */
+  cols: number;
+  /** Rows. */
+  rows: number;
+  /** When it was made (ISO 8601). */
+  created: string;
+  /** The start time of its current process (ms since the epoch). */
+  generation: number;
+}
+
+/** The whole saved workspace. */
+export interface WorkspaceData {
+  /** The file format's version. */
+  version: 1;
+  /** The number of the next pane id. */
+  next_pane: number;
+  /** The number of the next session id. */
+  next_session: number;
+  /** Sessions, in creation order. */
+  sessions: SavedSession[];
+  /** Panes, in creation order. */
+  panes: SavedPane[];
+}
+
+/** Returns an empty workspace. */
+export function emptyWorkspace(): WorkspaceData {
+  return { version: 1, next_pane: 1, next_session: 1, sessions: [], panes: [] };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function validPane(value: unknown): value is SavedPane {
+  return isRecord(value) && typeof value.id === "string" && typeof value.name === "string" &&
+    typeof value.session === "string" && typeof value.cwd === "string" &&
+    Array.isArray(value.command) && isRecord(value.env) && typeof value.cols === "number" &&
+    typeof value.rows === "number" && typeof value.generation === "number";
+}
+
+function validSession(value: unknown): value is SavedSession {
+  return isRecord(value) && typeof value.id === "string" && typeof value.name === "string" &&
+    isRecord(value.marks);
+}
+
+/** The result of {@linkcode loadWorkspace}. */
+export interface LoadedWorkspace {
+  /** The workspace (empty when there was none or it was unreadable). */
+  data: WorkspaceData;
+  /** Where an unreadable file was moved, so nothing is lost. */
+  setAside?: string;
+}
+
+/**
+ * Reads the workspace file. A missing file gives an empty workspace. An
+ * unreadable one is renamed aside (never deleted) and an empty workspace is
+ * returned.
+ */
+export function loadWorkspace(path: string): LoadedWorkspace {
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return { data: emptyWorkspace() };
+    throw error;
+  }
+  try {
+    const raw = JSON.parse(text);
+    if (
+      !isRecord(raw) || raw.version !== 1 || !Array.isArray(raw.panes) ||
+      !Array.isArray(raw.sessions) || typeof raw.next_pane !== "number" ||
+      typeof raw.next_session !== "number"
+    ) {
+      throw new Error("not a Skiff workspace");
+    }
+    return {
+      data: {
+        version: 1,
+        next_pane: raw.next_pane,
+        next_session: raw.next_session,
+        sessions: raw.sessions.filter(validSession),
+        panes: raw.panes.filter(validPane),
+      },
+    };
+  } catch {
+    const aside = `${path}.unreadable-${Date.now()}`;
+    Deno.renameSync(path, aside);
+    return { data: emptyWorkspace(), setAside: aside };
+  }
+}
+
+/** Writes the workspace atomically. */
+export function saveWorkspace(path: string, data: WorkspaceData): void {
+  ensureDir(dirname(path), 0o700);
+  writeFileAtomic(path, JSON.stringify(data, null, 1) + "\n", { mode: 0o600 });
+}

@@ -1,0 +1,73 @@
+/**
+ * File writes that never leave a half-written file, and exclusive locks.
+ *
+ * @module
+ */
+
+import { dirname } from "node:path";
+
+/** Options for {@linkcode writeFileAtomic}. */
+export interface WriteAtomicOptions {
+  /** The file's mode when it is created. */
+  mode?: number;
+}
+
+/**
+ * Writes `data` to `path` so that readers see either the old file or the new
+ * one, never a mix: a temporary file beside it, flushed, then renamed over it.
+ */
+export function writeFileAtomic(
+  path: string,
+  data: string | Uint8Array,
+  options: WriteAtomicOptions = {},
+): void {
+  const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
+  const temp = `${path}.tmp-${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`;
+  const file = Deno.openSync(temp, {
+    write: true,
+    createNew: true,
+    mode: options.mode ?? 0o644,
+  });
+  try {
+    let offset = 0;
+    while (offset < bytes.length) offset += file.writeSync(bytes.subarray(offset));
+    file.syncSync();
+  } catch (error) {
+    file.close();
+    Deno.removeSync(temp);
+    throw error;
+  }
+  file.close();
+  Deno.renameSync(temp, path);
+  try {
+    // Make the rename itself durable.
+    const dir = Deno.openSync(dirname(path), { read: true });
+    try {
+      dir.syncSync();
+    } finally {
+      dir.close();
+    }
+  } catch {
+    // Some platforms cannot open a folder for syncing; the rename is still atomic.
+  }
+}
+
+/**
+ * Runs `work` while holding an exclusive lock on `lockPath` (made if missing).
+ * Waits for other holders.
+ */
+export async function withFileLock<T>(lockPath: string, work: () => T | Promise<T>): Promise<T> {
+  const file = await Deno.open(lockPath, { read: true, write: true, create: true, mode: 0o600 });
+  try {
+    await file.lock(true);
+    return await work();
+  } finally {
+    file.close();
+  }
+}
+
+/** Makes a folder (and its parents) and sets its mode. */
+export function ensureDir(path: string, mode?: number): void {
+  Deno.mkdirSync(path, { recursive: true, mode });
+  if (mode !== undefined) Deno.chmodSync(path, mode);
+}

@@ -1,0 +1,71 @@
+/**
+ * What the operating system says about a pane's processes: the foreground
+ * process group on its terminal, and a process's working folder.
+ *
+ * Linux reads `/proc`. Elsewhere the answers are `undefined`, and callers fall
+ * back to what they know from the spawn.
+ *
+ * @module
+ */
+
+/** The process in front of a terminal. */
+export interface ForegroundProcess {
+  /** Its process id (the foreground process group's leader). */
+  pid: number;
+  /** Its short command name, as the kernel keeps it. */
+  comm: string;
+  /** Its argument vector. */
+  argv: string[];
+}
+
+const decoder = new TextDecoder();
+
+function readProc(path: string): string | undefined {
+  try {
+    return decoder.decode(Deno.readFileSync(path));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Returns the foreground process group id of the terminal `pid` runs on. */
+export function foregroundGroup(pid: number): number | undefined {
+  const stat = readProc(`/proc/${pid}/stat`);
+  if (!stat) return undefined;
+  // The command name may hold spaces and parentheses; fields resume after the last ')'.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const tpgid = Number(fields[5]);
+  return Number.isInteger(tpgid) && tpgid > 0 ? tpgid : undefined;
+}
+
+/** Returns the name and argv of process `pid`. */
+export function processInfo(pid: number): ForegroundProcess | undefined {
+  const comm = readProc(`/proc/${pid}/comm`);
+  const cmdline = readProc(`/proc/${pid}/cmdline`);
+  if (comm === undefined || cmdline === undefined) return undefined;
+  const argv = cmdline.split("\0");
+  if (argv.at(-1) === "") argv.pop();
+  return { pid, comm: comm.trim(), argv };
+}
+
+/** Returns the process in front of the terminal that `pid` (the pane's child) runs on. */
+export function foregroundProcess(pid: number): ForegroundProcess | undefined {
+  const group = foregroundGroup(pid);
+  return group === undefined ? undefined : processInfo(group);
+}
+
+/** Returns the working folder of process `pid`. */
+export function processCwd(pid: number): string | undefined {
+  try {
+    return Deno.readLinkSync(`/proc/${pid}/cwd`);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Returns the resident memory of process `pid` in bytes. */
+export function residentBytes(pid: number): number | undefined {
+  const status = readProc(`/proc/${pid}/status`);
+  const match = status?.match(/^VmRSS:\s+(\d+) kB/m);
+  return match ? Number(match[1]) * 1024 : undefined;
+}

@@ -1,0 +1,241 @@
+/**
+ * A pane's live screen: a headless xterm that parses everything the pane
+ * prints, answers the terminal queries programs send at start-up, and serves
+ * captures and redraws.
+ *
+ * @module
+ */
+
+import xterm from "@xterm/headless";
+import type { IBufferCell, Terminal } from "@xterm/headless";
+import serializeAddon from "@xterm/addon-serialize";
+import type { SerializeAddon } from "@xterm/addon-serialize";
+import { renderSgrLine } from "./sgr_line.ts";
+import { paletteColor } from "./palette.ts";
+import { VERSION } from "../version.ts";
+
+/** Options for {@linkcode Screen}. */
+export interface ScreenOptions {
+  /** Lines kept above the visible rows. */
+  scrollback: number;
+  /** Receives the answers to terminal queries, to be written back to the program. */
+  respond: (answer: string) => void;
+}
+
+/** Options for {@linkcode Screen.capture}. */
+export interface CaptureOptions {
+  /** Keep colours and styles as SGR codes. */
+  ansi?: boolean;
+  /** How many scrollback lines to include above the visible rows. */
+  scrollback?: number;
+}
+
+/** The state of a screen, for `capture --json`. */
+export interface ScreenSnapshot {
+  /** Columns. */
+  cols: number;
+  /** Rows. */
+  rows: number;
+  /** The cursor, 0-based within the visible rows. */
+  cursor: { x: number; y: number; visible: boolean };
+  /** The window title set by OSC 0 or 2. */
+  title: string;
+  /** Whether the alternate screen is active (full-screen programs). */
+  alternate: boolean;
+  /** Whether the program enabled bracketed paste. */
+  bracketed_paste: boolean;
+  /** The captured lines, scrollback first. */
+  lines: string[];
+}
+
+const OSC_COLORS: Record<number, string> = {
+  10: "rgb:e5e5/e5e5/e5e5",
+  11: "rgb:0000/0000/0000",
+  12: "rgb:e5e5/e5e5/e5e5",
+};
+
+/** One pane's terminal model. */
+export class Screen {
+  readonly #term: Terminal;
+  readonly #serializer: SerializeAddon;
+  readonly #scratch: IBufferCell;
+  #title = "";
+  #bells = 0;
+  #onTitle: ((title: string) => void) | undefined;
+  #onBell: (() => void) | undefined;
+
+  /** Makes a blank screen of `cols` × `rows`. */
+  constructor(cols: number, rows: number, options: ScreenOptions) {
+    this.#term = new xterm.Terminal({
+      cols,
+      rows,
+      scrollback: options.scrollback,
+      allowProposedApi: true,
+      windowOptions: { getWinSizeChars: true },
+    });
+    this.#serializer = new serializeAddon.SerializeAddon();
+    this.#term.loadAddon(this.#serializer);
+    this.#scratch = this.#term.buffer.active.getNullCell();
+    this.#term.onData(options.respond);
+    this.#term.onTitleChange((title) => {
+      this.#title = title;
+      this.#onTitle?.(title);
+    });
+    this.#term.onBell(() => {
+      this.#bells++;
+      this.#onBell?.();
+    });
+    this.#answerQueries(options.respond);
+  }
+
+  #answerQueries(respond: (answer: string) => void): void {
+    const parser = this.#term.parser;
+    // XTVERSION: agents ask which terminal they run in.
+    parser.registerCsiHandler({ prefix: ">", final: "q" }, () => {
+      respond(`\x1bP>|skiff(${VERSION})\x1b\\`);
+      return true;
+    });
+    for (const code of [10, 11, 12]) {
+      parser.registerOscHandler(code, (data) => {
+        if (data !== "?") return false;
+        respond(`\x1b]${code};${OSC_COLORS[code]}\x1b\\`);
+        return true;
+      });
+    }
+    parser.registerOscHandler(4, (data) => {
+      const parts = data.split(";");
+      if (parts.length !== 2 || parts[1] !== "?") return false;
+      const index = Number(parts[0]);
+      if (!Number.isInteger(index) || index < 0 || index > 255) return false;
+      respond(`\x1b]4;${index};${paletteColor(index)}\x1b\\`);
+      return true;
+    });
+    // XTGETTCAP: a clear "not known" so that programs do not wait for an answer.
+    parser.registerDcsHandler({ intermediates: "+", final: "q" }, () => {
+      respond("\x1bP0+r\x1b\\");
+      return true;
+    });
+  }
+
+  /** Parses program output; `done` runs once these bytes are on the screen. */
+  write(data: Uint8Array, done: () => void): void {
+    this.#term.write(data, done);
+  }
+
+  /** Changes the size; the screen reflows. */
+  resize(cols: number, rows: number): void {
+    this.#term.resize(cols, rows);
+  }
+
+  /** Columns. */
+  get cols(): number {
+    return this.#term.cols;
+  }
+
+  /** Rows. */
+  get rows(): number {
+    return this.#term.rows;
+  }
+
+  /** The window title set by OSC 0 or 2. */
+  get title(): string {
+    return this.#title;
+  }
+
+  /** How many bells rang since the screen was made. */
+  get bells(): number {
+    return this.#bells;
+  }
+
+  /** Whether the program enabled bracketed paste (DECSET 2004). */
+  get bracketedPaste(): boolean {
+    return this.#term.modes.bracketedPasteMode;
+  }
+
+  /** Whether the program enabled application cursor keys (DECCKM). */
+  get applicationCursorKeys(): boolean {
+    return this.#term.modes.applicationCursorKeysMode;
+  }
+
+  /** Whether the alternate screen is active. */
+  get alternate(): boolean {
+    return this.#term.buffer.active.type === "alternate";
+  }
+
+  /** Sets the handler for title changes. */
+  onTitle(handler: (title: string) => void): void {
+    this.#onTitle = handler;
+  }
+
+  /** Sets the handler for the bell. */
+  onBell(handler: () => void): void {
+    this.#onBell = handler;
+  }
+
+  /** Returns the visible rows as plain text with trailing blanks removed. */
+  visibleLines(): string[] {
+    const buffer = this.#term.buffer.active;
+    const lines: string[] = [];
+    for (let y = 0; y < this.#term.rows; y++) {
+      lines.push(buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? "");
+    }
+    return lines;
+  }
+
+  /** Returns the screen's lines, with up to `scrollback` lines of history first. */
+  lines(options: CaptureOptions = {}): string[] {
+    const buffer = this.#term.buffer.active;
+    const top = Math.max(0, buffer.baseY - Math.max(0, options.scrollback ?? 0));
+    const end = buffer.baseY + this.#term.rows;
+    const lines: string[] = [];
+    for (let y = top; y < end; y++) {
+      const line = buffer.getLine(y);
+      if (!line) {
+        lines.push("");
+      } else if (options.ansi) {
+        lines.push(renderSgrLine(line, this.#term.cols, this.#scratch));
+      } else {
+        lines.push(line.translateToString(true));
+      }
+    }
+    return lines;
+  }
+
+  /** Returns the screen as text: its lines, trailing empty lines dropped. */
+  capture(options: CaptureOptions = {}): string {
+    const lines = this.lines(options);
+    while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+    return lines.join("\n");
+  }
+
+  /** Returns the screen's state and lines. */
+  snapshot(options: CaptureOptions = {}): ScreenSnapshot {
+    const buffer = this.#term.buffer.active;
+    const core = this.#term as unknown as {
+      _core?: { coreService?: { isCursorHidden?: boolean } };
+    };
+    return {
+      cols: this.#term.cols,
+      rows: this.#term.rows,
+      cursor: {
+        x: buffer.cursorX,
+        y: buffer.cursorY,
+        visible: !(core._core?.coreService?.isCursorHidden ?? false),
+      },
+      title: this.#title,
+      alternate: this.alternate,
+      bracketed_paste: this.bracketedPaste,
+      lines: this.lines(options),
+    };
+  }
+
+  /** Returns escape sequences that redraw this screen, modes included, on a blank terminal. */
+  serialize(): string {
+    return this.#serializer.serialize({ scrollback: 0 });
+  }
+
+  /** Frees the terminal. */
+  dispose(): void {
+    this.#term.dispose();
+  }
+}
