@@ -6,7 +6,7 @@
 
 import { type CommandSpec, Exit, SkiffError } from "../lib/cli/mod.ts";
 import { runtimeFiles, socketPath } from "../lib/config/paths.ts";
-import { type DaemonClient, startDaemon, tryConnect } from "../lib/client/mod.ts";
+import { daemonAlive, type DaemonClient, startDaemon, tryConnect } from "../lib/client/mod.ts";
 import { age } from "../lib/client/format.ts";
 
 const STOP_TIMEOUT_MS = 10_000;
@@ -14,10 +14,8 @@ const STOP_TIMEOUT_MS = 10_000;
 async function waitUntilGone(socket: string): Promise<boolean> {
   const deadline = Date.now() + STOP_TIMEOUT_MS;
   while (Date.now() < deadline) {
-    const client = await tryConnect(socket);
-    if (!client) return true;
-    client.close();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    if (!(await daemonAlive(socket))) return true;
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return false;
 }

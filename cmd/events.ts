@@ -51,7 +51,7 @@ export const command: CommandSpec = {
     let seen = 0;
     let client: DaemonClient | undefined = await connectDaemon();
     while (client) {
-      for await (const event of client.events()) {
+      for await (const event of await client.subscribe()) {
         const line = ctx.json ? JSON.stringify(event) : textLine(event);
         writeAllSync(Deno.stdout, encoder.encode(line + "\n"));
         if (limit !== undefined && ++seen >= limit) {

@@ -58,9 +58,15 @@ function readValue(option: OptionSpec, raw: string, path: string[]): unknown {
  * Options may come before or after positional arguments. `--name=value` and
  * `--name value` both work; a `list` option may repeat.
  */
-export function parse(root: CommandSpec, argv: string[]): Parsed {
+export function parse(
+  root: CommandSpec,
+  argv: string[],
+  options: { prefix?: string[] } = {},
+): Parsed {
   let command = root;
   const path: string[] = [];
+  // Error messages name the whole command, prefix included.
+  const where = () => [...(options.prefix ?? []), ...path];
   const opts: Record<string, unknown> = {};
   const positional: string[] = [];
   let rest: string[] = [];
@@ -71,7 +77,7 @@ export function parse(root: CommandSpec, argv: string[]): Parsed {
   while (i < argv.length) {
     const word = argv[i];
     if (word === "--") {
-      if (!command.passthrough) throw usageError(`'${word}' is not allowed here`, path);
+      if (!command.passthrough) throw usageError(`'${word}' is not allowed here`, where());
       rest = argv.slice(i + 1);
       break;
     }
@@ -99,11 +105,11 @@ export function parse(root: CommandSpec, argv: string[]): Parsed {
           i++;
           continue;
         }
-        throw usageError(`Unknown option '${word}'`, path);
+        throw usageError(`Unknown option '${word}'`, where());
       }
       if (option.type === "boolean") {
         if (inline !== undefined) {
-          throw usageError(`Option '--${option.name}' takes no value`, path);
+          throw usageError(`Option '--${option.name}' takes no value`, where());
         }
         opts[option.name] = true;
         i++;
@@ -112,11 +118,11 @@ export function parse(root: CommandSpec, argv: string[]): Parsed {
       let raw = inline;
       if (raw === undefined) {
         if (i + 1 >= argv.length) {
-          throw usageError(`Option '--${option.name}' needs a value`, path);
+          throw usageError(`Option '--${option.name}' needs a value`, where());
         }
         raw = argv[++i];
       }
-      const value = readValue(option, raw, path);
+      const value = readValue(option, raw, where());
       if (option.type === "list") {
         opts[option.name] = [...((opts[option.name] as string[] | undefined) ?? []), value];
       } else {
@@ -127,7 +133,7 @@ export function parse(root: CommandSpec, argv: string[]): Parsed {
     }
     if (command.subcommands && positional.length === 0) {
       const sub = findCommand(command.subcommands, word);
-      if (!sub) throw usageError(`Unknown command '${[...path, word].join(" ")}'`, path);
+      if (!sub) throw usageError(`Unknown command '${[...where(), word].join(" ")}'`, where());
       command = sub;
       path.push(sub.name);
       i++;
@@ -146,21 +152,21 @@ export function parse(root: CommandSpec, argv: string[]): Parsed {
         const values = positional.slice(p);
         p = positional.length;
         if (spec.required && values.length === 0) {
-          throw usageError(`Missing argument ${spec.name}`, path);
+          throw usageError(`Missing argument ${spec.name}`, where());
         }
         args[spec.name] = values;
         continue;
       }
       const value = positional[p];
       if (value === undefined) {
-        if (spec.required) throw usageError(`Missing argument ${spec.name}`, path);
+        if (spec.required) throw usageError(`Missing argument ${spec.name}`, where());
       } else {
         p++;
       }
       args[spec.name] = value;
     }
     if (p < positional.length) {
-      throw usageError(`Unexpected argument '${positional[p]}'`, path);
+      throw usageError(`Unexpected argument '${positional[p]}'`, where());
     }
   }
   return { command, path, args, opts, rest };

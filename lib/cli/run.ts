@@ -47,7 +47,7 @@ export async function runCli(entries: CommandEntry[], argv: string[]): Promise<n
       throw new SkiffError(`Unknown command '${first}'. See 'skiff --help'.`, { exit: "USAGE" });
     }
     const spec = await entry.load();
-    const parsed = parse(spec, argv.slice(1));
+    const parsed = parse(spec, argv.slice(1), { prefix: [spec.name] });
     const path = [spec.name, ...parsed.path];
     if (parsed.opts.help || !parsed.command.run) {
       const text = renderHelp(parsed.command, path);

@@ -194,8 +194,12 @@ export class DaemonClient {
     while (offset < data.length) offset += await this.#conn.write(data.subarray(offset));
   }
 
-  /** Subscribes to events and yields them until the connection ends. */
-  async *events(): AsyncGenerator<EventMessage> {
+  /**
+   * Subscribes to events. Resolves once skiffd has confirmed the
+   * subscription, so nothing that happens afterwards is missed; the
+   * generator yields events until the connection ends.
+   */
+  async subscribe(): Promise<AsyncGenerator<EventMessage>> {
     const queue: (EventMessage | null)[] = [];
     let wake: (() => void) | undefined;
     this.#eventSink = (event) => {
@@ -203,15 +207,17 @@ export class DaemonClient {
       wake?.();
     };
     await this.call("events.subscribe");
-    for (;;) {
-      while (queue.length > 0) {
-        const event = queue.shift()!;
-        if (event === null) return;
-        yield event;
+    return (async function* () {
+      for (;;) {
+        while (queue.length > 0) {
+          const event = queue.shift()!;
+          if (event === null) return;
+          yield event;
+        }
+        await new Promise<void>((resolve) => wake = resolve);
+        wake = undefined;
       }
-      await new Promise<void>((resolve) => wake = resolve);
-      wake = undefined;
-    }
+    })();
   }
 
   /**

@@ -27,7 +27,7 @@ function unreachable(error: unknown): boolean {
 }
 
 /** Connects to skiffd, or returns `undefined` when none answers. Never starts one. */
-export async function tryConnect(socket = socketPath()): Promise<DaemonClient | undefined> {
+export async function tryConnect(socket: string = socketPath()): Promise<DaemonClient | undefined> {
   try {
     return await DaemonClient.connect(socket);
   } catch (error) {
@@ -43,7 +43,7 @@ export async function tryConnect(socket = socketPath()): Promise<DaemonClient | 
  * Starts skiffd detached for `socket` and waits until it answers. A daemon
  * that is already running counts as started.
  */
-export async function startDaemon(socket = socketPath()): Promise<DaemonClient> {
+export async function startDaemon(socket: string = socketPath()): Promise<DaemonClient> {
   const child = spawnDetached(["daemon", "run"], { env: { SKIFF_SOCKET: socket } });
   let failed: number | undefined;
   child.exited.then((code) => {
@@ -78,4 +78,19 @@ export async function connectDaemon(options: ConnectOptions = {}): Promise<Daemo
     throw new SkiffError(`skiffd is not running (socket ${socket})`, { exit: "DAEMON" });
   }
   return await startDaemon(socket);
+}
+
+/** Whether a skiffd process holds the lock of `socket` (it lives until that process ends). */
+export async function daemonAlive(socket: string = socketPath()): Promise<boolean> {
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(runtimeFiles(socket).lock, { read: true, write: true });
+  } catch {
+    return false;
+  }
+  try {
+    return !(await file.tryLock(true));
+  } finally {
+    file.close();
+  }
 }

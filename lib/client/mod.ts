@@ -5,5 +5,11 @@
  */
 
 export { ConnectionClosed, DaemonClient, errorFromResponse } from "./client.ts";
-export { connectDaemon, type ConnectOptions, startDaemon, tryConnect } from "./connect.ts";
+export {
+  connectDaemon,
+  type ConnectOptions,
+  daemonAlive,
+  startDaemon,
+  tryConnect,
+} from "./connect.ts";
 export { withDaemon } from "./use.ts";

@@ -194,3 +194,57 @@ export function loadConfig(file = projectsFile()): Config {
   }
   return parseConfig(text, file);
 }
+
+/**
+ * The config as a long-running process sees it: read again whenever the
+ * file changes, so `skiff project add` takes effect without a reload. A
+ * broken edit keeps the last good config.
+ */
+export class ConfigSource {
+  readonly #file: string;
+  readonly #onError: (message: string) => void;
+  #config: Config;
+  #stamp = "";
+
+  /** Reads `file` now; `onError` hears about edits that could not be read. */
+  constructor(file: string, onError: (message: string) => void) {
+    this.#file = file;
+    this.#onError = onError;
+    this.#config = parseConfig("", file, false);
+    try {
+      this.#config = this.reload();
+    } catch (error) {
+      onError((error as Error).message);
+    }
+  }
+
+  #currentStamp(): string {
+    try {
+      const info = Deno.statSync(this.#file);
+      return `${info.mtime?.getTime()}:${info.size}`;
+    } catch {
+      return "missing";
+    }
+  }
+
+  /** The config, re-read first if the file changed. */
+  get(): Config {
+    if (this.#currentStamp() !== this.#stamp) {
+      try {
+        this.reload();
+      } catch (error) {
+        this.#onError((error as Error).message);
+        this.#stamp = this.#currentStamp();
+      }
+    }
+    return this.#config;
+  }
+
+  /** Reads the file now; throws (keeping the old config) when it is broken. */
+  reload(): Config {
+    const stamp = this.#currentStamp();
+    this.#config = loadConfig(this.#file);
+    this.#stamp = stamp;
+    return this.#config;
+  }
+}

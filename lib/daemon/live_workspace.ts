@@ -7,7 +7,7 @@
 
 import { basename } from "node:path";
 import { SkiffError } from "../cli/errors.ts";
-import type { Config } from "../config/config.ts";
+import type { Config, ConfigSource } from "../config/config.ts";
 import { loginShell } from "../platform/spawn_self.ts";
 import type { EventBus } from "./events.ts";
 import { Pane } from "./pane.ts";
@@ -73,24 +73,24 @@ export class LiveWorkspace {
   readonly #data: WorkspaceData;
   readonly #panes = new Map<string, Pane>();
   readonly #options: LiveWorkspaceOptions;
-  #config: Config;
+  readonly #configSource: ConfigSource;
   #lastGeneration = 0;
 
   /** Wraps saved data; call {@linkcode LiveWorkspace.restore} to start the saved panes. */
-  constructor(data: WorkspaceData, config: Config, options: LiveWorkspaceOptions) {
+  constructor(data: WorkspaceData, config: ConfigSource, options: LiveWorkspaceOptions) {
     this.#data = data;
-    this.#config = config;
+    this.#configSource = config;
     this.#options = options;
+  }
+
+  /** The current config, re-read when the file changed. */
+  get #config(): Config {
+    return this.#configSource.get();
   }
 
   /** The current config. */
   get config(): Config {
     return this.#config;
-  }
-
-  /** Replaces the config (on reload). */
-  set config(config: Config) {
-    this.#config = config;
   }
 
   /** Every live pane, in creation order. */
@@ -167,7 +167,8 @@ export class LiveWorkspace {
         saved.cwd = Deno.env.get("HOME") ?? "/";
       }
       saved.generation = this.#nextGeneration();
-      const pane = await this.#start(saved, this.#shell());
+      saved.command = this.#shell();
+      const pane = await this.#start(saved, saved.command);
       this.#options.events.emit("pane-restored", this.#eventFields(pane));
       this.#options.log(`pane ${saved.id} (${saved.name}) restored as ${pane.pid}`);
     }

@@ -6,10 +6,8 @@
  * @module
  */
 
-import { loadConfig } from "../config/config.ts";
-import type { Config } from "../config/config.ts";
-import { parseConfig } from "../config/config.ts";
-import { runtimeFiles, workspaceFile } from "../config/paths.ts";
+import { ConfigSource } from "../config/config.ts";
+import { projectsFile, runtimeFiles, stateDir, workspaceFile } from "../config/paths.ts";
 import { ensureDir } from "../platform/files.ts";
 import { PROTOCOL_VERSION, VERSION } from "../version.ts";
 import { EventBus } from "./events.ts";
@@ -35,15 +33,6 @@ async function socketAnswers(path: string): Promise<boolean> {
     return true;
   } catch {
     return false;
-  }
-}
-
-function loadConfigSafely(log: (line: string) => void): Config {
-  try {
-    return loadConfig();
-  } catch (error) {
-    log(`config not loaded, using defaults: ${(error as Error).message}`);
-    return parseConfig("", "(defaults)", false);
   }
 }
 
@@ -74,12 +63,17 @@ export async function runDaemon(): Promise<DaemonOutcome> {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   }
 
+  ensureDir(stateDir(), 0o700);
   const started = Date.now();
   const events = new EventBus();
   const stateFile = workspaceFile(files.socket);
   const loaded = loadWorkspace(stateFile);
   if (loaded.setAside) log(`workspace was unreadable; kept it as ${loaded.setAside}`);
-  const workspace = new LiveWorkspace(loaded.data, loadConfigSafely(log), {
+  const config = new ConfigSource(
+    projectsFile(),
+    (message) => log(`config not loaded: ${message}`),
+  );
+  const workspace = new LiveWorkspace(loaded.data, config, {
     file: stateFile,
     socket: files.socket,
     events,
@@ -110,11 +104,10 @@ export async function runDaemon(): Promise<DaemonOutcome> {
     }),
     stop: () => stop("stopped"),
     reload: () => {
-      const config = loadConfig();
-      workspace.config = config;
+      const fresh = config.reload();
       log("config reloaded");
       events.emit("daemon-reloaded", {});
-      return { reloaded: true, config: config.file, projects: config.projects.length };
+      return { reloaded: true, config: fresh.file, projects: fresh.projects.length };
     },
     dropClients: () => server.dropClients(),
   };
@@ -143,7 +136,7 @@ export async function runDaemon(): Promise<DaemonOutcome> {
     } catch {
       // Already removed by close().
     }
-    lock.close();
+    // The lock stays held until this process exits: `daemon stop` waits on it.
     resolveStopped();
   }
 

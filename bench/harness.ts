@@ -1,0 +1,128 @@
+/**
+ * Shared parts of `deno task bench`: an isolated Skiff, tmux on a private
+ * socket, timing and the result table.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+
+/** The entry of the program under test. */
+export const MAIN = new URL("../main.ts", import.meta.url).pathname;
+
+/** One row of the result table. */
+export interface BenchRow {
+  /** What was measured. */
+  metric: string;
+  /** Skiff's number. */
+  skiff: number;
+  /** tmux's number, when compared. */
+  tmux?: number;
+  /** The unit. */
+  unit: string;
+  /** Whether a bigger number is better (throughput) or worse (time, memory). */
+  higherIsBetter: boolean;
+  /** The target, for the notes column. */
+  target?: string;
+}
+
+/** An isolated Skiff: temp HOME, config, state and socket. */
+export async function isolatedEnv(): Promise<{ root: string; env: Record<string, string> }> {
+  const root = await Deno.makeTempDir({ prefix: "skiff-bench-" });
+  await Deno.mkdir(join(root, "home"));
+  const realHome = Deno.env.get("HOME") ?? "/root";
+  return {
+    root,
+    env: {
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      HOME: join(root, "home"),
+      DENO_DIR: Deno.env.get("DENO_DIR") ?? join(realHome, ".cache", "deno"),
+      DENO_NO_UPDATE_CHECK: "1",
+      SKIFF_CONFIG_DIR: join(root, "config"),
+      SKIFF_STATE_DIR: join(root, "state"),
+      SKIFF_SOCKET: join(root, "run", "skiffd.sock"),
+      SHELL: "/bin/sh",
+      TERM: "xterm-256color",
+    },
+  };
+}
+
+/** Runs a command and returns its stdout; throws on failure. */
+export async function sh(
+  program: string,
+  args: string[],
+  env?: Record<string, string>,
+): Promise<string> {
+  const out = await new Deno.Command(program, {
+    args,
+    env,
+    clearEnv: env !== undefined,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!out.success) {
+    throw new Error(`${program} ${args.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
+  }
+  return new TextDecoder().decode(out.stdout);
+}
+
+/** Runs `skiff args…` in `env`. */
+export function skiff(args: string[], env: Record<string, string>): Promise<string> {
+  return sh(Deno.execPath(), ["run", "-A", "-q", MAIN, ...args], env);
+}
+
+/** The median of some numbers. */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** Resident memory of a process in bytes (Linux). */
+export function rss(pid: number): number {
+  const status = Deno.readTextFileSync(`/proc/${pid}/status`);
+  return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)![1]) * 1024;
+}
+
+/** A tmux server on a private socket. */
+export class Tmux {
+  readonly socket: string;
+
+  constructor(root: string) {
+    this.socket = join(root, "tmux.sock");
+  }
+
+  /** Runs a tmux command against the private server. */
+  run(...args: string[]): Promise<string> {
+    return sh("tmux", ["-S", this.socket, "-f", "/dev/null", ...args]);
+  }
+
+  /** The server's pid. */
+  async pid(): Promise<number> {
+    return Number((await this.run("display-message", "-p", "#{pid}")).trim());
+  }
+
+  /** Stops the server. */
+  async kill(): Promise<void> {
+    await this.run("kill-server").catch(() => {});
+  }
+}
+
+/** Formats the result table with ratios (Skiff relative to tmux). */
+export function renderTable(rows: BenchRow[]): string {
+  const fmt = (n: number | undefined) =>
+    n === undefined ? "-" : n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2);
+  const lines = [["metric", "skiff", "tmux", "unit", "skiff vs tmux", "target"]];
+  for (const row of rows) {
+    let ratio = "-";
+    if (row.tmux !== undefined && row.tmux > 0) {
+      const r = row.skiff / row.tmux;
+      ratio = row.higherIsBetter
+        ? `${r.toFixed(2)}x ${r >= 1 ? "(faster)" : "(slower)"}`
+        : `${r.toFixed(2)}x ${r <= 1 ? "(better)" : "(worse)"}`;
+    }
+    lines.push([row.metric, fmt(row.skiff), fmt(row.tmux), row.unit, ratio, row.target ?? ""]);
+  }
+  const widths = lines[0].map((_, i) => Math.max(...lines.map((l) => l[i].length)));
+  return lines.map((l) => l.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd()).join("\n");
+}

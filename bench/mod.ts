@@ -1,0 +1,17 @@
+/**
+ * `deno task bench`: Skiff measured against tmux on this machine, in the same
+ * run, reported as ratios. Numbers vary with load; compare ratios.
+ *
+ * @module
+ */
+
+import { type BenchRow, renderTable } from "./harness.ts";
+import { benchPanes } from "./panes.ts";
+
+if (import.meta.main) {
+  const log = (line: string) => console.error(line);
+  const rows: BenchRow[] = [];
+  log("bench: panes (throughput, memory, ls latency)…");
+  rows.push(...await benchPanes(log));
+  console.log(renderTable(rows));
+}

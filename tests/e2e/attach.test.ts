@@ -1,0 +1,123 @@
+import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
+import { BASH, MAIN, waitFor, withSkiff } from "../helpers/skiff.ts";
+import { TestTerminal } from "../helpers/terminal.ts";
+import type { PaneInfo } from "../../lib/daemon/pane_info.ts";
+
+function attachArgv(pane: string): string[] {
+  return [Deno.execPath(), "run", "-A", "-q", MAIN, "attach", pane];
+}
+
+Deno.test("attach redraws, types, follows resizes, and Ctrl+\\ detaches", async () => {
+  await withSkiff(async (skiff) => {
+    await skiff.ok(["new", "--name", "web", "--", ...BASH]);
+    await skiff.ok(["keys", "web", "echo before-attach", "Enter"]);
+    await skiff.waitForScreen("web", /^before-attach$/m);
+
+    const term = await TestTerminal.start(attachArgv("web"), {
+      env: skiff.env,
+      cwd: skiff.env.HOME,
+      cols: 100,
+      rows: 30,
+    });
+    try {
+      // The redraw shows what was on the pane before we came.
+      await term.waitForText(/^before-attach$/m);
+      let pane = (await skiff.json<{ panes: PaneInfo[] }>(["ls"])).panes[0];
+      assertEquals([pane.cols, pane.rows], [100, 30], "the pane takes the terminal's size");
+      assertEquals(pane.attached, 1);
+
+      term.type("echo typed-$((2+3))\r");
+      await term.waitForText(/^typed-5$/m);
+      await skiff.waitForScreen("web", /^typed-5$/m);
+
+      term.resize(70, 20);
+      pane = await waitFor("the pane to follow the resize", async () => {
+        const p = (await skiff.json<{ panes: PaneInfo[] }>(["ls"])).panes[0];
+        return p.cols === 70 && p.rows === 20 ? p : undefined;
+      });
+      term.type("stty size\r");
+      await term.waitForText(/^20 70$/m);
+
+      term.type("\x1c");
+      assertEquals(await term.exited, 0);
+      assertMatch(term.raw, /\[detached from web \(p1\)\]/);
+    } finally {
+      term.kill();
+    }
+    // The pane keeps running after the detach.
+    await skiff.ok(["keys", "web", "echo after-detach", "Enter"]);
+    await skiff.waitForScreen("web", /^after-detach$/m);
+    const pane = (await skiff.json<{ panes: PaneInfo[] }>(["ls"])).panes[0];
+    assertEquals(pane.status, "running");
+    assertEquals(pane.attached, 0);
+  });
+});
+
+Deno.test("two terminals attach at once and both see the same screen", async () => {
+  await withSkiff(async (skiff) => {
+    await skiff.ok(["new", "--name", "pair", "--", ...BASH]);
+    const opts = { env: skiff.env, cwd: skiff.env.HOME, cols: 90, rows: 25 };
+    const a = await TestTerminal.start(attachArgv("pair"), opts);
+    const b = await TestTerminal.start(attachArgv("pair"), opts);
+    try {
+      await waitFor("both attached", async () => {
+        const p = (await skiff.json<{ panes: PaneInfo[] }>(["ls"])).panes[0];
+        return p.attached === 2;
+      });
+      a.type("echo from-a\r");
+      await b.waitForText(/^from-a$/m);
+      b.type("echo from-b\r");
+      await a.waitForText(/^from-b$/m);
+      a.type("\x1c");
+      assertEquals(await a.exited, 0);
+      b.type("echo b-still-here\r");
+      await b.waitForText(/^b-still-here$/m);
+    } finally {
+      a.kill();
+      b.kill();
+    }
+  });
+});
+
+Deno.test("a full-screen program survives detach and re-attach, redrawn in full", async () => {
+  await withSkiff(async (skiff) => {
+    const file = `${skiff.root}/words.txt`;
+    await Deno.writeTextFile(file, Array.from({ length: 100 }, (_, i) => `word ${i}`).join("\n"));
+    await skiff.ok(["new", "--name", "pager", "--size", "80x24", "--", "less", file]);
+    await skiff.waitForScreen("pager", /word 22/);
+    const opts = { env: skiff.env, cwd: skiff.env.HOME, cols: 80, rows: 24 };
+    const first = await TestTerminal.start(attachArgv("pager"), opts);
+    await first.waitForText(/^word 0$/m);
+    first.type("\x1c");
+    await first.exited;
+    await skiff.ok(["keys", "pager", "G"]);
+    await skiff.waitForScreen("pager", /word 99/);
+    const second = await TestTerminal.start(attachArgv("pager"), opts);
+    try {
+      const text = await second.waitForText(/word 99/);
+      assert(!/^word 0$/m.test(text), "the redraw shows the current screen, not the old one");
+      second.type("q");
+      const end = await second.exited;
+      assertEquals(end, 0);
+      assertMatch(second.raw, /\[pager \(p1\) exited\]/);
+    } finally {
+      second.kill();
+    }
+  });
+});
+
+Deno.test("attach to a missing pane fails with exit 3 and one line", async () => {
+  await withSkiff(async (skiff) => {
+    await skiff.ok(["daemon", "start"]);
+    const term = await TestTerminal.start(attachArgv("ghost"), {
+      env: skiff.env,
+      cwd: skiff.env.HOME,
+    });
+    assertEquals(await term.exited, 3);
+    assertMatch(term.raw, /skiff: No pane 'ghost'\. See 'skiff ls'/);
+    // And without a terminal, attach says so.
+    const piped = await skiff.run(["attach", "ghost"]);
+    assertEquals(piped.code, 2);
+    assertEquals(piped.stderr, "skiff: skiff attach needs a terminal on stdin and stdout\n");
+  });
+});
