@@ -1,0 +1,324 @@
+/**
+ * The {@linkcode Ledger} class: every read and write of an open ledger.
+ *
+ * Every write is one `BEGIN IMMEDIATE` transaction, so many processes can
+ * write at once without losing a row. Open a ledger with `openLedger`.
+ *
+ * @module
+ */
+
+import { dirname } from "node:path";
+import type { DatabaseSync } from "node:sqlite";
+import { SkiffError } from "../cli/errors.ts";
+import { guarded, immediate } from "./db.ts";
+import type { ImportReport } from "./import_md.ts";
+import { buildList, entryOf, type ListFilter } from "./listing.ts";
+import type { Migration } from "./migrate.ts";
+import { resolveRef } from "./refs.ts";
+import { resultPathFor, storedCallerResult } from "./result_path.ts";
+import { type Entry, type ListResult, ROW_SELECT, rowFrom, type TaskRow } from "./rows.ts";
+import {
+  type AddInput,
+  checkPane,
+  checkState,
+  checkText,
+  type RemoveOptions,
+  type UpdateInput,
+  usage,
+} from "./inputs.ts";
+import { isShownState, type Liveness } from "./states.ts";
+import { claimUid } from "./uid.ts";
+
+/** Settings a {@linkcode Ledger} works with. */
+export interface LedgerSettings {
+  /** Gives the current time: the date of result paths and every timestamp. */
+  now: () => Date;
+  /** The folder that relative result paths given by callers are resolved against. */
+  cwd: string;
+  /** What importing `ledger.md` did when this open created the ledger, else `null`. */
+  imported: ImportReport | null;
+  /** What the schema change did on this open, else `null`. */
+  migrated: Migration | null;
+}
+
+/**
+ * An open ledger. Get one from `openLedger`; call {@linkcode Ledger.close}
+ * (or use `using`) when done. Refs are described in `refs.ts`.
+ */
+export class Ledger {
+  /** The absolute path of `ledger.db`. */
+  readonly path: string;
+  /** The folder that holds the ledger; computed result paths are relative to it. */
+  readonly folder: string;
+  /** What importing `ledger.md` did on this open, or `null`. */
+  readonly imported: ImportReport | null;
+  /** What the schema change did on this open, or `null`. */
+  readonly migrated: Migration | null;
+  #db: DatabaseSync;
+  #now: () => Date;
+  #cwd: string;
+
+  /** Wraps an open, current connection. Use `openLedger` instead. */
+  constructor(db: DatabaseSync, path: string, settings: LedgerSettings) {
+    this.#db = db;
+    this.path = path;
+    this.folder = dirname(path);
+    this.#now = settings.now;
+    this.#cwd = settings.cwd;
+    this.imported = settings.imported;
+    this.migrated = settings.migrated;
+  }
+
+  #row(id: number): TaskRow {
+    const record = this.#db.prepare(`${ROW_SELECT} WHERE t.id = ?`).get(id);
+    if (!record) throw new SkiffError(`No task with ID ${id}`, { exit: "NOT_FOUND" });
+    return rowFrom(record, this.folder);
+  }
+
+  #all(): TaskRow[] {
+    return this.#db.prepare(`${ROW_SELECT} ORDER BY t.id`).all().map((r) =>
+      rowFrom(r, this.folder)
+    );
+  }
+
+  /** Runs reads in one read transaction, so they all see the same snapshot. */
+  #read<T>(fn: () => T): T {
+    return guarded(this.path, () => {
+      this.#db.exec("BEGIN");
+      try {
+        return fn();
+      } finally {
+        this.#db.exec("COMMIT");
+      }
+    });
+  }
+
+  #write<T>(fn: () => T): T {
+    return immediate(this.#db, this.path, fn);
+  }
+
+  /**
+   * Adds a task, or a plan when `pane` is absent, and returns the new row.
+   * The result path is computed when none is given (see `result_path.ts`);
+   * no file is made. Refuses (exit `USAGE`) a blank task, an unknown state, a
+   * parent that is a task, and a plan inside a plan.
+   */
+  add(input: AddInput): TaskRow {
+    checkText(input.task);
+    const pane = input.pane ?? null;
+    if (pane) checkPane(pane);
+    const state = input.state ?? (pane ? "pending" : "sent");
+    checkState(state);
+    const now = this.#now();
+    const stamp = now.toISOString();
+    const given = input.result ? storedCallerResult(input.result, this.#cwd) : null;
+    return this.#write(() => {
+      let parent: { id: number; result: string } | null = null;
+      if (input.parent !== undefined && input.parent !== null) {
+        const id = resolveRef(this.#db, input.parent);
+        const row = this.#db.prepare("SELECT id, uid, pane, result FROM tasks WHERE id = ?")
+          .get(id)!;
+        if (row.pane !== null) throw usage(`Parent ${row.uid} is a task, not a plan`);
+        if (!pane) throw usage("A plan cannot be in another plan");
+        parent = { id, result: String(row.result) };
+      }
+      const uid = claimUid(this.#db);
+      const result = given ?? resultPathFor({
+        uid,
+        task: input.task,
+        plan: pane === null,
+        parentResult: parent?.result,
+        now,
+      });
+      const run = this.#db.prepare(
+        `INSERT INTO tasks (uid, parent_id, pane, pane_name, generation, state, task, result, ref,
+          created_at, updated_at, sent_at, done_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(
+        uid,
+        parent?.id ?? null,
+        pane?.id ?? null,
+        pane?.name ?? null,
+        pane?.generation ?? null,
+        state,
+        input.task,
+        result,
+        input.ref ?? null,
+        stamp,
+        stamp,
+        state === "sent" && pane ? stamp : null,
+        state === "done" ? stamp : null,
+      );
+      return this.#row(Number(run.lastInsertRowid));
+    });
+  }
+
+  /** Resolves a ref to a row id. Exit `USAGE` when ambiguous, `NOT_FOUND` when unknown. */
+  resolve(ref: string): number {
+    return this.#read(() => resolveRef(this.#db, ref));
+  }
+
+  /** Returns the stored row a ref names. */
+  get(ref: string): TaskRow {
+    return this.#read(() => this.#row(resolveRef(this.#db, ref)));
+  }
+
+  /** Returns the row a ref names with its shown state; a plan comes with all its tasks. */
+  show(ref: string, liveness: Liveness): Entry {
+    return this.#read(() => {
+      const id = resolveRef(this.#db, ref);
+      const rows = this.#all();
+      return entryOf(rows.find((r) => r.id === id)!, rows, liveness);
+    });
+  }
+
+  /**
+   * Lists rows: by default the open ones (not done), each plan with its tasks
+   * under it. See `buildList` in `listing.ts` for the filter rules. Refuses
+   * (exit `USAGE`) an unknown state and a `plan` ref that names a task.
+   */
+  list(filter: ListFilter, liveness: Liveness): ListResult {
+    const states = filter.state === undefined
+      ? []
+      : typeof filter.state === "string"
+      ? [filter.state]
+      : filter.state;
+    for (const s of states) {
+      if (!isShownState(s)) throw usage(`'${s}' is not a state`, { state: s });
+    }
+    return this.#read(() => {
+      let planId: number | null = null;
+      if (filter.plan !== undefined) {
+        planId = resolveRef(this.#db, filter.plan);
+        const row = this.#row(planId);
+        if (row.kind !== "plan") throw usage(`${row.uid} is a task, not a plan`);
+      }
+      return buildList(this.#all(), { ...filter, planId }, liveness);
+    });
+  }
+
+  /**
+   * Changes a row and returns it. Setting `sent` stamps `sent_at`; setting
+   * `done` stamps `done_at`, and any other state clears it. A plan cannot get
+   * a pane, and cannot be marked done while a task in it is open (exit
+   * `CONFLICT`). See {@linkcode UpdateInput} for the generation rules.
+   */
+  update(ref: string, changes: UpdateInput): TaskRow {
+    const fields = Object.entries(changes).filter(([, v]) => v !== undefined);
+    if (fields.length === 0) throw usage("Nothing to change");
+    if (changes.task !== undefined) checkText(changes.task);
+    if (changes.state !== undefined) checkState(changes.state);
+    if (changes.pane !== undefined) checkPane(changes.pane);
+    if (changes.result !== undefined && changes.result.trim() === "") {
+      throw usage("Result path is empty");
+    }
+    const stamp = this.#now().toISOString();
+    return this.#write(() => {
+      const row = this.#row(resolveRef(this.#db, ref));
+      const set: Record<string, string | number | null> = { updated_at: stamp };
+      if (changes.pane !== undefined) {
+        if (row.kind === "plan") throw usage(`${row.uid} is a plan, and a plan has no pane`);
+        set.pane = changes.pane.id;
+        set.pane_name = changes.pane.name ?? null;
+        set.generation = changes.pane.generation ?? null;
+      }
+      if (changes.state !== undefined) {
+        if (changes.state === "done" && row.kind === "plan") this.#checkPlanDone(row);
+        set.state = changes.state;
+        set.done_at = changes.state === "done" ? stamp : null;
+        if (changes.state === "sent") {
+          set.sent_at = stamp;
+          if (changes.pane === undefined) set.generation = null;
+        }
+      }
+      if (changes.generation !== undefined) set.generation = changes.generation;
+      if (changes.task !== undefined) set.task = changes.task;
+      if (changes.ref !== undefined) set.ref = changes.ref;
+      if (changes.result !== undefined) {
+        set.result = storedCallerResult(changes.result, this.#cwd);
+      }
+      const names = Object.keys(set);
+      this.#db.prepare(
+        `UPDATE tasks SET ${names.map((n) => `${n} = ?`).join(", ")} WHERE id = ?`,
+      ).run(...names.map((n) => set[n]), row.id);
+      return this.#row(row.id);
+    });
+  }
+
+  #checkPlanDone(plan: TaskRow): void {
+    const open = this.#db.prepare(
+      "SELECT uid FROM tasks WHERE parent_id = ? AND state != 'done' ORDER BY id",
+    ).all(plan.id).map((r) => String(r.uid));
+    if (open.length === 0) return;
+    throw new SkiffError(
+      `Plan ${plan.uid} has ${open.length} open task(s): ${open.join(", ")}`,
+      { exit: "CONFLICT", details: { open } },
+    );
+  }
+
+  #mark(ref: string, state: "sent" | "blocked", generation: number | null): TaskRow {
+    const stamp = this.#now().toISOString();
+    return this.#write(() => {
+      const row = this.#row(resolveRef(this.#db, ref));
+      if (row.kind === "plan") throw usage(`${row.uid} is a plan; only tasks are sent`);
+      this.#db.prepare(
+        `UPDATE tasks SET state = ?, generation = ?, sent_at = ?, done_at = NULL, updated_at = ?
+         WHERE id = ?`,
+      ).run(state, generation, stamp, stamp, row.id);
+      return this.#row(row.id);
+    });
+  }
+
+  /** Marks a task `sent` after a send, storing the pane's generation and `sent_at`. */
+  setSent(ref: string, generation: number | null): TaskRow {
+    return this.#mark(ref, "sent", generation);
+  }
+
+  /**
+   * Marks a task `blocked`: delivered, but the agent did not start on it. Stores the
+   * pane's generation and stamps `sent_at`, since the text was delivered.
+   */
+  setBlocked(ref: string, generation: number | null): TaskRow {
+    return this.#mark(ref, "blocked", generation);
+  }
+
+  /** Marks a row done. Same as `update(ref, {state: "done"})`. */
+  done(ref: string): TaskRow {
+    return this.update(ref, { state: "done" });
+  }
+
+  /**
+   * Removes a row and returns the removed rows. A plan with tasks is refused
+   * (exit `CONFLICT`) unless `withTasks` is set. Removed ids and uids are
+   * never given again, and no result file is deleted.
+   */
+  remove(ref: string, options: RemoveOptions = {}): TaskRow[] {
+    return this.#write(() => {
+      const row = this.#row(resolveRef(this.#db, ref));
+      const tasks = row.kind === "plan"
+        ? this.#db.prepare("SELECT id FROM tasks WHERE parent_id = ? ORDER BY id").all(row.id)
+          .map((r) => this.#row(Number(r.id)))
+        : [];
+      if (tasks.length > 0 && !options.withTasks) {
+        throw new SkiffError(
+          `Plan ${row.uid} has ${tasks.length} task(s); remove them first, or remove the plan with its tasks`,
+          { exit: "CONFLICT", details: { tasks: tasks.map((t) => t.uid) } },
+        );
+      }
+      const removed = [row, ...tasks];
+      const del = this.#db.prepare("DELETE FROM tasks WHERE id = ?");
+      for (const r of removed) del.run(r.id);
+      return removed;
+    });
+  }
+
+  /** Closes the connection. Calling it again does nothing. */
+  close(): void {
+    if (this.#db.isOpen) this.#db.close();
+  }
+
+  /** Closes the connection, for `using`. */
+  [Symbol.dispose](): void {
+    this.close();
+  }
+}

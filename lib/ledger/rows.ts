@@ -1,0 +1,101 @@
+/**
+ * The row type the API hands out, and how it is read from the database.
+ *
+ * @module
+ */
+
+import { absoluteResult } from "./result_path.ts";
+import type { ShownState, StoredState } from "./states.ts";
+
+/** One row of the ledger as stored, with its result path made absolute. */
+export interface TaskRow {
+  /** The row id: a positive integer, never given again. */
+  id: number;
+  /** The uid: 8 lowercase hex characters, never given again. */
+  uid: string;
+  /** `plan` for a row with no pane, else `task`. */
+  kind: "task" | "plan";
+  /** The row id of the task's plan, or `null`. */
+  parentId: number | null;
+  /** The uid of the task's plan, or `null`. */
+  parentUid: string | null;
+  /** The pane id, such as `p3`; `null` for a plan. */
+  pane: string | null;
+  /** The pane's name when the row was stored, for display; `null` if unknown. */
+  paneName: string | null;
+  /** The pane process's start time in ms since the epoch when stored; `null` if unknown. */
+  generation: number | null;
+  /** The stored state. */
+  state: StoredState;
+  /** The task text. */
+  task: string;
+  /** The absolute path of the result file. */
+  result: string;
+  /** Free text such as a URL or a ticket key; Skiff does not read it. */
+  ref: string | null;
+  /** When the row was added (ISO 8601, UTC). */
+  createdAt: string;
+  /** When the row last changed (ISO 8601, UTC). */
+  updatedAt: string;
+  /** When the task was last delivered (as `sent` or `blocked`); `null` if never. */
+  sentAt: string | null;
+  /** When the task was marked done; `null` while it is open. */
+  doneAt: string | null;
+}
+
+/** The columns every row query selects, from `tasks t` joined to its plan `p`. */
+export const ROW_SELECT = `SELECT t.id, t.uid, t.parent_id, p.uid AS parent_uid, t.pane,
+  t.pane_name, t.generation, t.state, t.task, t.result, t.ref, t.created_at, t.updated_at,
+  t.sent_at, t.done_at
+  FROM tasks t LEFT JOIN tasks p ON p.id = t.parent_id`;
+
+type Value = string | number | bigint | null | Uint8Array;
+
+function str(v: Value | undefined): string | null {
+  return v === null || v === undefined ? null : String(v);
+}
+
+function num(v: Value | undefined): number | null {
+  return v === null || v === undefined ? null : Number(v);
+}
+
+/** Makes a {@linkcode TaskRow} from a record that {@linkcode ROW_SELECT} returned. */
+export function rowFrom(record: Record<string, Value>, ledgerDir: string): TaskRow {
+  const pane = str(record.pane);
+  return {
+    id: Number(record.id),
+    uid: String(record.uid),
+    kind: pane === null ? "plan" : "task",
+    parentId: num(record.parent_id),
+    parentUid: str(record.parent_uid),
+    pane,
+    paneName: str(record.pane_name),
+    generation: num(record.generation),
+    state: String(record.state) as StoredState,
+    task: String(record.task),
+    result: absoluteResult(String(record.result), ledgerDir),
+    ref: str(record.ref),
+    createdAt: String(record.created_at),
+    updatedAt: String(record.updated_at),
+    sentAt: str(record.sent_at),
+    doneAt: str(record.done_at),
+  };
+}
+
+/** A row with the state it shows, and for a plan the tasks listed under it. */
+export interface Entry {
+  /** The stored row. */
+  row: TaskRow;
+  /** The state the row shows (see `states.ts`). */
+  state: ShownState;
+  /** For a plan: its tasks, in row id order. Absent for a task. */
+  tasks?: Entry[];
+}
+
+/** What `Ledger.list` returns. */
+export interface ListResult {
+  /** Plans and tasks without a plan, in row id order; each plan holds its tasks. */
+  entries: Entry[];
+  /** `false` when liveness was unknown, so no row could show `interrupted` or `gone`. */
+  livenessKnown: boolean;
+}
