@@ -15,7 +15,7 @@ export const command: CommandSpec = {
   aliases: ["list"],
   summary: "List panes",
   description:
-    "List every pane: id, name, project, session, what runs in front, folder and title. --json adds pid, generation, command, size and times.",
+    "List every pane: id, name, project, session, the agent or program in front, its state (starting, working, idle, waiting, exited, or shell when no known agent is in front), whether it is unread, folder and title. --json adds pid, generation, command, size and times.",
   exitCodes: [[4, "skiffd could not be reached"]],
   run: async (ctx) => {
     const { panes } = await withDaemon((client) => client.call<{ panes: PaneInfo[] }>("pane.list"));
@@ -25,13 +25,15 @@ export const command: CommandSpec = {
         return;
       }
       ctx.out.line(table(
-        ["ID", "NAME", "PROJECT", "SESSION", "FRONT", "CWD", "TITLE"],
+        ["ID", "NAME", "PROJECT", "SESSION", "FRONT", "STATE", "UNREAD", "CWD", "TITLE"],
         panes.map((p) => [
           p.id,
           p.name,
           p.project ?? "-",
           p.session_name,
-          frontOf(p),
+          p.agent ?? frontOf(p),
+          p.state,
+          p.unread ? "yes" : "-",
           tildePath(p.cwd),
           p.title,
         ]),

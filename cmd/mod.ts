@@ -36,6 +36,31 @@ export const COMMANDS: CommandEntry[] = [
     load: async () => (await import("./keys.ts")).command,
   },
   {
+    name: "send",
+    summary: "Type a task into an agent, only when it is safe",
+    load: async () => (await import("./send.ts")).command,
+  },
+  {
+    name: "wait",
+    summary: "Wait until a pane is idle, working, waiting or exited",
+    load: async () => (await import("./wait.ts")).command,
+  },
+  {
+    name: "seen",
+    summary: "Mark a pane seen: clear its unread flag",
+    load: async () => (await import("./seen.ts")).command,
+  },
+  {
+    name: "explain",
+    summary: "Show which agent is in a pane, each signal that fired, and the state",
+    load: async () => (await import("./explain.ts")).command,
+  },
+  {
+    name: "agents",
+    summary: "List the known agents and which are installed",
+    load: async () => (await import("./agents.ts")).command,
+  },
+  {
     name: "rename",
     summary: "Rename a pane",
     load: async () => (await import("./rename.ts")).command,
@@ -59,6 +84,11 @@ export const COMMANDS: CommandEntry[] = [
     name: "project",
     summary: "Add, list or remove projects",
     load: async () => (await import("./project.ts")).command,
+  },
+  {
+    name: "hook",
+    summary: "Endpoint for agent hooks (agents call it, not people)",
+    load: async () => (await import("./hook.ts")).command,
   },
   {
     name: "daemon",

@@ -5,9 +5,47 @@
  */
 
 import { resolve } from "node:path";
-import { type CommandSpec, optList, optString, parseEnvPairs, parseSize } from "../lib/cli/mod.ts";
+import {
+  type CommandSpec,
+  optBool,
+  optList,
+  optString,
+  parseEnvPairs,
+  parseSize,
+  SkiffError,
+} from "../lib/cli/mod.ts";
 import { withDaemon } from "../lib/client/mod.ts";
 import type { PaneInfo } from "../lib/daemon/pane_info.ts";
+import { loadConfig } from "../lib/config/mod.ts";
+import { AgentRegistry, hookArgs } from "../lib/agents/mod.ts";
+import { selfCommand } from "../lib/platform/spawn_self.ts";
+import { shellLine } from "../lib/platform/shell.ts";
+
+/** The command line that starts agent `id`, with Skiff's hooks wired in. */
+function agentCommand(id: string, options: { continue: boolean; extra: string[] }): string[] {
+  const config = loadConfig();
+  const registry = new AgentRegistry({ document: config.document, file: config.file });
+  const profile = registry.get(id);
+  if (!profile) {
+    throw new SkiffError(`No agent '${id}'. See 'skiff agents'`, { exit: "NOT_FOUND" });
+  }
+  if (options.continue && !profile.continueArgs) {
+    throw new SkiffError(`${profile.label} has no way to continue a conversation`, {
+      exit: "USAGE",
+    });
+  }
+  const hookCommand = (agent: string, event: string) => {
+    const line = selfCommand(["hook", agent, event]);
+    return shellLine([line.program, ...line.args]);
+  };
+  return [
+    profile.command,
+    ...(profile.startArgs ?? []),
+    ...(options.continue ? profile.continueArgs ?? [] : []),
+    ...hookArgs(profile, hookCommand),
+    ...options.extra,
+  ];
+}
 
 /** The `new` command. */
 export const command: CommandSpec = {
@@ -28,23 +66,44 @@ export const command: CommandSpec = {
     { name: "cwd", short: "c", type: "string", value: "DIR", help: "Start in folder DIR" },
     { name: "size", type: "string", value: "COLSxROWS", help: "Terminal size (default 120x40)" },
     { name: "env", short: "e", type: "list", value: "K=V", help: "Set an environment variable" },
+    {
+      name: "agent",
+      short: "a",
+      type: "string",
+      value: "ID",
+      help: "Start agent ID (see 'skiff agents') with Skiff's hooks",
+    },
+    {
+      name: "continue",
+      type: "boolean",
+      help: "With --agent: continue its last conversation in the folder",
+    },
   ],
   passthrough: "COMMAND ARGS…",
   examples: [
     "skiff new --name web -- npm run dev",
-    "skiff new --project api --name reviewer -- claude",
+    "skiff new --project api --name reviewer --agent claude",
   ],
-  exitCodes: [[3, "No such project"], [4, "skiffd could not be reached"], [5, "The name is taken"]],
+  exitCodes: [[3, "No such project or agent"], [4, "skiffd could not be reached"], [
+    5,
+    "The name is taken",
+  ]],
   run: async (ctx) => {
     const size = optString(ctx, "size");
     const cwd = optString(ctx, "cwd");
     const project = optString(ctx, "project");
+    const agent = optString(ctx, "agent");
+    if (optBool(ctx, "continue") && agent === undefined) {
+      throw new SkiffError("--continue needs --agent", { exit: "USAGE" });
+    }
     const params: Record<string, unknown> = {
       project,
-      name: optString(ctx, "name"),
+      name: optString(ctx, "name") ?? agent,
       session: optString(ctx, "session"),
       env: parseEnvPairs(optList(ctx, "env")),
-      command: ctx.rest,
+      command: agent === undefined
+        ? ctx.rest
+        : agentCommand(agent, { continue: optBool(ctx, "continue"), extra: ctx.rest }),
       ...(size ? parseSize(size) : {}),
     };
     // Without a project, a pane starts where the command was run, as in tmux.

@@ -11,3 +11,4 @@ export { findCommand, GLOBAL_OPTIONS, parse, type Parsed } from "./parse.ts";
 export { renderHelp, renderRootHelp } from "./help.ts";
 export { type CommandEntry, runCli } from "./run.ts";
 export * from "./values.ts";
+export * from "./stdin.ts";

@@ -29,6 +29,8 @@ export interface DaemonConfig {
   scrollback: number;
   /** The shell for new and restored panes; the login shell when unset. */
   shell?: string;
+  /** Seconds a turn may take to start after a prompt before it counts as not started. */
+  turnStartSeconds: number;
 }
 
 /** Settings of the Skiff agent. */
@@ -132,7 +134,11 @@ function readDaemon(file: string, doc: Record<string, unknown>): DaemonConfig {
   if (daemon.shell !== undefined && typeof daemon.shell !== "string") {
     throw typeError(file, "daemon.shell", "a string");
   }
-  return { scrollback, shell: daemon.shell as string | undefined };
+  const turnStart = daemon.turn_start_seconds ?? 10;
+  if (typeof turnStart !== "number" || !(turnStart >= 0.5) || turnStart > 3600) {
+    throw typeError(file, "daemon.turn_start_seconds", "a number of seconds from 0.5 to 3600");
+  }
+  return { scrollback, shell: daemon.shell as string | undefined, turnStartSeconds: turnStart };
 }
 
 function readSkiffAgent(file: string, doc: Record<string, unknown>): SkiffAgentConfig {

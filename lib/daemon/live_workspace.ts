@@ -9,8 +9,11 @@ import { basename } from "node:path";
 import { SkiffError } from "../cli/errors.ts";
 import type { Config, ConfigSource } from "../config/config.ts";
 import { loginShell } from "../platform/spawn_self.ts";
+import { AgentRegistry } from "../agents/registry.ts";
+import type { TrackerEvent } from "../agents/tracker.ts";
 import type { EventBus } from "./events.ts";
 import { Pane } from "./pane.ts";
+import { PaneWatch } from "./pane_watch.ts";
 import {
   type SavedPane,
   type SavedSession,
@@ -24,6 +27,9 @@ export const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /** Default size of a pane made without one. */
 export const DEFAULT_SIZE = { cols: 120, rows: 40 };
+
+/** At most one `typed` event per pane in this many ms. */
+const TYPED_EVENT_EVERY_MS = 1000;
 
 /** Environment variables that must not leak from the daemon into panes. */
 const DROPPED_ENV = ["TMUX", "TMUX_PANE", "SKIFF_PANE", "SKIFF_SESSION", "STY", "WINDOW"];
@@ -72,9 +78,12 @@ function isDirectory(path: string): boolean {
 export class LiveWorkspace {
   readonly #data: WorkspaceData;
   readonly #panes = new Map<string, Pane>();
+  readonly #watches = new Map<string, PaneWatch>();
+  readonly #typedEventAt = new Map<string, number>();
   readonly #options: LiveWorkspaceOptions;
   readonly #configSource: ConfigSource;
   #lastGeneration = 0;
+  #registry: { config: Config; registry: AgentRegistry } | undefined;
 
   /** Wraps saved data; call {@linkcode LiveWorkspace.restore} to start the saved panes. */
   constructor(data: WorkspaceData, config: ConfigSource, options: LiveWorkspaceOptions) {
@@ -91,6 +100,30 @@ export class LiveWorkspace {
   /** The current config. */
   get config(): Config {
     return this.#config;
+  }
+
+  /** The known agents, rebuilt when the config changes; a broken `[agents]` keeps the last good set. */
+  registry(): AgentRegistry {
+    const config = this.#config;
+    if (this.#registry?.config !== config) {
+      try {
+        this.#registry = {
+          config,
+          registry: new AgentRegistry({ document: config.document, file: config.file }),
+        };
+      } catch (error) {
+        this.#options.log(`agents not loaded: ${(error as Error).message}`);
+        this.#registry = { config, registry: this.#registry?.registry ?? new AgentRegistry() };
+      }
+    }
+    return this.#registry.registry;
+  }
+
+  /** The agent watch of a pane. */
+  watchOf(pane: Pane): PaneWatch {
+    const watch = this.#watches.get(pane.id);
+    if (!watch) throw new SkiffError(`Pane '${pane.name}' is gone`, { exit: "NOT_FOUND" });
+    return watch;
   }
 
   /** Every live pane, in creation order. */
@@ -133,6 +166,7 @@ export class LiveWorkspace {
 
   async #start(saved: SavedPane, argv: string[]): Promise<Pane> {
     const events = this.#options.events;
+    const watchOf = (p: Pane) => this.#watches.get(p.id);
     const pane = await Pane.start(saved, {
       argv,
       env: this.#paneEnv(saved),
@@ -140,19 +174,61 @@ export class LiveWorkspace {
       hooks: {
         exited: (p, exit) => {
           this.#options.log(`pane ${p.id} exited code=${exit.exitCode} signal=${exit.signal}`);
-          events.emit("pane-exited", {
-            ...this.#eventFields(p),
-            exit_code: exit.exitCode,
-            signal: exit.signal,
-          });
+          watchOf(p)?.evaluate();
           p.endAttachments("exited");
         },
         title: (p, title) => events.emit("title", { ...this.#eventFields(p), title }),
-        bell: (p) => events.emit("bell", this.#eventFields(p)),
+        bell: (p) => {
+          watchOf(p)?.markUnread();
+          events.emit("bell", {
+            ...this.#eventFields(p),
+            agent: watchOf(p)?.tracker.agent?.id ?? null,
+          });
+        },
+        activity: (p) => watchOf(p)?.schedule(),
+        typed: (p, data) => this.#typed(p, data),
       },
     });
     this.#panes.set(saved.id, pane);
+    this.#watches.set(
+      saved.id,
+      new PaneWatch(pane, {
+        registry: () => this.registry(),
+        emit: (p, event) => this.#trackerEvent(p, event),
+        unreadChanged: (p) => {
+          p.saved.unread = watchOf(p)?.tracker.unread ?? false;
+          this.save();
+        },
+        unread: saved.unread,
+        noTurnMs: () => this.#config.daemon.turnStartSeconds * 1000,
+      }),
+    );
     return pane;
+  }
+
+  #trackerEvent(pane: Pane, event: TrackerEvent): void {
+    const watch = this.#watches.get(pane.id);
+    const fields: Record<string, unknown> = {
+      ...this.#eventFields(pane),
+      agent: watch?.tracker.agent?.id ?? null,
+      ...event.fields,
+    };
+    if (event.event === "exit" && event.fields.what === "process") {
+      fields.exit_code = pane.exit?.exitCode ?? null;
+      fields.signal = pane.exit?.signal || null;
+    }
+    this.#options.log(`pane ${pane.id} ${event.event} ${JSON.stringify(event.fields)}`);
+    this.#options.events.emit(event.event, fields);
+  }
+
+  #typed(pane: Pane, data: Uint8Array): void {
+    const watch = this.#watches.get(pane.id);
+    if (data.includes(0x0d)) watch?.tracker.submitted(Date.now());
+    watch?.schedule();
+    const now = Date.now();
+    if (now - (this.#typedEventAt.get(pane.id) ?? 0) < TYPED_EVENT_EVERY_MS) return;
+    this.#typedEventAt.set(pane.id, now);
+    this.#options.events.emit("typed", this.#eventFields(pane));
   }
 
   #eventFields(pane: Pane): Record<string, unknown> {
@@ -330,6 +406,9 @@ export class LiveWorkspace {
       }
     }, 2000);
     this.#panes.delete(pane.id);
+    this.#watches.get(pane.id)?.dispose();
+    this.#watches.delete(pane.id);
+    this.#typedEventAt.delete(pane.id);
     const index = this.#data.panes.findIndex((p) => p.id === pane.id);
     if (index !== -1) this.#data.panes.splice(index, 1);
     const session = pane.saved.session;
@@ -339,7 +418,7 @@ export class LiveWorkspace {
     this.save();
     pane.dispose();
     this.#options.log(`pane ${pane.id} (${pane.name}) killed`);
-    this.#options.events.emit("pane-killed", this.#eventFields(pane));
+    this.#options.events.emit("gone", this.#eventFields(pane));
   }
 
   /** Sets (`value` given) or clears (`null`) a mark on a session. */
@@ -365,7 +444,7 @@ export class LiveWorkspace {
   /** Describes a pane for `ls` and friends. */
   info(pane: Pane): PaneInfo {
     const session = this.#data.sessions.find((s) => s.id === pane.saved.session);
-    return paneInfo(pane, session);
+    return paneInfo(pane, session, this.#watches.get(pane.id)?.tracker);
   }
 
   /** Ends every process (the workspace file keeps the panes for the next start). */

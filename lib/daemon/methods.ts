@@ -8,9 +8,8 @@
 import { isAbsolute } from "node:path";
 import { SkiffError } from "../cli/errors.ts";
 import { encodeKeys } from "../screen/keys.ts";
-import type { Connection } from "./connection.ts";
-import type { EventBus } from "./events.ts";
-import type { LiveWorkspace } from "./live_workspace.ts";
+import { AGENT_METHODS } from "./agent_methods.ts";
+import type { Method } from "./method_types.ts";
 import {
   flag,
   maybeInt,
@@ -22,35 +21,6 @@ import {
   type Params,
 } from "./params.ts";
 
-/** What the daemon itself offers to methods. */
-export interface DaemonControl {
-  /** Facts for `daemon status`. */
-  status(): Record<string, unknown>;
-  /** Stops the daemon. */
-  stop(): void;
-  /** Re-reads the config; throws when it is broken, keeping the old one. */
-  reload(): Record<string, unknown>;
-  /** Closes every client connection. */
-  dropClients(): void;
-}
-
-/** What a method receives besides its params. */
-export interface MethodContext {
-  /** Sessions and panes. */
-  workspace: LiveWorkspace;
-  /** The event stream. */
-  events: EventBus;
-  /** The calling connection. */
-  connection: Connection;
-  /** The daemon. */
-  control: DaemonControl;
-  /** Runs `action` once the answer has been written, such as switching the connection's mode. */
-  afterReply(action: () => void): void;
-}
-
-/** A method handler. */
-export type Method = (params: Params, ctx: MethodContext) => unknown | Promise<unknown>;
-
 const MAX_SIZE = 1000;
 
 function size(params: Params): { cols?: number; rows?: number } {
@@ -60,8 +30,9 @@ function size(params: Params): { cols?: number; rows?: number } {
   };
 }
 
-/** Every method by name. Plugins of later features add to this table. */
+/** Every method by name. */
 export const METHODS: Record<string, Method> = {
+  ...AGENT_METHODS,
   "daemon.status": (_params, ctx) => ctx.control.status(),
 
   "daemon.stop": (_params, ctx) => {
@@ -125,7 +96,7 @@ export const METHODS: Record<string, Method> = {
       modes: { applicationCursorKeys: pane.screen.applicationCursorKeys },
     });
     const bytes = new TextEncoder().encode(data);
-    if (!pane.write(bytes)) {
+    if (!pane.input(bytes, "program")) {
       throw new SkiffError(`Pane '${pane.name}' is not running`, { exit: "NOT_RUNNING" });
     }
     return { pane: pane.id, bytes: bytes.length };
@@ -215,7 +186,7 @@ export const METHODS: Record<string, Method> = {
     const info = ctx.workspace.info(pane);
     ctx.afterReply(() =>
       ctx.connection.startAttach(pane, {
-        input: (data) => pane.write(data),
+        input: (data) => pane.input(data, "person"),
         resize,
       })
     );

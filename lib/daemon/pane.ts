@@ -36,7 +36,14 @@ export interface PaneHooks {
   title(pane: Pane, title: string): void;
   /** The bell rang. */
   bell(pane: Pane): void;
+  /** The screen changed (output was parsed). */
+  activity(pane: Pane): void;
+  /** A person typed (called for each input from an attached terminal or the app). */
+  typed(pane: Pane, data: Uint8Array): void;
 }
+
+/** Who an input comes from. */
+export type InputSource = "person" | "program";
 
 /** Options for {@linkcode Pane.start}. */
 export interface PaneStartOptions {
@@ -70,6 +77,12 @@ export class Pane {
   #pending = 0;
   #paused = false;
   #disposed = false;
+  #hooks: PaneHooks | undefined;
+  #held: Uint8Array[] | undefined;
+  /** When a person last typed (ms since the epoch), or 0. */
+  personTypedAt = 0;
+  /** Counts inputs from a person; a guarded send can refuse when it moved after its check. */
+  personInputs = 0;
   readonly #listeners = new Set<PaneListener>();
   readonly #filter = new QueryFilter();
 
@@ -89,6 +102,7 @@ export class Pane {
     });
     const pane = new Pane(saved, screen);
     ref.pane = pane;
+    pane.#hooks = options.hooks;
     screen.onTitle((title) => options.hooks.title(pane, title));
     screen.onBell(() => options.hooks.bell(pane));
     const [program, ...args] = options.argv;
@@ -143,6 +157,7 @@ export class Pane {
         this.#paused = false;
         this.#pty?.resume();
       }
+      if (!this.#disposed) this.#hooks?.activity(this);
     });
     if (!this.#paused && this.#pending > PAUSE_ABOVE) {
       this.#paused = true;
@@ -155,6 +170,41 @@ export class Pane {
     if (!this.#pty) return false;
     if (data.length > 0) this.#pty.write(data);
     return true;
+  }
+
+  /**
+   * Writes input from a person or a program. A person's keys are counted,
+   * and while the input is held (during a guarded send) they wait in a
+   * queue and go in after it.
+   */
+  input(data: Uint8Array, source: InputSource): boolean {
+    if (!this.#pty) return false;
+    if (source === "person") {
+      this.personTypedAt = Date.now();
+      this.personInputs++;
+      this.#hooks?.typed(this, data);
+      if (this.#held) {
+        this.#held.push(data.slice());
+        return true;
+      }
+    }
+    return this.write(data);
+  }
+
+  /** Holds a person's input until the returned function is called, which sends what waited. */
+  hold(): () => void {
+    if (this.#held) throw new Error("input is already held");
+    this.#held = [];
+    return () => {
+      const queued = this.#held ?? [];
+      this.#held = undefined;
+      for (const data of queued) this.write(data);
+    };
+  }
+
+  /** Whether input is held. */
+  get held(): boolean {
+    return this.#held !== undefined;
   }
 
   /** Changes the size of the PTY and the screen. */

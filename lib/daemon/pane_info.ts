@@ -4,6 +4,8 @@
  * @module
  */
 
+import type { PaneState } from "../agents/profile.ts";
+import type { AgentTracker } from "../agents/tracker.ts";
 import type { ForegroundProcess } from "../platform/proc.ts";
 import type { Pane } from "./pane.ts";
 import type { SavedSession } from "./workspace.ts";
@@ -38,6 +40,12 @@ export interface PaneInfo {
   title: string;
   /** `running` or `exited`. */
   status: string;
+  /** The known agent in front, or null. */
+  agent: string | null;
+  /** `starting`, `working`, `idle`, `waiting`, `exited`, or `shell` (no known agent in front). */
+  state: PaneState;
+  /** Whether a turn end, an idle after a prompt, a wait, a bell or an exit has not been marked seen. */
+  unread: boolean;
   /** The exit code, once exited. */
   exit_code: number | null;
   /** The ending signal, once exited by one. */
@@ -49,7 +57,11 @@ export interface PaneInfo {
 }
 
 /** Builds the description of `pane`. */
-export function paneInfo(pane: Pane, session: SavedSession | undefined): PaneInfo {
+export function paneInfo(
+  pane: Pane,
+  session: SavedSession | undefined,
+  tracker?: AgentTracker,
+): PaneInfo {
   const running = pane.status === "running";
   return {
     id: pane.id,
@@ -66,6 +78,9 @@ export function paneInfo(pane: Pane, session: SavedSession | undefined): PaneInf
     rows: pane.saved.rows,
     title: pane.screen.title,
     status: pane.status,
+    agent: tracker?.agent?.id ?? null,
+    state: pane.status === "exited" ? "exited" : tracker?.state ?? "shell",
+    unread: pane.saved.unread ?? false,
     exit_code: pane.exit ? pane.exit.exitCode : null,
     exit_signal: pane.exit?.signal ? pane.exit.signal : null,
     attached: pane.attached,

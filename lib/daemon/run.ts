@@ -13,7 +13,7 @@ import { PROTOCOL_VERSION, VERSION } from "../version.ts";
 import { EventBus } from "./events.ts";
 import { LiveWorkspace } from "./live_workspace.ts";
 import { openLog } from "./log.ts";
-import type { DaemonControl } from "./methods.ts";
+import type { DaemonControl } from "./method_types.ts";
 import { Server } from "./server.ts";
 import { loadWorkspace } from "./workspace.ts";
 

@@ -11,7 +11,7 @@ import { peerUid } from "../platform/peercred.ts";
 import { ProtocolError, type Request, type Response } from "../protocol/messages.ts";
 import { PROTOCOL_VERSION, VERSION } from "../version.ts";
 import { Connection } from "./connection.ts";
-import type { MethodContext } from "./methods.ts";
+import type { MethodContext } from "./method_types.ts";
 import { METHODS } from "./methods.ts";
 
 /** Options for {@linkcode Server}. */

@@ -46,6 +46,8 @@ export interface SavedPane {
   created: string;
   /** The start time of its current process (ms since the epoch). */
   generation: number;
+  /** Whether something happened in it that nobody has marked seen. */
+  unread?: boolean;
 }
 
 /** The whole saved workspace. */

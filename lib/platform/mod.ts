@@ -10,3 +10,4 @@ export * from "./proc.ts";
 export * from "./spawn_self.ts";
 export * from "./peercred.ts";
 export * from "./files.ts";
+export * from "./shell.ts";

@@ -9,3 +9,4 @@ export * from "./screen.ts";
 export * from "./query_filter.ts";
 export * from "./keys.ts";
 export { paletteColor } from "./palette.ts";
+export * from "./view.ts";

@@ -11,6 +11,7 @@ import type { IBufferCell, Terminal } from "@xterm/headless";
 import serializeAddon from "@xterm/addon-serialize";
 import type { SerializeAddon } from "@xterm/addon-serialize";
 import { renderSgrLine } from "./sgr_line.ts";
+import { type ScreenView, viewRow } from "./view.ts";
 import { paletteColor } from "./palette.ts";
 import { VERSION } from "../version.ts";
 
@@ -61,6 +62,7 @@ export class Screen {
   readonly #scratch: IBufferCell;
   #title = "";
   #bells = 0;
+  #progress: number | undefined;
   #onTitle: ((title: string) => void) | undefined;
   #onBell: (() => void) | undefined;
 
@@ -102,6 +104,13 @@ export class Screen {
         return true;
       });
     }
+    // OSC 9;4 progress (ConEmu, also used by agents): remember the state, let others pass.
+    parser.registerOscHandler(9, (data) => {
+      const match = /^4;(\d)/.exec(data);
+      if (!match) return false;
+      this.#progress = Number(match[1]);
+      return true;
+    });
     parser.registerOscHandler(4, (data) => {
       const parts = data.split(";");
       if (parts.length !== 2 || parts[1] !== "?") return false;
@@ -170,6 +179,27 @@ export class Screen {
   /** Sets the handler for the bell. */
   onBell(handler: () => void): void {
     this.#onBell = handler;
+  }
+
+  /** Returns the visible screen for agent rules. */
+  view(): ScreenView {
+    const buffer = this.#term.buffer.active;
+    const rows = [];
+    for (let y = 0; y < this.#term.rows; y++) {
+      rows.push(viewRow(buffer.getLine(buffer.viewportY + y), this.#term.cols, this.#scratch));
+    }
+    return {
+      rows,
+      title: this.#title,
+      progress: this.#progress,
+      bracketedPaste: this.bracketedPaste,
+      cursorY: buffer.cursorY,
+    };
+  }
+
+  /** The last OSC 9;4 progress state, if the program sent one. */
+  get progress(): number | undefined {
+    return this.#progress;
   }
 
   /** Returns the visible rows as plain text with trailing blanks removed. */

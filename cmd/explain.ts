@@ -1,0 +1,48 @@
+/**
+ * `skiff explain`: say which agent is in a pane, what each signal says, and why.
+ *
+ * @module
+ */
+
+import { arg, type CommandSpec } from "../lib/cli/mod.ts";
+import { withDaemon } from "../lib/client/mod.ts";
+import type { Signal } from "../lib/agents/rules.ts";
+
+/** The `explain` command. */
+export const command: CommandSpec = {
+  name: "explain",
+  summary: "Show which agent is in a pane, each signal that fired, and the state",
+  args: [{ name: "PANE", required: true, help: "Pane id, name, or project/name" }],
+  exitCodes: [[3, "No such pane"], [4, "skiffd could not be reached"]],
+  run: async (ctx) => {
+    const r = await withDaemon((client) => client.call("pane.explain", { pane: arg(ctx, "PANE") }));
+    ctx.out.result(r, () => {
+      const agent = r.agent_label ?? "no known agent";
+      ctx.out.line(`${r.name} (${r.id}): ${agent}, state ${r.state}${r.unread ? ", unread" : ""}`);
+      for (const signal of r.signals as Signal[]) {
+        const text = signal.text ? `: ${JSON.stringify(signal.text.slice(0, 80))}` : "";
+        ctx.out.line(`  ${signal.source.padEnd(8)} ${signal.rule} → ${signal.says}${text}`);
+      }
+      const composer = r.composer as { visible: boolean; draft: string } | null;
+      if (composer) {
+        ctx.out.line(
+          `  input box ${
+            composer.visible
+              ? (composer.draft
+                ? `holds a draft: ${JSON.stringify(composer.draft.slice(0, 60))}`
+                : "shows, empty")
+              : "does not show"
+          }`,
+        );
+      }
+      const hook = r.hook as { event: string; state: string; at: number } | null;
+      if (hook) {
+        ctx.out.line(
+          `  last hook ${hook.event} (${hook.state}) ${
+            Math.round((Date.now() - hook.at) / 1000)
+          } s ago`,
+        );
+      }
+    });
+  },
+};

@@ -1,0 +1,57 @@
+/**
+ * `skiff hook`: the endpoint an agent's hook calls. It tells skiffd what the
+ * agent in this pane just did. It never fails the agent: it prints nothing
+ * and exits 0, even when skiffd is away.
+ *
+ * @module
+ */
+
+import { arg, type CommandSpec, optArg, readStdin } from "../lib/cli/mod.ts";
+import { tryConnect } from "../lib/client/mod.ts";
+
+function parse(text: string): Record<string, unknown> {
+  try {
+    const value = JSON.parse(text);
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? value : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The `hook` command. */
+export const command: CommandSpec = {
+  name: "hook",
+  summary: "Endpoint for agent hooks (agents call it, not people)",
+  description:
+    "Reports an agent's hook event to skiffd for the pane in SKIFF_PANE. The payload is JSON on stdin, or as the last argument (Codex's notify). Skiff wires this into agents it starts; it always exits 0 and prints nothing.",
+  args: [
+    { name: "AGENT", required: true, help: "claude, codex, gemini, …" },
+    { name: "EVENT", required: true, help: "The hook event, such as Stop" },
+    { name: "JSON", help: "The payload, when not on stdin" },
+  ],
+  run: async (ctx) => {
+    const pane = Deno.env.get("SKIFF_PANE");
+    if (!pane) return;
+    const inline = optArg(ctx, "JSON");
+    const payload = parse(
+      inline ?? (Deno.stdin.isTerminal() ? "" : await readStdin({ timeoutMs: 2000 })),
+    );
+    try {
+      const client = await tryConnect();
+      if (!client) return;
+      try {
+        await client.call("pane.hook", {
+          pane,
+          agent: arg(ctx, "AGENT"),
+          event: arg(ctx, "EVENT"),
+          payload,
+          session: typeof payload.session_id === "string" ? payload.session_id : undefined,
+        });
+      } finally {
+        client.close();
+      }
+    } catch {
+      // A hook must never fail the agent.
+    }
+  },
+};

@@ -1,0 +1,98 @@
+/**
+ * The shape of an agent profile: how to recognise an agent, read its screen,
+ * start it, continue it, and wire its hooks. Profiles are data, one file per
+ * agent in `profiles/`, so a changed agent UI means editing one file and its
+ * captured-screen fixtures.
+ *
+ * @module
+ */
+
+/** A named pattern, so `skiff explain` can say which rule fired. */
+export interface Rule {
+  /** A short name, such as `spinner line`. */
+  name: string;
+  /** The pattern, tested against one row of text. */
+  pattern: RegExp;
+}
+
+/** How to find the agent's input box (composer) on screen. */
+export interface ComposerRule {
+  /** Matches the composer's first row; group 1 is the text in it. */
+  line: RegExp;
+  /**
+   * Matches rows that continue a multi-line draft below the first one. Rows
+   * stop at the first that does not match.
+   */
+  continuation?: RegExp;
+  /** Texts that show in an empty composer, such as `Try "…"`. */
+  placeholders?: RegExp[];
+  /**
+   * When set, the composer counts only with a frame row (such as `────`)
+   * directly above it, which keeps transcript lines that look alike out.
+   */
+  frame?: RegExp;
+}
+
+/** What the screen says. Rules read only the live bottom rows. */
+export interface ScreenRules {
+  /** Rows that mean the agent works. */
+  busy: Rule[];
+  /** Rows that look busy but are not, such as a finished `43/43 agents done`. */
+  notBusy?: RegExp[];
+  /** Rows of an approval dialog or a question. Only rows below the composer (or all, when it is hidden) count. */
+  approval: Rule[];
+  /** The input box. */
+  composer: ComposerRule;
+}
+
+/** What the window title (OSC 0/2) says. */
+export interface TitleRules {
+  /** Titles that mean the agent works. */
+  busy?: Rule[];
+  /** Titles that mean it waits for approval. */
+  approval?: Rule[];
+  /** Titles that mean it is idle. */
+  idle?: Rule[];
+}
+
+/** How Skiff wires an agent's hooks when it starts the agent. */
+export type HookKind = "claude-settings" | "codex-notify" | "none";
+
+/** One agent. */
+export interface AgentProfile {
+  /** A short id, such as `claude`. */
+  id: string;
+  /** The name people know, such as `Claude Code`. */
+  label: string;
+  /** The program that starts it. */
+  command: string;
+  /** Extra arguments Skiff adds when it starts the agent. */
+  startArgs?: string[];
+  /**
+   * The arguments that continue the last conversation in the folder, or
+   * `null` when the agent has none.
+   */
+  continueArgs: string[] | null;
+  /** How to recognise it in front of a pane. */
+  match: {
+    /** Kernel command names (`comm`) that are this agent. */
+    comm?: string[];
+    /** Basenames of argv words (for agents run by `node`, `bun` or `python`). */
+    argv?: string[];
+  };
+  /** Milliseconds between the pasted text and Enter (at least 150). */
+  enterDelayMs: number;
+  /** Screen rules. */
+  screen: ScreenRules;
+  /** Title rules. */
+  title?: TitleRules;
+  /** Whether OSC 9;4 progress reports work (state 1 or 3) and idle (state 0). */
+  progress?: boolean;
+  /** How hooks are wired when Skiff starts it. */
+  hooks: HookKind;
+  /** Whether this profile comes from `projects.toml`. */
+  custom?: boolean;
+}
+
+/** The states a pane can be in. */
+export type PaneState = "starting" | "working" | "idle" | "waiting" | "exited" | "shell";

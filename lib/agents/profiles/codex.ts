@@ -1,0 +1,53 @@
+/**
+ * OpenAI Codex CLI. Its composer is a `›` row with a dim placeholder; a
+ * `• Working (Ns • esc to interrupt)` line shows until the first token, and
+ * while it streams only the title's braille spinner says it works. Approval
+ * dialogs end with `Press enter to confirm or esc to cancel`.
+ *
+ * @module
+ */
+
+import type { AgentProfile } from "../profile.ts";
+
+/** The Codex profile. */
+export const codex: AgentProfile = {
+  id: "codex",
+  label: "Codex",
+  command: "codex",
+  continueArgs: ["resume", "--last"],
+  match: { comm: ["codex"], argv: ["codex", "codex.js"] },
+  // Codex reads fast keys as a paste burst for 120 ms; Enter must come later.
+  enterDelayMs: 250,
+  screen: {
+    busy: [
+      { name: "working line", pattern: /^\s*[•◦·]\s*(Working|Thinking|Waiting for background)\b/ },
+      { name: "interrupt hint", pattern: /\besc to interrupt\b/i },
+      { name: "reconnecting", pattern: /\bReconnecting\.\.\./ },
+    ],
+    approval: [
+      {
+        name: "run question",
+        pattern:
+          /Would you like to (run the following command|make the following edits|grant these permissions)/,
+      },
+      { name: "confirm footer", pattern: /Press enter to confirm or esc to cancel/i },
+      { name: "proceed option", pattern: /^\s*›?\s*1\.\s+Yes, proceed\b/ },
+      { name: "answer footer", pattern: /enter to submit (answer|all)/i },
+      { name: "hooks review", pattern: /Hooks need review/ },
+      { name: "allow question", pattern: /\ballow command\?/i },
+    ],
+    composer: {
+      line: /^›(?!\s*\d+\.\s)(?:\s|\u00a0)?(.*)$/,
+      continuation: /^\s{2}\S/,
+      placeholders: [
+        /^Ask Codex to do anything$/,
+        /^(Implement|Write tests for|Find and fix|Explain|Summarize|Improve|Use \/|Run \/)/,
+      ],
+    },
+  },
+  title: {
+    busy: [{ name: "spinner title", pattern: /^[\u2800-\u28ff]/ }],
+    approval: [{ name: "action required title", pattern: /Action Required/ }],
+  },
+  hooks: "codex-notify",
+};

@@ -1,0 +1,45 @@
+/**
+ * Gemini CLI. A `>` composer with a grey placeholder inside a bar-framed box;
+ * busy shows `(esc to cancel, Ns)` after a spinner phrase; approvals ask
+ * `Allow execution of …?` or `Apply this change?`. Titles: `✦` working,
+ * `✋` action required, `◇` ready.
+ *
+ * @module
+ */
+
+import type { AgentProfile } from "../profile.ts";
+
+/** The Gemini CLI profile. */
+export const gemini: AgentProfile = {
+  id: "gemini",
+  label: "Gemini CLI",
+  command: "gemini",
+  continueArgs: ["--continue"],
+  match: { comm: ["gemini"], argv: ["gemini"] },
+  enterDelayMs: 200,
+  screen: {
+    busy: [
+      { name: "cancel hint", pattern: /\(esc to cancel, \d/ },
+      { name: "cancel hint", pattern: /\besc to cancel\b.*\d+s\)/ },
+    ],
+    approval: [
+      { name: "allow question", pattern: /Allow execution of\b/ },
+      { name: "apply question", pattern: /Apply this change\?/ },
+      { name: "proceed question", pattern: /Do you want to proceed\?/ },
+      { name: "allow options", pattern: /\b(Allow once|Yes, allow once|Allow for this session)\b/ },
+      { name: "suggest option", pattern: /No, suggest changes \(esc\)/ },
+      { name: "confirmation wait", pattern: /Waiting for user confirmation/ },
+      { name: "trust dialog", pattern: /Do you trust this folder|Trust folder/ },
+    ],
+    composer: {
+      line: /^\s*[│┃]?\s*>\s+(.*?)\s*[│┃]?$/,
+      placeholders: [/^Type your (message|shell command)/],
+    },
+  },
+  title: {
+    busy: [{ name: "working title", pattern: /^✦/ }],
+    approval: [{ name: "action required title", pattern: /^✋|Action Required/ }],
+    idle: [{ name: "ready title", pattern: /^◇/ }],
+  },
+  hooks: "none",
+};

@@ -1,0 +1,41 @@
+/**
+ * Hermes Agent (Nous Research). Titles carry the state: `⏳` working, `⚠`
+ * approval, `✓` idle. Its screens show `ctrl+c to interrupt` while busy and
+ * allow / deny menus for dangerous commands.
+ *
+ * @module
+ */
+
+import type { AgentProfile } from "../profile.ts";
+
+/** The Hermes profile. */
+export const hermes: AgentProfile = {
+  id: "hermes",
+  label: "Hermes",
+  command: "hermes",
+  continueArgs: ["--continue"],
+  match: { comm: ["hermes"], argv: ["hermes"] },
+  enterDelayMs: 200,
+  screen: {
+    busy: [
+      {
+        name: "interrupt hint",
+        pattern: /\bctrl\+c to interrupt\b|\bmsg=interrupt\b|\bctrl\+c cancel\b/i,
+      },
+    ],
+    approval: [
+      { name: "allow menu", pattern: /\ballow once\b.*\bdeny\b|\b1\. allow\b/i },
+      { name: "clarify", pattern: /hermes needs your|type your answer|other \(type/i },
+      { name: "password", pattern: /sudo password/i },
+    ],
+    composer: {
+      line: /^\s*(?:❯|>)(?:\s|\u00a0)?(.*)$/,
+    },
+  },
+  title: {
+    busy: [{ name: "busy title", pattern: /^⏳/ }],
+    approval: [{ name: "approval title", pattern: /^⚠/ }],
+    idle: [{ name: "idle title", pattern: /^✓/ }],
+  },
+  hooks: "none",
+};

@@ -1,0 +1,41 @@
+/**
+ * Qwen Code (a Gemini CLI fork). A `>` composer between rules with a grey
+ * placeholder; busy shows `(Ns · … esc to cancel)`; approvals ask
+ * `Allow execution of: '…'?`. Newer builds set `◐` / `✳` titles.
+ *
+ * @module
+ */
+
+import type { AgentProfile } from "../profile.ts";
+
+/** The Qwen Code profile. */
+export const qwen: AgentProfile = {
+  id: "qwen",
+  label: "Qwen Code",
+  command: "qwen",
+  continueArgs: ["--continue"],
+  match: { comm: ["qwen"], argv: ["qwen"] },
+  enterDelayMs: 250,
+  screen: {
+    busy: [
+      { name: "cancel hint", pattern: /\besc to cancel\)/ },
+      { name: "steer hint", pattern: /Enter to steer/ },
+    ],
+    approval: [
+      { name: "allow question", pattern: /Allow execution of\b/ },
+      { name: "allow options", pattern: /\bYes, allow once\b/ },
+      { name: "suggest option", pattern: /No, suggest changes \(esc\)/ },
+      { name: "confirmation wait", pattern: /Waiting for user confirmation/ },
+      { name: "apply question", pattern: /Apply this change\?/ },
+    ],
+    composer: {
+      line: /^\s*[│┃]?\s*>\s+(.*?)\s*[│┃]?$/,
+      placeholders: [/^Type your (message|shell command)/],
+    },
+  },
+  title: {
+    busy: [{ name: "spinner title", pattern: /^[◐◑◒◓]/ }],
+    idle: [{ name: "idle title", pattern: /^✳/ }],
+  },
+  hooks: "none",
+};

@@ -1,0 +1,303 @@
+/**
+ * Follows one pane: which agent is in front, its state, turns and the
+ * unread flag. It combines hooks, the title, progress reports and screen
+ * rules, and turns state changes into events.
+ *
+ * Working wins at once; idle must hold for a moment (or a hook must say the
+ * turn ended), because agents flicker between frames.
+ *
+ * @module
+ */
+
+import type { ForegroundProcess } from "../platform/proc.ts";
+import type { ScreenView } from "../screen/view.ts";
+import type { AgentProfile, PaneState } from "./profile.ts";
+import type { AgentRegistry } from "./registry.ts";
+import { readScreen, type ScreenReading, type Signal } from "./rules.ts";
+
+/** How long idle evidence must hold before a working agent counts as idle. */
+export const SETTLE_MS = 400;
+/** How long after a prompt went in a turn may take to start before `idle-no-turn`, by default. */
+export const NO_TURN_MS = 10_000;
+/** How long screen evidence of idle must hold to overrule a hook that said working. */
+export const HOOK_OVERRULE_MS = 3000;
+
+/** What a hook said, as a state. */
+export interface HookReport {
+  /** The agent the hook came from. */
+  agent: string;
+  /** The hook's event name, such as `Stop`. */
+  event: string;
+  /** What it means. */
+  state: "working" | "waiting" | "idle" | "info";
+  /** When it arrived (ms since the epoch). */
+  at: number;
+}
+
+/** One event the tracker raises. */
+export interface TrackerEvent {
+  /** `turn-start`, `turn-end`, `idle-no-turn`, `waiting`, `exit` or `agent-start`. */
+  event: string;
+  /** Extra fields. */
+  fields: Record<string, unknown>;
+}
+
+/** What the tracker looks at on each update. */
+export interface TrackerInput {
+  /** Now, in ms since the epoch. */
+  now: number;
+  /** The visible screen. */
+  view: ScreenView;
+  /** The process in front of the terminal. */
+  foreground?: ForegroundProcess;
+  /** Whether the pane's process runs. */
+  running: boolean;
+}
+
+/** The tracker's full picture, for `skiff explain`. */
+export interface TrackerSnapshot {
+  /** The agent in front, or null. */
+  agent: string | null;
+  /** The state. */
+  state: PaneState;
+  /** Whether a turn is under way. */
+  in_turn: boolean;
+  /** Whether something happened that nobody has seen yet. */
+  unread: boolean;
+  /** Every signal of the last reading. */
+  signals: Signal[];
+  /** The composer. */
+  composer: ScreenReading["composer"] | null;
+  /** The last hook report. */
+  hook: HookReport | null;
+}
+
+/** Follows one pane's agent. */
+export class AgentTracker {
+  readonly #registry: () => AgentRegistry;
+  #agent: AgentProfile | undefined;
+  #state: PaneState = "shell";
+  #inTurn = false;
+  #unread = false;
+  #reading: ScreenReading | undefined;
+  #hook: HookReport | undefined;
+  #rawIdleSince: number | undefined;
+  #lastWorkingAt = 0;
+  #submittedAt: number | undefined;
+  #agentSince = 0;
+  #turns = 0;
+  #signals: Signal[] = [];
+  readonly #noTurnMs: () => number;
+
+  /** Makes a tracker that looks agents up in the registry `registry()` returns. */
+  constructor(
+    registry: () => AgentRegistry,
+    options: { unread?: boolean; noTurnMs?: () => number } = {},
+  ) {
+    this.#registry = registry;
+    this.#unread = options.unread ?? false;
+    this.#noTurnMs = options.noTurnMs ?? (() => NO_TURN_MS);
+  }
+
+  /** The agent in front. */
+  get agent(): AgentProfile | undefined {
+    return this.#agent;
+  }
+
+  /** The state. */
+  get state(): PaneState {
+    return this.#state;
+  }
+
+  /** Whether something is unseen. */
+  get unread(): boolean {
+    return this.#unread;
+  }
+
+  /** How many turns have started since the tracker was made. */
+  get turns(): number {
+    return this.#turns;
+  }
+
+  /** The last screen reading. */
+  get reading(): ScreenReading | undefined {
+    return this.#reading;
+  }
+
+  /** Clears the unread flag. Returns whether it was set. */
+  seen(): boolean {
+    const was = this.#unread;
+    this.#unread = false;
+    return was;
+  }
+
+  /** Sets the unread flag (a bell rang). Returns whether it changed. */
+  markUnread(): boolean {
+    const was = this.#unread;
+    this.#unread = true;
+    return !was;
+  }
+
+  /** Notes that a prompt was submitted (Enter went in while the agent was idle). */
+  submitted(now: number): void {
+    if (this.#agent && this.#state === "idle") this.#submittedAt = now;
+  }
+
+  /** Records what a hook said. */
+  hookReport(report: HookReport): void {
+    this.#hook = report;
+    if (report.state === "working") this.#lastWorkingAt = report.at;
+  }
+
+  /** When the tracker needs another look even if nothing changes on screen, or undefined. */
+  nextCheckAt(): number | undefined {
+    const times: number[] = [];
+    if (
+      this.#rawIdleSince !== undefined && (this.#state === "working" || this.#state === "waiting")
+    ) {
+      times.push(this.#rawIdleSince + SETTLE_MS, this.#rawIdleSince + HOOK_OVERRULE_MS);
+    }
+    if (this.#submittedAt !== undefined) times.push(this.#submittedAt + this.#noTurnMs());
+    return times.length ? Math.min(...times) : undefined;
+  }
+
+  /** Looks again and returns the events that follow from what changed. */
+  update(input: TrackerInput): TrackerEvent[] {
+    const events: TrackerEvent[] = [];
+    if (!input.running) {
+      if (this.#state !== "exited") {
+        const agent = this.#agent?.id ?? null;
+        this.#state = "exited";
+        this.#inTurn = false;
+        this.#unread = true;
+        this.#agent = undefined;
+        this.#submittedAt = undefined;
+        events.push({ event: "exit", fields: { what: "process", agent } });
+      }
+      return events;
+    }
+    const profile = this.#registry().identify(input.foreground);
+    if (profile?.id !== this.#agent?.id) {
+      if (this.#agent) {
+        events.push({ event: "exit", fields: { what: "agent", agent: this.#agent.id } });
+        this.#unread = true;
+      }
+      this.#agent = profile;
+      this.#inTurn = false;
+      this.#submittedAt = undefined;
+      this.#rawIdleSince = undefined;
+      this.#hook = undefined;
+      this.#agentSince = input.now;
+      this.#state = profile ? "starting" : "shell";
+      if (profile) events.push({ event: "agent-start", fields: { agent: profile.id } });
+    }
+    if (!profile) {
+      this.#reading = undefined;
+      this.#signals = input.foreground
+        ? [{
+          source: "process",
+          rule: "no known agent in front",
+          says: "info",
+          text: input.foreground.comm,
+        }]
+        : [];
+      return events;
+    }
+    const reading = readScreen(profile, input.view);
+    this.#reading = reading;
+    const next = this.#decide(profile, reading, input.now);
+    return [...events, ...this.#transition(next, input.now)];
+  }
+
+  #decide(profile: AgentProfile, reading: ScreenReading, now: number): PaneState {
+    const raw = reading.verdict;
+    const signals: Signal[] = [
+      { source: "process", rule: `${profile.label} in front`, says: "info" },
+      ...reading.signals,
+    ];
+    if (raw === "idle") this.#rawIdleSince ??= now;
+    else this.#rawIdleSince = undefined;
+    if (raw === "working" || raw === "waiting") this.#lastWorkingAt = now;
+
+    const hook = this.#hook?.agent === profile.id ? this.#hook : undefined;
+    if (hook) {
+      signals.push({
+        source: "hook",
+        rule: hook.event,
+        says: hook.state === "info" ? "info" : hook.state,
+      });
+    }
+    this.#signals = signals;
+
+    if (raw === "waiting") return "waiting";
+    if (raw === "working") return "working";
+    const idleFor = this.#rawIdleSince === undefined ? 0 : now - this.#rawIdleSince;
+    if (hook && (hook.state === "working" || hook.state === "waiting")) {
+      // A hook can miss an interrupt; a screen that stays idle long enough wins.
+      const overruled = raw === "idle" && idleFor >= HOOK_OVERRULE_MS &&
+        this.#rawIdleSince! >= hook.at;
+      if (!overruled) return hook.state;
+    }
+    if (raw === "unknown") {
+      return this.#state === "starting" ? "starting" : this.#state === "idle" ? "idle" : "working";
+    }
+    // raw is idle from here on.
+    if (this.#state !== "working" && this.#state !== "waiting") return "idle";
+    const hookEnded = hook?.state === "idle" && hook.at >= this.#lastWorkingAt - SETTLE_MS;
+    if (hookEnded || idleFor >= SETTLE_MS) return "idle";
+    return this.#state;
+  }
+
+  #transition(next: PaneState, now: number): TrackerEvent[] {
+    const events: TrackerEvent[] = [];
+    const previous = this.#state;
+    if (next === "working" && !this.#inTurn) {
+      this.#inTurn = true;
+      this.#turns++;
+      this.#submittedAt = undefined;
+      events.push({ event: "turn-start", fields: {} });
+    }
+    if (next === "waiting" && previous !== "waiting") {
+      if (!this.#inTurn) {
+        this.#inTurn = true;
+        this.#turns++;
+      }
+      this.#submittedAt = undefined;
+      this.#unread = true;
+      events.push({ event: "waiting", fields: {} });
+    }
+    if (next === "idle" && this.#inTurn) {
+      this.#inTurn = false;
+      this.#unread = true;
+      events.push({ event: "turn-end", fields: {} });
+    }
+    if (
+      next === "idle" && this.#submittedAt !== undefined &&
+      now - this.#submittedAt >= this.#noTurnMs()
+    ) {
+      this.#submittedAt = undefined;
+      this.#unread = true;
+      events.push({ event: "idle-no-turn", fields: {} });
+    }
+    this.#state = next;
+    return events;
+  }
+
+  /** The tracker's picture. */
+  snapshot(): TrackerSnapshot {
+    return {
+      agent: this.#agent?.id ?? null,
+      state: this.#state,
+      in_turn: this.#inTurn,
+      unread: this.#unread,
+      signals: this.#signals,
+      composer: this.#reading?.composer ?? null,
+      hook: this.#hook ?? null,
+    };
+  }
+
+  /** How long the current agent has been in front (ms), or 0. */
+  agentAge(now: number): number {
+    return this.#agent ? now - this.#agentSince : 0;
+  }
+}

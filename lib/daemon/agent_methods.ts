@@ -1,0 +1,107 @@
+/**
+ * The daemon methods of agent awareness: send, wait, seen, explain and hook.
+ *
+ * @module
+ */
+
+import { SkiffError } from "../cli/errors.ts";
+import { hookState } from "../agents/hooks.ts";
+import type { Method } from "./method_types.ts";
+import { flag, maybeInt, maybeString, needString, type Params } from "./params.ts";
+import { guardedSend } from "./send.ts";
+
+/** States `pane.wait` can wait for. */
+const WAIT_STATES = ["idle", "working", "waiting", "exited", "starting", "shell"];
+
+function timeout(params: Params, fallback: number): number {
+  return maybeInt(params, "timeout_ms", 0, 86_400_000) ?? fallback;
+}
+
+/** The agent-awareness methods by name. */
+export const AGENT_METHODS: Record<string, Method> = {
+  "pane.send": async (params, ctx) => {
+    const pane = ctx.workspace.resolvePane(needString(params, "pane"));
+    const text = params.text;
+    if (typeof text !== "string" || text.trim() === "") {
+      throw new SkiffError("Bad request: 'text' must be a non-empty string", { exit: "USAGE" });
+    }
+    return await guardedSend(pane, ctx.workspace.watchOf(pane), {
+      text,
+      enter: flag(params, "enter"),
+      any: flag(params, "any"),
+      turnTimeoutMs: timeout(params, ctx.workspace.config.daemon.turnStartSeconds * 1000),
+      sinceInputs: maybeInt(params, "since_inputs", 0, Number.MAX_SAFE_INTEGER),
+    });
+  },
+
+  "pane.wait": async (params, ctx) => {
+    const pane = ctx.workspace.resolvePane(needString(params, "pane"));
+    const until = needString(params, "until");
+    if (!WAIT_STATES.includes(until)) {
+      throw new SkiffError(`Bad request: 'until' must be one of ${WAIT_STATES.join(", ")}`, {
+        exit: "USAGE",
+      });
+    }
+    const watch = ctx.workspace.watchOf(pane);
+    const limit = timeout(params, 0);
+    const started = Date.now();
+    watch.evaluate();
+    const state = () => ctx.workspace.info(pane).state;
+    const reached = await watch.waitUntil(
+      () => state() === until ? true : undefined,
+      limit === 0 ? 2_147_000_000 : limit,
+    );
+    if (!reached) {
+      throw new SkiffError(
+        `Pane '${pane.name}' is ${state()}, not ${until}, after ${Math.round(limit / 1000)} s`,
+        { exit: "TIMEOUT", details: { pane: pane.id, state: state() } },
+      );
+    }
+    return { pane: pane.id, name: pane.name, state: state(), waited_ms: Date.now() - started };
+  },
+
+  "pane.seen": (params, ctx) => {
+    const pane = ctx.workspace.resolvePane(needString(params, "pane"));
+    const was = ctx.workspace.watchOf(pane).seen();
+    if (was) {
+      ctx.events.emit("seen", {
+        pane: pane.id,
+        name: pane.name,
+        generation: pane.saved.generation,
+      });
+    }
+    return { pane: pane.id, name: pane.name, was_unread: was, unread: false };
+  },
+
+  "pane.explain": (params, ctx) => {
+    const pane = ctx.workspace.resolvePane(needString(params, "pane"));
+    const watch = ctx.workspace.watchOf(pane);
+    watch.evaluate();
+    const snapshot = watch.tracker.snapshot();
+    const profile = watch.tracker.agent;
+    return {
+      ...ctx.workspace.info(pane),
+      agent_label: profile?.label ?? null,
+      in_turn: snapshot.in_turn,
+      composer: snapshot.composer,
+      signals: snapshot.signals,
+      hook: snapshot.hook,
+      person_typed_at: pane.personTypedAt ? new Date(pane.personTypedAt).toISOString() : null,
+      person_inputs: pane.personInputs,
+      bracketed_paste: pane.screen.bracketedPaste,
+    };
+  },
+
+  "pane.hook": (params, ctx) => {
+    const pane = ctx.workspace.resolvePane(needString(params, "pane"));
+    const agent = needString(params, "agent");
+    const event = needString(params, "event");
+    const payload = params.payload;
+    const data = typeof payload === "object" && payload !== null && !Array.isArray(payload)
+      ? payload as Record<string, unknown>
+      : {};
+    const state = hookState(agent, event, data);
+    ctx.workspace.watchOf(pane).hook({ agent, event, state, at: Date.now() });
+    return { pane: pane.id, agent, event, state, session: maybeString(params, "session") ?? null };
+  },
+};

@@ -1,0 +1,229 @@
+/**
+ * Guarded input: types a task into an agent only while it is safe, and
+ * proves that the text arrived and that a turn started.
+ *
+ * The checks run in skiffd at the moment of typing. While the text goes in
+ * and during the Enter delay, a person's keys wait, and go in after Enter.
+ *
+ * @module
+ */
+
+import { SkiffError } from "../cli/errors.ts";
+import type { Pane } from "./pane.ts";
+import type { PaneWatch } from "./pane_watch.ts";
+
+/** How recently a person may have typed before a send is refused. */
+export const TYPING_QUIET_MS = 1500;
+/** How long the typed text has to show up in the input box. */
+export const LAND_TIMEOUT_MS = 4000;
+/** The Enter delay for a program that is not a known agent. */
+const PLAIN_ENTER_DELAY_MS = 150;
+
+/** What to send. */
+export interface SendRequest {
+  /** The text. */
+  text: string;
+  /** Press Enter after it. */
+  enter: boolean;
+  /** Allow a program that is not a known agent (no screen checks). */
+  any: boolean;
+  /** How long to wait for a turn to start after Enter. */
+  turnTimeoutMs: number;
+  /** Refuse if a person's input count moved past this (from an earlier check). */
+  sinceInputs?: number;
+}
+
+/** What a successful send did. */
+export interface SendResult {
+  /** The pane's id. */
+  pane: string;
+  /** The pane's name. */
+  name: string;
+  /** The pane's process generation. */
+  generation: number;
+  /** The agent in front, or null with `any`. */
+  agent: string | null;
+  /** Whether the text went in as a bracketed paste. */
+  bracketed: boolean;
+  /** Whether Enter was pressed. */
+  entered: boolean;
+  /** Whether a turn started (always false without Enter). */
+  turn_started: boolean;
+  /** Milliseconds from the check to the end of the send. */
+  elapsed_ms: number;
+  /** Milliseconds spent waiting on the agent (the Enter delay and the turn start). */
+  agent_wait_ms: number;
+}
+
+function refuse(pane: Pane, exit: SkiffError["exit"], reason: string, code: string): SkiffError {
+  return new SkiffError(`Pane '${pane.name}': ${reason}`, {
+    exit,
+    details: { pane: pane.id, reason: code },
+  });
+}
+
+function normalise(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+/** Whether the composer now shows `text` (or a collapsed paste of it). */
+export function landed(text: string, draft: string): boolean {
+  const want = normalise(text);
+  const got = normalise(draft);
+  if (got === "") return false;
+  if (/\[Pasted (text|Content|~)/i.test(got)) return true;
+  const head = want.slice(0, 24);
+  if (got.includes(head)) return true;
+  // A long text may scroll in the box: its tail shows instead of its head.
+  return want.length > 24 && got.includes(want.slice(-16));
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Checks, types and submits; throws a {@linkcode SkiffError} naming the refusal. */
+export async function guardedSend(
+  pane: Pane,
+  watch: PaneWatch,
+  request: SendRequest,
+): Promise<SendResult> {
+  const started = performance.now();
+  let agentWait = 0;
+  if (pane.status !== "running") {
+    throw refuse(pane, "NOT_RUNNING", "its process has exited", "not_running");
+  }
+  if (pane.held) throw refuse(pane, "TYPING", "another send is typing into it", "busy_sending");
+  watch.evaluate();
+  const tracker = watch.tracker;
+  const profile = tracker.agent;
+  if (!profile && !request.any) {
+    const front = pane.foreground()?.comm ?? "a program";
+    throw refuse(
+      pane,
+      "NO_AGENT",
+      `no known agent is in front (${front}); use --any for a plain program`,
+      "no_agent",
+    );
+  }
+  if (profile) {
+    const reading = tracker.reading;
+    const state = tracker.state;
+    if (state === "waiting" || reading?.verdict === "waiting") {
+      throw refuse(
+        pane,
+        "APPROVAL",
+        "an approval or question shows; Skiff never types into one",
+        "approval",
+      );
+    }
+    if (state === "working" || reading?.verdict === "working") {
+      throw refuse(pane, "WORKING", `${profile.label} is working`, "working");
+    }
+    if (!reading?.composer.visible) {
+      throw refuse(
+        pane,
+        "DRAFT",
+        `the input box of ${profile.label} does not show`,
+        "no_input_box",
+      );
+    }
+    if (reading.composer.draft !== "") {
+      throw refuse(
+        pane,
+        "DRAFT",
+        `the input box holds a draft: "${reading.composer.draft.slice(0, 40)}"`,
+        "draft",
+      );
+    }
+  }
+  if (request.sinceInputs !== undefined && pane.personInputs > request.sinceInputs) {
+    throw refuse(pane, "TYPING", "a person typed in it after the check", "typing");
+  }
+  if (Date.now() - pane.personTypedAt < TYPING_QUIET_MS) {
+    throw refuse(pane, "TYPING", "a person is typing in it", "typing");
+  }
+  const bracketed = pane.screen.bracketedPaste;
+  if (!bracketed && /[\r\n]/.test(request.text)) {
+    throw refuse(
+      pane,
+      "NOT_DELIVERED",
+      "it did not enable bracketed paste, so text with line breaks would be submitted line by line",
+      "no_bracketed_paste",
+    );
+  }
+
+  const hold = pane.hold();
+  let held = true;
+  const release = () => {
+    if (held) hold();
+    held = false;
+  };
+  const encoder = new TextEncoder();
+  try {
+    const body = request.text.replace(/\r\n?/g, "\n");
+    pane.write(encoder.encode(bracketed ? `\x1b[200~${body}\x1b[201~` : body));
+    if (profile) {
+      const ok = await watch.waitUntil(() => {
+        const draft = tracker.reading?.composer.draft ?? "";
+        return landed(request.text, draft) ? true : undefined;
+      }, LAND_TIMEOUT_MS);
+      if (!ok) {
+        throw refuse(
+          pane,
+          "NOT_DELIVERED",
+          "the text did not show up in the input box; Enter was not pressed",
+          "not_delivered",
+        );
+      }
+    }
+    if (request.enter) {
+      const delay = profile?.enterDelayMs ?? PLAIN_ENTER_DELAY_MS;
+      agentWait += delay;
+      await sleep(delay);
+      if (pane.status !== "running") {
+        throw refuse(pane, "NOT_RUNNING", "its process has exited", "not_running");
+      }
+      // Count turns before Enter: a fast agent may start and end its turn at once.
+      const turnsBefore = tracker.turns;
+      const submitted = Date.now();
+      tracker.submitted(submitted);
+      pane.write(encoder.encode("\r"));
+      // Keys a person typed meanwhile go in now, after the Enter.
+      release();
+      if (!profile) return result(false);
+      const turnStart = performance.now();
+      const began = await watch.waitUntil(() => {
+        const hook = tracker.snapshot().hook;
+        if (tracker.turns > turnsBefore) return true;
+        if (hook && hook.state === "working" && hook.at >= submitted) return true;
+        return undefined;
+      }, request.turnTimeoutMs);
+      agentWait += performance.now() - turnStart;
+      if (!began) {
+        throw new SkiffError(
+          `Pane '${pane.name}': the text went in, but no turn started within ${
+            Math.round(request.turnTimeoutMs / 1000)
+          } s; it needs the person`,
+          { exit: "NO_TURN", details: { pane: pane.id, reason: "no_turn" } },
+        );
+      }
+      return result(true);
+    }
+    return result(false);
+  } finally {
+    release();
+  }
+
+  function result(turnStarted: boolean): SendResult {
+    return {
+      pane: pane.id,
+      name: pane.name,
+      generation: pane.saved.generation,
+      agent: profile?.id ?? null,
+      bracketed,
+      entered: request.enter,
+      turn_started: turnStarted,
+      elapsed_ms: Math.round(performance.now() - started),
+      agent_wait_ms: Math.round(agentWait),
+    };
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * Declares the fake agent (tests/fixtures/fake_agent.ts) as a custom agent
+ * in a test's projects.toml, so Skiff recognises it and reads its screen.
+ *
+ * @module
+ */
+
+import { dirname } from "node:path";
+import { MAIN, type SkiffEnv } from "./skiff.ts";
+
+/** The fake agent's script. */
+export const FAKE_AGENT = new URL("../fixtures/fake_agent.ts", import.meta.url).pathname;
+
+/** The shell command prefix that runs this checkout's `skiff hook fake`. */
+export function hookPrefix(): string {
+  return `${Deno.execPath()} run -A -q ${MAIN} hook fake`;
+}
+
+/** Options for {@linkcode useFakeAgent}. */
+export interface FakeAgentOptions {
+  /** The agent's Enter delay. */
+  enterDelayMs?: number;
+  /** `[daemon] turn_start_seconds`. */
+  turnStartSeconds?: number;
+  /** More TOML to append. */
+  extra?: string;
+}
+
+/** Writes projects.toml with the fake agent declared as `[agents.fake]`. */
+export async function useFakeAgent(skiff: SkiffEnv, options: FakeAgentOptions = {}): Promise<void> {
+  await Deno.mkdir(dirname(skiff.configFile), { recursive: true });
+  const toml = [
+    "[daemon]",
+    `turn_start_seconds = ${options.turnStartSeconds ?? 3}`,
+    "",
+    "[agents.fake]",
+    'label = "Fake Agent"',
+    `command = "${Deno.execPath()} run -A -q ${FAKE_AGENT}"`,
+    'match = ["fake_agent.ts"]',
+    'busy = ["esc to interrupt"]',
+    'approval = ["Do you want to proceed\\\\?", "Enter to confirm · Esc to cancel", "Press any key to answer"]',
+    'prompt = "^> ?(.*)$"',
+    'frame = "^─{10,}"',
+    'continuation = "^  \\\\S"',
+    'placeholders = ["^Type a task$"]',
+    'title_busy = ["^fake: busy"]',
+    `enter_delay_ms = ${options.enterDelayMs ?? 150}`,
+    options.extra ?? "",
+  ].join("\n");
+  await Deno.writeTextFile(skiff.configFile, toml + "\n");
+}
