@@ -6,6 +6,7 @@
  */
 
 import { type BenchRow, renderTable } from "./harness.ts";
+import { benchAgents } from "./agents.ts";
 import { benchPanes } from "./panes.ts";
 
 if (import.meta.main) {
@@ -13,5 +14,7 @@ if (import.meta.main) {
   const rows: BenchRow[] = [];
   log("bench: panes (throughput, memory, ls latency)…");
   rows.push(...await benchPanes(log));
+  log("bench: agents (turn-end latency, send overhead)…");
+  rows.push(...await benchAgents(log));
   console.log(renderTable(rows));
 }

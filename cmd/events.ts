@@ -37,7 +37,7 @@ export const command: CommandSpec = {
   name: "events",
   summary: "Follow the daemon's events, one a line",
   description:
-    "Print events as they happen: pane-created, pane-exited, pane-killed, pane-renamed, pane-restored, title, bell, resized, session-marked, daemon-reloaded, daemon-stopping. With --json each line is one JSON object. The stream follows skiffd through reloads and restarts.",
+    "Print events as they happen: pane-created, pane-restored, pane-renamed, resized, title, session-marked, agent-start, turn-start, turn-end, idle-no-turn, waiting, bell, typed, exit, gone, seen, daemon-reloaded, daemon-stopping. With --json each line is one JSON object with the pane id, name, generation and time. The stream follows skiffd through reloads and restarts.",
   options: [
     { name: "count", type: "number", value: "N", help: "Exit after N events" },
   ],

@@ -13,6 +13,8 @@ import type { Pane } from "./pane.ts";
 
 /** The shortest gap between two readings of one pane. */
 export const EVALUATE_EVERY_MS = 50;
+/** The gap while someone waits on the pane (a send or a wait). */
+export const EVALUATE_EAGER_MS = 5;
 
 /** Options for {@linkcode PaneWatch}. */
 export interface PaneWatchOptions {
@@ -53,7 +55,8 @@ export class PaneWatch {
   /** Asks for a reading soon (throttled). */
   schedule(): void {
     if (this.#disposed || this.#timer !== undefined) return;
-    const wait = Math.max(0, this.#lastAt + EVALUATE_EVERY_MS - Date.now());
+    const gap = this.#waiters.size > 0 ? EVALUATE_EAGER_MS : EVALUATE_EVERY_MS;
+    const wait = Math.max(0, this.#lastAt + gap - Date.now());
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
       this.evaluate();
