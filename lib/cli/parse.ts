@@ -100,7 +100,10 @@ export function parse(
         option = options.find((o) => o.short === name);
       }
       if (!option) {
-        if (/^-\d/.test(word) && positional.length < (command.args?.length ?? 0)) {
+        // A negative number is a value when a positional argument can take it.
+        const specs = command.args ?? [];
+        const room = specs.some((a) => a.variadic) || positional.length < specs.length;
+        if (/^-\d/.test(word) && room) {
           positional.push(word);
           i++;
           continue;

@@ -221,13 +221,15 @@ export class ConfigSource {
       this.#config = this.reload();
     } catch (error) {
       onError((error as Error).message);
+      // Report a broken file once, not again on the first read.
+      this.#stamp = this.#currentStamp();
     }
   }
 
   #currentStamp(): string {
     try {
       const info = Deno.statSync(this.#file);
-      return `${info.mtime?.getTime()}:${info.size}`;
+      return `${info.ino}:${info.mtime?.getTime()}:${info.size}`;
     } catch {
       return "missing";
     }

@@ -35,7 +35,7 @@ export async function editConfig(
     const before = parseConfig(text, file, exists);
     const next = change(text, before);
     const after = parseConfig(next, file);
-    if (next !== text) writeFileAtomic(file, next, { mode: 0o644 });
+    if (next !== text) writeFileAtomic(file, next);
     return after;
   });
 }

@@ -75,6 +75,29 @@ function tableRange(lines: string[], path: string): [number, number] | undefined
   return [all[index].line, next ? next.line : lines.length];
 }
 
+/** Returns the trailing comment of a `key = value` line (with the blanks before it), or "". */
+export function trailingComment(line: string): string {
+  let quote: string | undefined;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i];
+    if (quote) {
+      if (ch === "\\" && quote === '"') i++;
+      else if (ch === quote) quote = undefined;
+    } else if (ch === '"' || ch === "'") {
+      quote = ch;
+    } else if (ch === "#") {
+      let from = i;
+      while (from > 0 && /\s/.test(line[from - 1])) from--;
+      return line.slice(from);
+    }
+  }
+  return "";
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
 function checked(text: string): string {
   try {
     parse(text);
@@ -108,7 +131,8 @@ export function setTableKeys(
   }
   let [start, end] = range;
   for (const [key, value] of Object.entries(entries)) {
-    const keyRe = new RegExp(`^\\s*("${key}"|'${key}'|${key})\\s*=`);
+    const k = escapeRegExp(key);
+    const keyRe = new RegExp(`^\\s*("${k}"|'${k}'|${k})\\s*=`);
     const at = lines.slice(start + 1, end).findIndex((l) => keyRe.test(l));
     if (at !== -1) {
       if (value === null) {
@@ -116,14 +140,16 @@ export function setTableKeys(
         end--;
       } else {
         const old = lines[start + 1 + at];
-        const comment = / #[^"']*$/.exec(old)?.[0] ?? "";
+        const comment = trailingComment(old);
         lines[start + 1 + at] = `${tablePath([key])} = ${tomlValue(value)}${comment}`;
       }
       continue;
     }
     if (value === null) continue;
+    // Insert after the table's last key: blank lines and the comments that
+    // introduce the next table stay where they are.
     let insertAt = end;
-    while (insertAt > start + 1 && lines[insertAt - 1].trim() === "") insertAt--;
+    while (insertAt > start + 1 && /^\s*(#.*)?$/.test(lines[insertAt - 1])) insertAt--;
     lines.splice(insertAt, 0, `${tablePath([key])} = ${tomlValue(value)}`);
     end++;
   }
@@ -151,7 +177,9 @@ export function removeTable(text: string, path: string[]): string {
       start--;
     }
   }
-  return checked(lines.join("\n"));
+  let out = lines.join("\n");
+  if (text.endsWith("\n") && out !== "" && !out.endsWith("\n")) out += "\n";
+  return checked(out);
 }
 
 /** Whether table `path` is written as a `[header]` in the text. */

@@ -76,8 +76,10 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 function validPane(value: unknown): value is SavedPane {
   return isRecord(value) && typeof value.id === "string" && typeof value.name === "string" &&
     typeof value.session === "string" && typeof value.cwd === "string" &&
-    Array.isArray(value.command) && isRecord(value.env) && typeof value.cols === "number" &&
-    typeof value.rows === "number" && typeof value.generation === "number";
+    Array.isArray(value.command) && value.command.every((w) => typeof w === "string") &&
+    isRecord(value.env) && Object.values(value.env).every((v) => typeof v === "string") &&
+    typeof value.cols === "number" && typeof value.rows === "number" &&
+    typeof value.generation === "number";
 }
 
 function validSession(value: unknown): value is SavedSession {

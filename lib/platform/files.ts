@@ -8,7 +8,10 @@ import { dirname } from "node:path";
 
 /** Options for {@linkcode writeFileAtomic}. */
 export interface WriteAtomicOptions {
-  /** The file's mode when it is created. */
+  /**
+   * The file's mode. Without it a new file gets 0644 and a file that exists
+   * keeps its own mode, so replacing it never widens what its owner chose.
+   */
   mode?: number;
 }
 
@@ -22,15 +25,21 @@ export function writeFileAtomic(
   options: WriteAtomicOptions = {},
 ): void {
   const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
+  let mode = options.mode ?? 0o644;
+  if (options.mode === undefined) {
+    try {
+      mode = (Deno.statSync(path).mode ?? mode) & 0o7777;
+    } catch {
+      // A new file.
+    }
+  }
   const temp = `${path}.tmp-${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`;
-  const file = Deno.openSync(temp, {
-    write: true,
-    createNew: true,
-    mode: options.mode ?? 0o644,
-  });
+  const file = Deno.openSync(temp, { write: true, createNew: true, mode });
   try {
     let offset = 0;
     while (offset < bytes.length) offset += file.writeSync(bytes.subarray(offset));
+    // The umask may have narrowed the mode at creation.
+    Deno.chmodSync(temp, mode);
     file.syncSync();
   } catch (error) {
     file.close();

@@ -118,16 +118,18 @@ export function keyBytes(name: string, modes: KeyModes): string | undefined {
     }
     return hasMods ? `\x1b[${code};${modifierParam(mods)}~` : `\x1b[${code}~`;
   }
+  if (mods.ctrl && lower === "space") return mods.meta ? "\x1b\x00" : "\x00";
   let bytes = SIMPLE[lower];
   if (bytes !== undefined) {
-    if (mods.shift && lower === "tab") bytes = "\x1b[Z";
-    if (hasMods && !mods.meta && bytes.startsWith("\x1b[") && bytes.endsWith("~")) {
-      bytes = bytes.replace("~", `;${modifierParam(mods)}~`);
-    }
-    return mods.meta ? `\x1b${bytes}` : bytes;
+    if (mods.shift && lower === "tab") return mods.meta ? "\x1b\x1b[Z" : "\x1b[Z";
+    // Keys like PageUp carry every modifier in their parameter, as xterm does.
+    const tilde = /^\x1b\[(\d+)~$/.exec(bytes);
+    if (tilde && hasMods) return `\x1b[${tilde[1]};${modifierParam(mods)}~`;
+    if (mods.meta) bytes = `\x1b${bytes}`;
+    return bytes;
   }
-  if (!hasMods || [...base].length !== 1 && lower !== "space") return undefined;
-  let key = lower === "space" ? " " : base;
+  if (!hasMods || [...base].length !== 1) return undefined;
+  let key = base;
   if (mods.ctrl) {
     const control = controlChar(key);
     if (control === undefined) return undefined;

@@ -64,6 +64,8 @@ function isQuery(kind: number, body: string): boolean {
 function sequenceEnd(bytes: Uint8Array, start: number): [end: number, bodyEnd: number] {
   const kind = bytes[start + 1];
   if (kind === undefined) return [-1, -1];
+  // A lone ESC before another ESC is a sequence of its own.
+  if (kind === ESC) return [start + 1, start + 1];
   if (kind === 0x5b) {
     for (let i = start + 2; i < bytes.length; i++) {
       const b = bytes[i];

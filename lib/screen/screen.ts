@@ -11,7 +11,7 @@ import type { IBufferCell, Terminal } from "@xterm/headless";
 import serializeAddon from "@xterm/addon-serialize";
 import type { SerializeAddon } from "@xterm/addon-serialize";
 import { renderSgrLine } from "./sgr_line.ts";
-import { type ScreenView, viewRow } from "./view.ts";
+import { type AgentStatusReport, parseStatusReport, type ScreenView, viewRow } from "./view.ts";
 import { paletteColor } from "./palette.ts";
 import { VERSION } from "../version.ts";
 
@@ -63,6 +63,7 @@ export class Screen {
   #title = "";
   #bells = 0;
   #progress: number | undefined;
+  #status: AgentStatusReport | undefined;
   #onTitle: ((title: string) => void) | undefined;
   #onBell: (() => void) | undefined;
 
@@ -109,6 +110,11 @@ export class Screen {
       const match = /^4;(\d)/.exec(data);
       if (!match) return false;
       this.#progress = Number(match[1]);
+      return true;
+    });
+    // OSC 7501: an agent's own status report (Codex sends it).
+    parser.registerOscHandler(7501, (data) => {
+      this.#status = parseStatusReport(data) ?? this.#status;
       return true;
     });
     parser.registerOscHandler(4, (data) => {
@@ -192,6 +198,7 @@ export class Screen {
       rows,
       title: this.#title,
       progress: this.#progress,
+      status: this.#status,
       bracketedPaste: this.bracketedPaste,
       cursorY: buffer.cursorY,
     };
@@ -207,7 +214,7 @@ export class Screen {
     const buffer = this.#term.buffer.active;
     const lines: string[] = [];
     for (let y = 0; y < this.#term.rows; y++) {
-      lines.push(buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? "");
+      lines.push(buffer.getLine(buffer.viewportY + y)?.translateToString(true).trimEnd() ?? "");
     }
     return lines;
   }
@@ -225,7 +232,7 @@ export class Screen {
       } else if (options.ansi) {
         lines.push(renderSgrLine(line, this.#term.cols, this.#scratch));
       } else {
-        lines.push(line.translateToString(true));
+        lines.push(line.translateToString(true).trimEnd());
       }
     }
     return lines;

@@ -43,22 +43,34 @@ export function sgrOf(cell: IBufferCell): string {
   return codes.join(";");
 }
 
+/** Whether a blank in this style shows: a background, inverse, or a line through or under it. */
+function blankShows(sgr: string): boolean {
+  return /(^|;)(4[0-9]?|10[0-7]|7|9|53)(;|$)/.test(sgr);
+}
+
 /** Renders `line` with SGR codes, trailing blanks removed, ending in a reset when styled. */
 export function renderSgrLine(line: IBufferLine, cols: number, scratch: IBufferCell): string {
   let out = "";
-  let pendingSpaces = "";
   let current = "";
+  // Blanks that do not show wait until a visible cell follows, so a row never ends in them.
+  let pending = "";
   for (let x = 0; x < cols; x++) {
     const cell = line.getCell(x, scratch);
     if (!cell || cell.getWidth() === 0) continue;
     const chars = cell.getChars() || " ";
     const sgr = sgrOf(cell);
-    if (chars === " " && sgr === current) {
-      pendingSpaces += " ";
+    if (chars === " " && !blankShows(sgr)) {
+      pending += " ";
       continue;
     }
-    out += pendingSpaces;
-    pendingSpaces = "";
+    if (pending !== "") {
+      if (current !== "") {
+        out += "\x1b[0m";
+        current = "";
+      }
+      out += pending;
+      pending = "";
+    }
     if (sgr !== current) {
       out += sgr === "" ? "\x1b[0m" : `\x1b[0;${sgr}m`;
       current = sgr;
