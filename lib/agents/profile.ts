@@ -31,6 +31,12 @@ export interface ComposerRule {
    * directly above it, which keeps transcript lines that look alike out.
    */
   frame?: RegExp;
+  /**
+   * For a box whose last row is a status line (opencode's `Build · model`):
+   * the composer is the block of `line` rows directly above the lowest row
+   * that matches this.
+   */
+  status?: RegExp;
 }
 
 /** What the screen says. Rules read only the live bottom rows. */
@@ -88,6 +94,8 @@ export interface AgentProfile {
   title?: TitleRules;
   /** Whether OSC 9;4 progress reports work (state 1 or 3) and idle (state 0). */
   progress?: boolean;
+  /** The `app` name of the agent's OSC 7501 status reports, when it sends them. */
+  statusApp?: string;
   /** How hooks are wired when Skiff starts it. */
   hooks: HookKind;
   /** Whether this profile comes from `projects.toml`. */

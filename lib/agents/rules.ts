@@ -14,7 +14,7 @@ export const LIVE_ROWS = 16;
 /** One piece of evidence, for `skiff explain`. */
 export interface Signal {
   /** Where it came from. */
-  source: "screen" | "title" | "progress" | "hook" | "process" | "input";
+  source: "status" | "screen" | "title" | "progress" | "hook" | "process" | "input";
   /** The rule or fact. */
   rule: string;
   /** What it says about the state. */
@@ -45,6 +45,8 @@ export interface ScreenReading {
   composer: ComposerReading;
   /** Every rule that fired. */
   signals: Signal[];
+  /** When the agent itself last reported that it is idle (OSC 7501), or undefined. */
+  reportedIdleAt?: number;
 }
 
 /** Returns the indices of the live rows: the last {@linkcode LIVE_ROWS} non-blank rows. */
@@ -75,6 +77,40 @@ function firstHit(rules: Rule[] | undefined, text: string): Rule | undefined {
   return rules?.find((rule) => rule.pattern.test(text));
 }
 
+/** Zero-width characters some agents leave in their input boxes. */
+const ZERO_WIDTH = /[\u200b-\u200d\u2060\ufeff]/g;
+
+function clean(text: string): string {
+  return text.replace(ZERO_WIDTH, "").trim();
+}
+
+/** Reads a box that ends in a status row: the `line` rows right above it. */
+function readStatusBox(
+  profile: AgentProfile,
+  rows: ViewRow[],
+  live: number[],
+): ComposerReading | undefined {
+  const rule = profile.screen.composer;
+  if (!rule.status) return undefined;
+  const status = [...live].reverse().find((y) => rule.status!.test(rows[y].text));
+  if (status === undefined) return { visible: false, draft: "", text: "", row: -1, endRow: -1 };
+  const texts: string[] = [];
+  const strongs: string[] = [];
+  let top = status;
+  for (let y = status - 1; y >= 0; y--) {
+    const match = withIndices(rule.line).exec(rows[y].text);
+    if (!match) break;
+    const [from, to] = match.indices?.[1] ?? [rows[y].text.length, rows[y].text.length];
+    texts.unshift(match[1] ?? "");
+    strongs.unshift(rows[y].strong.slice(from, to));
+    top = y;
+  }
+  const text = clean(texts.map((t) => t.trim()).filter(Boolean).join("\n"));
+  let draft = clean(strongs.map((t) => t.trim()).filter(Boolean).join("\n"));
+  for (const placeholder of rule.placeholders ?? []) if (placeholder.test(text)) draft = "";
+  return { visible: true, draft, text, row: top, endRow: status };
+}
+
 /** Finds the composer in the live rows, the lowest one when several match. */
 export function readComposer(
   profile: AgentProfile,
@@ -82,6 +118,8 @@ export function readComposer(
   live: number[],
 ): ComposerReading {
   const rule = profile.screen.composer;
+  const boxed = readStatusBox(profile, rows, live);
+  if (boxed) return boxed;
   const none = { visible: false, draft: "", text: "", row: -1, endRow: -1 };
   const first = live.length ? live[0] : rows.length;
   for (let i = live.length - 1; i >= 0; i--) {
@@ -106,11 +144,11 @@ export function readComposer(
         end = next;
       }
     }
-    let draft = strong.trim();
+    let draft = clean(strong);
     for (const placeholder of rule.placeholders ?? []) {
-      if (placeholder.test(text.trim())) draft = "";
+      if (placeholder.test(clean(text))) draft = "";
     }
-    return { visible: true, draft, text: text.trim(), row: y, endRow: end };
+    return { visible: true, draft, text: clean(text), row: y, endRow: end };
   }
   return none;
 }
@@ -130,6 +168,23 @@ export function readScreen(profile: AgentProfile, view: ScreenView): ScreenReadi
       signals.push({ source: "screen", rule: rule.name, says: "waiting", text: text.trim() });
       break;
     }
+  }
+  const status = profile.statusApp && view.status?.app === profile.statusApp
+    ? view.status
+    : undefined;
+  if (status) {
+    const says = status.state === "blocked"
+      ? "waiting"
+      : status.state === "working"
+      ? "working"
+      : status.state === "idle" || status.state === "done"
+      ? "idle"
+      : "info";
+    signals.push({
+      source: "status",
+      rule: `OSC 7501 state=${status.state}${status.kind ? ` kind=${status.kind}` : ""}`,
+      says,
+    });
   }
   const titleApproval = firstHit(profile.title?.approval, view.title);
   if (titleApproval) {
@@ -166,12 +221,14 @@ export function readScreen(profile: AgentProfile, view: ScreenView): ScreenReadi
   }
 
   const says = (state: Signal["says"]) => signals.some((s) => s.says === state);
+  const reportedIdle = signals.some((s) => s.source === "status" && s.says === "idle");
+  const reportedIdleAt = reportedIdle ? status?.at : undefined;
   const verdict = says("waiting")
     ? "waiting"
     : says("working")
     ? "working"
-    : composer.visible
+    : composer.visible || reportedIdle
     ? "idle"
     : "unknown";
-  return { verdict, composer, signals };
+  return { verdict, composer, signals, reportedIdleAt };
 }

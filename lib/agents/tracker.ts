@@ -21,6 +21,17 @@ export const SETTLE_MS = 400;
 export const NO_TURN_MS = 10_000;
 /** How long screen evidence of idle must hold to overrule a hook that said working. */
 export const HOOK_OVERRULE_MS = 3000;
+/**
+ * How long after an agent appears its busy signs count as start-up, not a
+ * turn (Codex spins its title while it loads), unless a hook says a turn began.
+ */
+export const STARTUP_GRACE_MS = 10_000;
+/**
+ * How long busy signs must last to count as a turn when nothing else says a
+ * turn began (no prompt went in, no hook, no status report). Shorter flashes
+ * of a spinner are the agent redrawing, not working.
+ */
+export const TURN_CONFIRM_MS = 1000;
 
 /** What a hook said, as a state. */
 export interface HookReport {
@@ -86,6 +97,7 @@ export class AgentTracker {
   #submittedAt: number | undefined;
   #agentSince = 0;
   #turns = 0;
+  #workingSince: number | undefined;
   #signals: Signal[] = [];
   readonly #noTurnMs: () => number;
 
@@ -158,6 +170,9 @@ export class AgentTracker {
       times.push(this.#rawIdleSince + SETTLE_MS, this.#rawIdleSince + HOOK_OVERRULE_MS);
     }
     if (this.#submittedAt !== undefined) times.push(this.#submittedAt + this.#noTurnMs());
+    if (this.#workingSince !== undefined && !this.#inTurn) {
+      times.push(this.#workingSince + TURN_CONFIRM_MS);
+    }
     return times.length ? Math.min(...times) : undefined;
   }
 
@@ -206,10 +221,26 @@ export class AgentTracker {
     const reading = readScreen(profile, input.view);
     this.#reading = reading;
     const next = this.#decide(profile, reading, input.now);
-    return [...events, ...this.#transition(next, input.now)];
+    const hook = this.#hook?.agent === profile.id ? this.#hook : undefined;
+    const announced = this.#submittedAt !== undefined ||
+      (hook?.state === "working" && hook.at >= this.#agentSince) ||
+      reading.signals.some((s) => s.source === "status" && s.says !== "idle" && s.says !== "info");
+    return [...events, ...this.#transition(next, input.now, announced)];
   }
 
   #decide(profile: AgentProfile, reading: ScreenReading, now: number): PaneState {
+    const next = this.#decideRaw(profile, reading, now);
+    const hookWorking = this.#hook?.agent === profile.id && this.#hook.state === "working";
+    if (
+      this.#state === "starting" && next === "working" && !hookWorking &&
+      now - this.#agentSince < STARTUP_GRACE_MS
+    ) {
+      return "starting";
+    }
+    return next;
+  }
+
+  #decideRaw(profile: AgentProfile, reading: ScreenReading, now: number): PaneState {
     const raw = reading.verdict;
     const signals: Signal[] = [
       { source: "process", rule: `${profile.label} in front`, says: "info" },
@@ -244,14 +275,24 @@ export class AgentTracker {
     // raw is idle from here on.
     if (this.#state !== "working" && this.#state !== "waiting") return "idle";
     const hookEnded = hook?.state === "idle" && hook.at >= this.#lastWorkingAt - SETTLE_MS;
-    if (hookEnded || idleFor >= SETTLE_MS) return "idle";
+    // The agent's own idle report counts only if it came after the last sign of work.
+    const reportedEnded = (reading.reportedIdleAt ?? 0) > this.#lastWorkingAt;
+    if (hookEnded || reportedEnded) return "idle";
+    // An agent that reports its own state (OSC 7501) ends its turns itself; its
+    // screen can look idle for a moment mid-turn. Only a long quiet overrules it.
+    const reports = reading.signals.some((s) => s.source === "status");
+    if (idleFor >= (reports ? HOOK_OVERRULE_MS : SETTLE_MS)) return "idle";
     return this.#state;
   }
 
-  #transition(next: PaneState, now: number): TrackerEvent[] {
+  #transition(next: PaneState, now: number, announced: boolean): TrackerEvent[] {
     const events: TrackerEvent[] = [];
     const previous = this.#state;
-    if (next === "working" && !this.#inTurn) {
+    if (next === "working") this.#workingSince ??= now;
+    else this.#workingSince = undefined;
+    const confirmed = announced ||
+      (this.#workingSince !== undefined && now - this.#workingSince >= TURN_CONFIRM_MS);
+    if (next === "working" && !this.#inTurn && confirmed) {
       this.#inTurn = true;
       this.#turns++;
       this.#submittedAt = undefined;

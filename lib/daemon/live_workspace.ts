@@ -12,7 +12,7 @@ import { loginShell } from "../platform/spawn_self.ts";
 import { AgentRegistry } from "../agents/registry.ts";
 import type { TrackerEvent } from "../agents/tracker.ts";
 import type { EventBus } from "./events.ts";
-import { Pane } from "./pane.ts";
+import { type InputSource, Pane } from "./pane.ts";
 import { PaneWatch } from "./pane_watch.ts";
 import {
   type SavedPane,
@@ -186,7 +186,7 @@ export class LiveWorkspace {
           });
         },
         activity: (p) => watchOf(p)?.schedule(),
-        typed: (p, data) => this.#typed(p, data),
+        input: (p, data, source) => this.#input(p, data, source),
       },
     });
     this.#panes.set(saved.id, pane);
@@ -221,10 +221,12 @@ export class LiveWorkspace {
     this.#options.events.emit(event.event, fields);
   }
 
-  #typed(pane: Pane, data: Uint8Array): void {
+  #input(pane: Pane, data: Uint8Array, source: InputSource): void {
     const watch = this.#watches.get(pane.id);
+    // Enter into an idle agent submits a prompt, whoever typed it.
     if (data.includes(0x0d)) watch?.tracker.submitted(Date.now());
     watch?.schedule();
+    if (source !== "person") return;
     const now = Date.now();
     if (now - (this.#typedEventAt.get(pane.id) ?? 0) < TYPED_EVENT_EVERY_MS) return;
     this.#typedEventAt.set(pane.id, now);

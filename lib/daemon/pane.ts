@@ -38,8 +38,8 @@ export interface PaneHooks {
   bell(pane: Pane): void;
   /** The screen changed (output was parsed). */
   activity(pane: Pane): void;
-  /** A person typed (called for each input from an attached terminal or the app). */
-  typed(pane: Pane, data: Uint8Array): void;
+  /** Input went in: from a person (an attached terminal or the app) or a program. */
+  input(pane: Pane, data: Uint8Array, source: InputSource): void;
 }
 
 /** Who an input comes from. */
@@ -179,10 +179,10 @@ export class Pane {
    */
   input(data: Uint8Array, source: InputSource): boolean {
     if (!this.#pty) return false;
+    this.#hooks?.input(this, data, source);
     if (source === "person") {
       this.personTypedAt = Date.now();
       this.personInputs++;
-      this.#hooks?.typed(this, data);
       if (this.#held) {
         this.#held.push(data.slice());
         return true;

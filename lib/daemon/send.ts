@@ -68,14 +68,16 @@ function normalise(text: string): string {
 
 /** Whether the composer now shows `text` (or a collapsed paste of it). */
 export function landed(text: string, draft: string): boolean {
-  const want = normalise(text);
   const got = normalise(draft);
   if (got === "") return false;
   if (/\[Pasted (text|Content|~)/i.test(got)) return true;
-  const head = want.slice(0, 24);
-  if (got.includes(head)) return true;
-  // A long text may scroll in the box: its tail shows instead of its head.
-  return want.length > 24 && got.includes(want.slice(-16));
+  // Boxes wrap and cut long drafts, so look for the start of the first line,
+  // or, when the box scrolled, for the end of the last one.
+  const lines = text.split("\n").map(normalise).filter((line) => line !== "");
+  const first = lines[0] ?? "";
+  const last = lines.at(-1) ?? "";
+  if (got.includes(first.slice(0, 24))) return true;
+  return last.length >= 8 && got.includes(last.slice(-16));
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

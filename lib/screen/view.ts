@@ -17,6 +17,29 @@ export interface ViewRow {
   strong: string;
 }
 
+/** An agent's own report of its state: `ESC ] 7501 ; state=…:app=…[:kind=…] ST`. */
+export interface AgentStatusReport {
+  /** `idle`, `working`, `done` or `blocked`. */
+  state: string;
+  /** The program that sent it, such as `codex`. */
+  app: string;
+  /** More detail, such as `permission`. */
+  kind?: string;
+  /** When it arrived (ms since the epoch). */
+  at: number;
+}
+
+/** Parses the body of an OSC 7501 report. */
+export function parseStatusReport(data: string): AgentStatusReport | undefined {
+  const fields: Record<string, string> = {};
+  for (const part of data.split(":")) {
+    const eq = part.indexOf("=");
+    if (eq > 0) fields[part.slice(0, eq)] = part.slice(eq + 1);
+  }
+  if (!fields.state) return undefined;
+  return { state: fields.state, app: fields.app ?? "", kind: fields.kind, at: Date.now() };
+}
+
 /** The visible screen, as agent rules read it. */
 export interface ScreenView {
   /** Visible rows, top to bottom. */
@@ -27,6 +50,8 @@ export interface ScreenView {
   progress?: number;
   /** Whether the program enabled bracketed paste. */
   bracketedPaste: boolean;
+  /** The last agent status report (OSC 7501, as Codex sends), if any. */
+  status?: AgentStatusReport;
   /** The cursor row, 0-based. */
   cursorY: number;
 }

@@ -2,7 +2,9 @@
  * OpenAI Codex CLI. Its composer is a `›` row with a dim placeholder; a
  * `• Working (Ns • esc to interrupt)` line shows until the first token, and
  * while it streams only the title's braille spinner says it works. Approval
- * dialogs end with `Press enter to confirm or esc to cancel`.
+ * dialogs end with `Press enter to confirm or esc to cancel`. It also reports
+ * its state itself with OSC 7501 (`state=working:app=codex`), which ranks
+ * above the screen.
  *
  * @module
  */
@@ -49,5 +51,6 @@ export const codex: AgentProfile = {
     busy: [{ name: "spinner title", pattern: /^[\u2800-\u28ff]/ }],
     approval: [{ name: "action required title", pattern: /Action Required/ }],
   },
+  statusApp: "codex",
   hooks: "codex-notify",
 };

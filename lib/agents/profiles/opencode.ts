@@ -32,7 +32,8 @@ export const opencode: AgentProfile = {
       { name: "question footer", pattern: /\benter (confirm|submit)\b.*\besc dismiss\b/ },
     ],
     composer: {
-      line: /^\s*┃\s+(.*?)\s*$/,
+      line: /^\s*┃\s?(.*?)\s*$/,
+      status: /^\s*┃\s+\S+ · \S/,
       placeholders: [/^Ask anything/, /^press enter to send/],
     },
   },
