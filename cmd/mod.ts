@@ -81,6 +81,11 @@ export const COMMANDS: CommandEntry[] = [
     load: async () => (await import("./events.ts")).command,
   },
   {
+    name: "ledger",
+    summary: "The Skiff agent's task ledger",
+    load: async () => (await import("./ledger.ts")).command,
+  },
+  {
     name: "project",
     summary: "Add, list or remove projects",
     load: async () => (await import("./project.ts")).command,

@@ -10,6 +10,7 @@
 import { dirname } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import { SkiffError } from "../cli/errors.ts";
+import { type ClaimOptions, claimRow, finishRow, type SendOutcome } from "./claim.ts";
 import { guarded, immediate } from "./db.ts";
 import type { ImportReport } from "./import_md.ts";
 import { buildList, entryOf, type ListFilter } from "./listing.ts";
@@ -280,6 +281,36 @@ export class Ledger {
    */
   setBlocked(ref: string, generation: number | null): TaskRow {
     return this.#mark(ref, "blocked", generation);
+  }
+
+  /**
+   * Claims a task for sending, in one transaction, and returns it. Only a task
+   * whose stored state is `pending`, or that shows `interrupted` with
+   * `options.liveness`, and that has no fresh claim can be claimed; otherwise
+   * exit `CONFLICT`. A claim older than `options.staleMs` is taken over. See
+   * `claim.ts`.
+   */
+  claimForSend(ref: string, options: ClaimOptions = {}): TaskRow {
+    const now = this.#now().getTime();
+    return this.#write(() => {
+      const row = this.#row(resolveRef(this.#db, ref));
+      claimRow(this.#db, row, now, options);
+      return row;
+    });
+  }
+
+  /**
+   * Ends a send, in one transaction, and returns the row: `sent` or `blocked`
+   * stores that state with the pane's `generation`; `released` (a refusal)
+   * keeps the row as it was. The claim is dropped in each case.
+   */
+  finishSend(ref: string, outcome: SendOutcome, generation: number | null = null): TaskRow {
+    const stamp = this.#now().toISOString();
+    return this.#write(() => {
+      const row = this.#row(resolveRef(this.#db, ref));
+      finishRow(this.#db, row, outcome, generation, stamp);
+      return this.#row(row.id);
+    });
   }
 
   /** Marks a row done. Same as `update(ref, {state: "done"})`. */

@@ -23,6 +23,12 @@
  * @module
  */
 
+export {
+  type ClaimOptions,
+  DEFAULT_STALE_MS,
+  SEND_CLAIMS_SCHEMA,
+  type SendOutcome,
+} from "./claim.ts";
 export { DEFAULT_TIMEOUT_MS } from "./db.ts";
 export { type ImportReport, type MdRow, parseLedgerMd } from "./import_md.ts";
 export { entryToJson, listToJson, type Shown, type TaskJson, toJson } from "./json.ts";

@@ -9,6 +9,9 @@
  *   `result` is relative to the ledger's folder, or absolute.
  * - `used_uids`: every uid ever given. A row's uid stays here after the row is
  *   removed, so a uid is never given again.
+ * - `send_claims` (may be missing): which process is sending which task. It
+ *   came after the rest of version 2, so a version 2 ledger may or may not
+ *   have it; the first claim makes it. See `claim.ts`.
  *
  * Version 1 is described in `migrate.ts`. Version 0 with no tables at all is
  * an empty database, which becomes a new ledger.

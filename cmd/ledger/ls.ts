@@ -1,0 +1,59 @@
+/**
+ * `skiff ledger ls`: list plans and tasks.
+ *
+ * @module
+ */
+
+import { type CommandSpec, optBool, optList, optString } from "../../lib/cli/mod.ts";
+import { listToJson, type ShownState } from "../../lib/ledger/mod.ts";
+import { entriesTable } from "./format.ts";
+import { LEDGER_EXITS, noticeUnknown, openCliLedger, readLiveness } from "./shared.ts";
+
+/** The `ledger ls` command. */
+export const command: CommandSpec = {
+  name: "ls",
+  aliases: ["list"],
+  summary: "List open plans and tasks, each plan with its tasks",
+  description:
+    "List the open rows (not done), each plan with its tasks indented under it. A task shows interrupted when its pane restarted after the send, and gone when its pane no longer exists; this needs skiffd, which ls never starts. When skiffd does not run, ls says so and shows the stored states.",
+  options: [
+    {
+      name: "state",
+      type: "list",
+      value: "S",
+      help:
+        "Only rows that show state S (sent, pending, blocked, done, interrupted, gone; or S,S…)",
+    },
+    { name: "pane", type: "string", value: "P", help: "Only tasks on pane P (id or stored name)" },
+    { name: "plan", type: "string", value: "ID", help: "Only this plan and its tasks" },
+    { name: "all", short: "a", type: "boolean", help: "Include done rows" },
+  ],
+  exitCodes: [[3, "No such plan"], ...LEDGER_EXITS],
+  run: async (ctx) => {
+    const states = optList(ctx, "state").flatMap((s) => s.split(",")).map((s) => s.trim())
+      .filter((s) => s !== "") as ShownState[];
+    const filter = {
+      state: states.length > 0 ? states : undefined,
+      pane: optString(ctx, "pane"),
+      plan: optString(ctx, "plan"),
+      all: optBool(ctx, "all"),
+    };
+    using ledger = openCliLedger(ctx);
+    const report = await readLiveness();
+    const list = ledger.list(filter, report.liveness);
+    noticeUnknown(ctx, report);
+    ctx.out.result(listToJson(list), () => {
+      if (list.entries.length > 0) {
+        ctx.out.line(entriesTable(list.entries));
+      } else if (filter.state || filter.pane || filter.plan) {
+        ctx.out.line("No rows match.");
+      } else if (filter.all) {
+        ctx.out.line(
+          "The ledger is empty. Add a task with 'skiff ledger add --pane PANE --task TEXT'.",
+        );
+      } else {
+        ctx.out.line("No open tasks. 'skiff ledger ls --all' lists done ones too.");
+      }
+    });
+  },
+};

@@ -1,0 +1,31 @@
+/**
+ * `skiff ledger send`: send a pending or interrupted task to its pane.
+ *
+ * @module
+ */
+
+import { arg, type CommandSpec, optBool, optNumber, secondsToMs } from "../../lib/cli/mod.ts";
+import { deliverTask, SEND_EXITS, SEND_OPTIONS } from "./deliver.ts";
+import { reportDelivery } from "./report.ts";
+import { ID_HELP, LEDGER_EXITS, openCliLedger, REF_EXITS } from "./shared.ts";
+
+/** The `ledger send` command. */
+export const command: CommandSpec = {
+  name: "send",
+  summary: "Send a pending or interrupted task to its pane",
+  description:
+    "Type the task and its result path into its pane, with every check of 'skiff send', and exit with the same code. Exit 0 makes the task sent and exit 8 blocked, each with the pane's current generation; a refusal leaves the task as it was. A task that is not pending or interrupted is refused (exit 5).",
+  args: [{ name: "ID", required: true, help: ID_HELP }],
+  options: SEND_OPTIONS,
+  examples: ["skiff ledger send 7c2e91ab --enter"],
+  exitCodes: [...REF_EXITS, [4, "skiffd could not be reached"], ...SEND_EXITS, ...LEDGER_EXITS],
+  run: async (ctx) => {
+    using ledger = openCliLedger(ctx);
+    const seconds = optNumber(ctx, "timeout");
+    const delivery = await deliverTask(ledger, arg(ctx, "ID"), {
+      enter: optBool(ctx, "enter"),
+      timeoutMs: seconds === undefined ? undefined : secondsToMs(seconds, "timeout"),
+    });
+    return reportDelivery(ctx, ledger, delivery);
+  },
+};
