@@ -4,7 +4,7 @@
  * @module
  */
 
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import {
   type CommandSpec,
   optBool,
@@ -16,35 +16,31 @@ import {
 } from "../lib/cli/mod.ts";
 import { withDaemon } from "../lib/client/mod.ts";
 import type { PaneInfo } from "../lib/daemon/pane_info.ts";
-import { loadConfig } from "../lib/config/mod.ts";
-import { AgentRegistry, hookArgs } from "../lib/agents/mod.ts";
+import { loadConfig, stateDir } from "../lib/config/mod.ts";
+import { agentLaunch, AgentRegistry } from "../lib/agents/mod.ts";
 import { selfCommand } from "../lib/platform/spawn_self.ts";
 import { shellLine } from "../lib/platform/shell.ts";
 
-/** The command line that starts agent `id`, with Skiff's hooks wired in. */
-function agentCommand(id: string, options: { continue: boolean; extra: string[] }): string[] {
+/** The command line and environment that start agent `id`, with Skiff's hooks wired in. */
+function agentCommand(
+  id: string,
+  options: { continue: boolean; extra: string[] },
+): { command: string[]; env: Record<string, string> } {
   const config = loadConfig();
   const registry = new AgentRegistry({ document: config.document, file: config.file });
   const profile = registry.get(id);
   if (!profile) {
     throw new SkiffError(`No agent '${id}'. See 'skiff agents'`, { exit: "NOT_FOUND" });
   }
-  if (options.continue && !profile.continueArgs) {
-    throw new SkiffError(`${profile.label} has no way to continue a conversation`, {
-      exit: "USAGE",
-    });
-  }
-  const hookCommand = (agent: string, event: string) => {
-    const line = selfCommand(["hook", agent, event]);
-    return shellLine([line.program, ...line.args]);
-  };
-  return [
-    profile.command,
-    ...(profile.startArgs ?? []),
-    ...(options.continue ? profile.continueArgs ?? [] : []),
-    ...hookArgs(profile, hookCommand),
-    ...options.extra,
-  ];
+  return agentLaunch(profile, {
+    continue: options.continue,
+    extra: options.extra,
+    hookDir: join(stateDir(), "hooks"),
+    hookCommand: (agent, event) => {
+      const line = selfCommand(["hook", agent, event]);
+      return shellLine([line.program, ...line.args]);
+    },
+  });
 }
 
 /** The `new` command. */
@@ -96,14 +92,20 @@ export const command: CommandSpec = {
     if (optBool(ctx, "continue") && agent === undefined) {
       throw new SkiffError("--continue needs --agent", { exit: "USAGE" });
     }
+    let env = parseEnvPairs(optList(ctx, "env"));
+    let command = ctx.rest;
+    if (agent !== undefined) {
+      const launch = agentCommand(agent, { continue: optBool(ctx, "continue"), extra: ctx.rest });
+      command = launch.command;
+      // The user's --env wins over Skiff's hook wiring.
+      env = { ...launch.env, ...env };
+    }
     const params: Record<string, unknown> = {
       project,
       name: optString(ctx, "name") ?? agent,
       session: optString(ctx, "session"),
-      env: parseEnvPairs(optList(ctx, "env")),
-      command: agent === undefined
-        ? ctx.rest
-        : agentCommand(agent, { continue: optBool(ctx, "continue"), extra: ctx.rest }),
+      env,
+      command,
       ...(size ? parseSize(size) : {}),
     };
     // Without a project, a pane starts where the command was run, as in tmux.

@@ -10,3 +10,4 @@ export * from "./registry.ts";
 export * from "./tracker.ts";
 export * from "./hooks.ts";
 export { BUILT_IN } from "./profiles/mod.ts";
+export * from "./launch.ts";

@@ -62,7 +62,7 @@ export interface TitleRules {
 }
 
 /** How Skiff wires an agent's hooks when it starts the agent. */
-export type HookKind = "claude-settings" | "codex-notify" | "none";
+export type HookKind = "claude-settings" | "codex-notify" | "opencode-plugin" | "none";
 
 /** One agent. */
 export interface AgentProfile {

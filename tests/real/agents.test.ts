@@ -15,7 +15,7 @@ import { EventStream } from "../helpers/events.ts";
 import { MAIN, type SkiffEnv, waitFor, withSkiff } from "../helpers/skiff.ts";
 import { DEFAULT_REPLY, startFakeLlm } from "../fixtures/fake_llm_server.ts";
 import { agentInstalled, type AgentName, AGENTS, prepareAgent } from "../agents/agent_env.ts";
-import { AgentRegistry, hookArgs } from "../../lib/agents/mod.ts";
+import { agentLaunch, AgentRegistry } from "../../lib/agents/mod.ts";
 import { shellLine } from "../../lib/platform/shell.ts";
 import type { PaneInfo } from "../../lib/daemon/pane_info.ts";
 
@@ -32,7 +32,7 @@ const PER_AGENT: Record<AgentName, { approve: string[]; hook?: string }> = {
   claude: { approve: ["Enter"], hook: "Stop" },
   codex: { approve: ["y"], hook: "notify" },
   gemini: { approve: ["Enter"] },
-  opencode: { approve: ["Enter"] },
+  opencode: { approve: ["Enter"], hook: "session.idle" },
   qwen: { approve: ["Enter"] },
   grok: { approve: ["Enter"] },
 };
@@ -51,11 +51,14 @@ async function startAgent(skiff: SkiffEnv, agent: AgentName, llmPort: number): P
     llmPort,
   });
   const profile = new AgentRegistry().get(agent)!;
-  const hooks = hookArgs(
-    profile,
-    (a, event) => shellLine([Deno.execPath(), "run", "-A", "-q", MAIN, "hook", a, event]),
-  );
-  const env = Object.entries(launch.env).flatMap(([k, v]) => ["--env", `${k}=${v}`]);
+  const wired = agentLaunch(profile, {
+    hookDir: join(skiff.root, "hooks"),
+    hookCommand: (a, event) =>
+      shellLine([Deno.execPath(), "run", "-A", "-q", MAIN, "hook", a, event]),
+  });
+  const hooks = wired.command.slice(1);
+  const env = Object.entries({ ...launch.env, ...wired.env })
+    .flatMap(([k, v]) => ["--env", `${k}=${v}`]);
   await skiff.ok([
     "new",
     "--name",

@@ -37,5 +37,5 @@ export const opencode: AgentProfile = {
       placeholders: [/^Ask anything/, /^press enter to send/],
     },
   },
-  hooks: "none",
+  hooks: "opencode-plugin",
 };
