@@ -1,10 +1,19 @@
 /**
- * Skiff as a library: talk to skiffd from your own Deno program.
+ * Skiff as a library: talk to skiffd, and read and write the task ledger,
+ * from your own Deno program, with the same rules as the `skiff` command.
  *
  * @example Listing panes
  * ```ts
  * import { withDaemon } from "./mod.ts";
  * const { panes } = await withDaemon((client) => client.call("pane.list"));
+ * ```
+ *
+ * @example Adding a plan to the ledger
+ * ```ts
+ * import { ledgerPath, openLedger } from "./mod.ts";
+ * using ledger = openLedger(ledgerPath());
+ * const plan = ledger.add({ task: "Release 2.0" });
+ * console.log(plan.uid, plan.result);
  * ```
  *
  * @module
@@ -20,5 +29,8 @@ export {
   withDaemon,
 } from "./lib/client/mod.ts";
 export type { PaneInfo } from "./lib/daemon/mod.ts";
+export type { PaneState } from "./lib/agents/profile.ts";
+export type { ForegroundProcess } from "./lib/platform/proc.ts";
 export { Exit, type ExitName, SkiffError } from "./lib/cli/errors.ts";
 export type { EventMessage } from "./lib/protocol/messages.ts";
+export * from "./lib/ledger/mod.ts";

@@ -16,7 +16,7 @@ export interface BenchRow {
   metric: string;
   /** Skiff's number. */
   skiff: number;
-  /** tmux's number, when compared. */
+  /** The baseline's number (tmux, or the tool named in the metric), when compared. */
   tmux?: number;
   /** The unit. */
   unit: string;
@@ -112,7 +112,7 @@ export class Tmux {
 export function renderTable(rows: BenchRow[]): string {
   const fmt = (n: number | undefined) =>
     n === undefined ? "-" : n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2);
-  const lines = [["metric", "skiff", "tmux", "unit", "skiff vs tmux", "target"]];
+  const lines = [["metric", "skiff", "baseline", "unit", "skiff vs baseline", "target"]];
   for (const row of rows) {
     let ratio = "-";
     if (row.tmux !== undefined && row.tmux > 0) {

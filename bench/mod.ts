@@ -7,6 +7,7 @@
 
 import { type BenchRow, renderTable } from "./harness.ts";
 import { benchAgents } from "./agents.ts";
+import { benchLedger } from "./ledger.ts";
 import { benchPanes } from "./panes.ts";
 
 if (import.meta.main) {
@@ -16,5 +17,7 @@ if (import.meta.main) {
   rows.push(...await benchPanes(log));
   log("bench: agents (turn-end latency, send overhead)…");
   rows.push(...await benchAgents(log));
+  log("bench: ledger (ls latency on 10,000 rows, adds per second)…");
+  rows.push(...await benchLedger(log));
   console.log(renderTable(rows));
 }

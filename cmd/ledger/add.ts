@@ -12,7 +12,7 @@ import {
   secondsToMs,
   SkiffError,
 } from "../../lib/cli/mod.ts";
-import { entryToJson, type PaneInfo } from "../../lib/ledger/mod.ts";
+import { entryToJson, type LedgerPane } from "../../lib/ledger/mod.ts";
 import { deliverTask, SEND_EXITS, SEND_OPTIONS } from "./deliver.ts";
 import { reportDelivery } from "./report.ts";
 import { LEDGER_EXITS, lookUpPane, openCliLedger } from "./shared.ts";
@@ -62,7 +62,7 @@ export const command: CommandSpec = {
     const seconds = optNumber(ctx, "timeout");
     const timeoutMs = seconds === undefined ? undefined : secondsToMs(seconds, "timeout");
     using ledger = openCliLedger(ctx);
-    let pane: PaneInfo | null = null;
+    let pane: LedgerPane | null = null;
     if (paneRef !== undefined) pane = await lookUpPane(paneRef);
     const row = ledger.add({
       pane,

@@ -11,10 +11,10 @@ import { loadConfig } from "../../lib/config/mod.ts";
 import type { PaneInfo as LivePane } from "../../lib/daemon/pane_info.ts";
 import {
   type Ledger,
+  type LedgerPane,
   ledgerPath,
   type Liveness,
   openLedger,
-  type PaneInfo,
   type PaneLiveness,
 } from "../../lib/ledger/mod.ts";
 
@@ -60,7 +60,7 @@ export function openCliLedger(ctx: CommandContext): Ledger {
 }
 
 /** A pane as the ledger stores it. */
-function stored(pane: LivePane): PaneInfo {
+function stored(pane: LivePane): LedgerPane {
   return { id: pane.id, name: pane.name, generation: pane.generation };
 }
 
@@ -68,7 +68,7 @@ function stored(pane: LivePane): PaneInfo {
  * Looks a pane up through skiffd, starting skiffd when it does not run. An
  * unknown pane gives exit `NOT_FOUND`.
  */
-export async function lookUpPane(pane: string): Promise<PaneInfo> {
+export async function lookUpPane(pane: string): Promise<LedgerPane> {
   return stored(await withDaemon((client) => client.call<LivePane>("pane.get", { pane })));
 }
 

@@ -8,7 +8,7 @@ import { SkiffError } from "../cli/errors.ts";
 import { isShownState, isStoredState, type StoredState } from "./states.ts";
 
 /** A pane, as `add` and `update` take it. */
-export interface PaneInfo {
+export interface LedgerPane {
   /** The pane id, such as `p3`. */
   id: string;
   /** The pane's name now, kept for display. */
@@ -20,7 +20,7 @@ export interface PaneInfo {
 /** What `Ledger.add` takes. */
 export interface AddInput {
   /** The pane the task goes to. Without it, the row is a plan. */
-  pane?: PaneInfo | null;
+  pane?: LedgerPane | null;
   /** The task text. It must not be blank. */
   task: string;
   /** The result path; relative paths are resolved against the `cwd` option. Computed if absent. */
@@ -38,7 +38,7 @@ export interface UpdateInput {
   /** The new stored state. */
   state?: StoredState;
   /** A new pane (tasks only). Its generation is stored too. */
-  pane?: PaneInfo;
+  pane?: LedgerPane;
   /** A new task text. The result path does not change. */
   task?: string;
   /** New free text, or `null` to clear it. */
@@ -78,6 +78,6 @@ export function checkState(state: string): void {
 }
 
 /** Refuses a pane with an empty id. */
-export function checkPane(pane: PaneInfo): void {
+export function checkPane(pane: LedgerPane): void {
   if (pane.id.trim() === "") throw usage("Pane id is empty");
 }

@@ -168,8 +168,11 @@ export class Ledger {
   show(ref: string, liveness: Liveness): Entry {
     return this.#read(() => {
       const id = resolveRef(this.#db, ref);
-      const rows = this.#all();
-      return entryOf(rows.find((r) => r.id === id)!, rows, liveness);
+      const row = this.#row(id);
+      // Only the row and its plan's tasks matter, not the whole ledger.
+      const tasks = this.#db.prepare(`${ROW_SELECT} WHERE t.parent_id = ? ORDER BY t.id`).all(id)
+        .map((r) => rowFrom(r, this.folder));
+      return entryOf(row, tasks, liveness);
     });
   }
 

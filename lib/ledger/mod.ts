@@ -32,7 +32,7 @@ export {
 export { DEFAULT_TIMEOUT_MS } from "./db.ts";
 export { type ImportReport, type MdRow, parseLedgerMd } from "./import_md.ts";
 export { entryToJson, listToJson, type Shown, type TaskJson, toJson } from "./json.ts";
-export type { AddInput, PaneInfo, RemoveOptions, UpdateInput } from "./inputs.ts";
+export type { AddInput, LedgerPane, RemoveOptions, UpdateInput } from "./inputs.ts";
 export { Ledger, type LedgerSettings } from "./ledger.ts";
 export { buildList, entryOf, type ListFilter, type ResolvedFilter } from "./listing.ts";
 export type { Migration } from "./migrate.ts";
