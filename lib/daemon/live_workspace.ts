@@ -9,11 +9,10 @@ import { basename } from "node:path";
 import { SkiffError } from "../cli/errors.ts";
 import type { Config, ConfigSource } from "../config/config.ts";
 import { loginShell } from "../platform/spawn_self.ts";
-import { AgentRegistry } from "../agents/registry.ts";
-import type { TrackerEvent } from "../agents/tracker.ts";
+import { AgentWatches, paneEventFields } from "./agent_watches.ts";
 import type { EventBus } from "./events.ts";
-import { type InputSource, Pane } from "./pane.ts";
-import { PaneWatch } from "./pane_watch.ts";
+import { Pane } from "./pane.ts";
+import type { PaneWatch } from "./pane_watch.ts";
 import {
   type SavedPane,
   type SavedSession,
@@ -27,9 +26,6 @@ export const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /** Default size of a pane made without one. */
 export const DEFAULT_SIZE = { cols: 120, rows: 40 };
-
-/** At most one `typed` event per pane in this many ms. */
-const TYPED_EVENT_EVERY_MS = 1000;
 
 /** Environment variables that must not leak from the daemon into panes. */
 const DROPPED_ENV = ["TMUX", "TMUX_PANE", "SKIFF_PANE", "SKIFF_SESSION", "STY", "WINDOW"];
@@ -78,18 +74,23 @@ function isDirectory(path: string): boolean {
 export class LiveWorkspace {
   readonly #data: WorkspaceData;
   readonly #panes = new Map<string, Pane>();
-  readonly #watches = new Map<string, PaneWatch>();
-  readonly #typedEventAt = new Map<string, number>();
   readonly #options: LiveWorkspaceOptions;
   readonly #configSource: ConfigSource;
   #lastGeneration = 0;
-  #registry: { config: Config; registry: AgentRegistry } | undefined;
+  /** The agent watch of every pane. */
+  readonly watches: AgentWatches;
 
   /** Wraps saved data; call {@linkcode LiveWorkspace.restore} to start the saved panes. */
   constructor(data: WorkspaceData, config: ConfigSource, options: LiveWorkspaceOptions) {
     this.#data = data;
     this.#configSource = config;
     this.#options = options;
+    this.watches = new AgentWatches({
+      config: () => this.#config,
+      events: options.events,
+      log: options.log,
+      save: () => this.save(),
+    });
   }
 
   /** The current config, re-read when the file changed. */
@@ -102,28 +103,9 @@ export class LiveWorkspace {
     return this.#config;
   }
 
-  /** The known agents, rebuilt when the config changes; a broken `[agents]` keeps the last good set. */
-  registry(): AgentRegistry {
-    const config = this.#config;
-    if (this.#registry?.config !== config) {
-      try {
-        this.#registry = {
-          config,
-          registry: new AgentRegistry({ document: config.document, file: config.file }),
-        };
-      } catch (error) {
-        this.#options.log(`agents not loaded: ${(error as Error).message}`);
-        this.#registry = { config, registry: this.#registry?.registry ?? new AgentRegistry() };
-      }
-    }
-    return this.#registry.registry;
-  }
-
-  /** The agent watch of a pane. */
+  /** The agent watch of a pane; throws NOT_FOUND when the pane is gone. */
   watchOf(pane: Pane): PaneWatch {
-    const watch = this.#watches.get(pane.id);
-    if (!watch) throw new SkiffError(`Pane '${pane.name}' is gone`, { exit: "NOT_FOUND" });
-    return watch;
+    return this.watches.of(pane);
   }
 
   /** Every live pane, in creation order. */
@@ -166,75 +148,23 @@ export class LiveWorkspace {
 
   async #start(saved: SavedPane, argv: string[]): Promise<Pane> {
     const events = this.#options.events;
-    const watchOf = (p: Pane) => this.#watches.get(p.id);
     const pane = await Pane.start(saved, {
       argv,
       env: this.#paneEnv(saved),
       scrollback: this.#config.daemon.scrollback,
       hooks: {
+        ...this.watches.paneHooks(),
         exited: (p, exit) => {
           this.#options.log(`pane ${p.id} exited code=${exit.exitCode} signal=${exit.signal}`);
-          watchOf(p)?.evaluate();
+          this.watches.get(p)?.evaluate();
           p.endAttachments("exited");
         },
-        title: (p, title) => events.emit("title", { ...this.#eventFields(p), title }),
-        bell: (p) => {
-          watchOf(p)?.markUnread();
-          events.emit("bell", {
-            ...this.#eventFields(p),
-            agent: watchOf(p)?.tracker.agent?.id ?? null,
-          });
-        },
-        activity: (p) => watchOf(p)?.schedule(),
-        input: (p, data, source) => this.#input(p, data, source),
+        title: (p, title) => events.emit("title", { ...paneEventFields(p), title }),
       },
     });
     this.#panes.set(saved.id, pane);
-    this.#watches.set(
-      saved.id,
-      new PaneWatch(pane, {
-        registry: () => this.registry(),
-        emit: (p, event) => this.#trackerEvent(p, event),
-        unreadChanged: (p) => {
-          p.saved.unread = watchOf(p)?.tracker.unread ?? false;
-          this.save();
-        },
-        unread: saved.unread,
-        noTurnMs: () => this.#config.daemon.turnStartSeconds * 1000,
-      }),
-    );
+    this.watches.add(pane);
     return pane;
-  }
-
-  #trackerEvent(pane: Pane, event: TrackerEvent): void {
-    const watch = this.#watches.get(pane.id);
-    const fields: Record<string, unknown> = {
-      ...this.#eventFields(pane),
-      agent: watch?.tracker.agent?.id ?? null,
-      ...event.fields,
-    };
-    if (event.event === "exit" && event.fields.what === "process") {
-      fields.exit_code = pane.exit?.exitCode ?? null;
-      fields.signal = pane.exit?.signal || null;
-    }
-    this.#options.log(`pane ${pane.id} ${event.event} ${JSON.stringify(event.fields)}`);
-    this.#options.events.emit(event.event, fields);
-  }
-
-  #input(pane: Pane, data: Uint8Array, source: InputSource): void {
-    const watch = this.#watches.get(pane.id);
-    // Enter into an idle agent submits a prompt, whoever typed it.
-    if (data.includes(0x0d)) watch?.tracker.submitted(Date.now());
-    watch?.schedule();
-    if (source !== "person") return;
-    const now = Date.now();
-    if (now - (this.#typedEventAt.get(pane.id) ?? 0) < TYPED_EVENT_EVERY_MS) return;
-    this.#typedEventAt.set(pane.id, now);
-    this.#options.events.emit("typed", this.#eventFields(pane));
-  }
-
-  #eventFields(pane: Pane): Record<string, unknown> {
-    return { pane: pane.id, name: pane.name, generation: pane.saved.generation };
   }
 
   /** Starts every saved pane as a new shell in its last folder, with a new generation. */
@@ -247,7 +177,7 @@ export class LiveWorkspace {
       saved.generation = this.#nextGeneration();
       saved.command = this.#shell();
       const pane = await this.#start(saved, saved.command);
-      this.#options.events.emit("pane-restored", this.#eventFields(pane));
+      this.#options.events.emit("pane-restored", paneEventFields(pane));
       this.#options.log(`pane ${saved.id} (${saved.name}) restored as ${pane.pid}`);
     }
     if (this.#data.panes.length > 0) this.save();
@@ -334,7 +264,7 @@ export class LiveWorkspace {
     const pane = await this.#start(saved, argv);
     this.#options.log(`pane ${saved.id} (${saved.name}) started: ${argv.join(" ")}`);
     this.#options.events.emit("pane-created", {
-      ...this.#eventFields(pane),
+      ...paneEventFields(pane),
       session: session.id,
       project: saved.project ?? null,
       command: argv,
@@ -392,7 +322,7 @@ export class LiveWorkspace {
     const old = pane.saved.name;
     pane.saved.name = name;
     this.save();
-    this.#options.events.emit("pane-renamed", { ...this.#eventFields(pane), old_name: old });
+    this.#options.events.emit("pane-renamed", { ...paneEventFields(pane), old_name: old });
   }
 
   /** Ends a pane's process and removes the pane; its id is never used again. */
@@ -408,9 +338,7 @@ export class LiveWorkspace {
       }
     }, 2000);
     this.#panes.delete(pane.id);
-    this.#watches.get(pane.id)?.dispose();
-    this.#watches.delete(pane.id);
-    this.#typedEventAt.delete(pane.id);
+    this.watches.remove(pane);
     const index = this.#data.panes.findIndex((p) => p.id === pane.id);
     if (index !== -1) this.#data.panes.splice(index, 1);
     const session = pane.saved.session;
@@ -420,7 +348,7 @@ export class LiveWorkspace {
     this.save();
     pane.dispose();
     this.#options.log(`pane ${pane.id} (${pane.name}) killed`);
-    this.#options.events.emit("gone", this.#eventFields(pane));
+    this.#options.events.emit("gone", paneEventFields(pane));
   }
 
   /** Sets (`value` given) or clears (`null`) a mark on a session. */
@@ -446,7 +374,7 @@ export class LiveWorkspace {
   /** Describes a pane for `ls` and friends. */
   info(pane: Pane): PaneInfo {
     const session = this.#data.sessions.find((s) => s.id === pane.saved.session);
-    return paneInfo(pane, session, this.#watches.get(pane.id)?.tracker);
+    return paneInfo(pane, session, this.watches.get(pane)?.tracker);
   }
 
   /** Ends every process (the workspace file keeps the panes for the next start). */

@@ -1,0 +1,141 @@
+/**
+ * The agent side of every pane: one {@linkcode PaneWatch} each, the agent
+ * registry (rebuilt when the config changes), and the events and unread
+ * flags that come from them.
+ *
+ * @module
+ */
+
+import { AgentRegistry } from "../agents/registry.ts";
+import type { TrackerEvent } from "../agents/tracker.ts";
+import { SkiffError } from "../cli/errors.ts";
+import type { Config } from "../config/config.ts";
+import type { EventBus } from "./events.ts";
+import type { InputSource, Pane, PaneHooks } from "./pane.ts";
+import { PaneWatch } from "./pane_watch.ts";
+
+/** At most one `typed` event per pane in this many ms. */
+const TYPED_EVENT_EVERY_MS = 1000;
+
+/** The fields every pane event carries. */
+export function paneEventFields(pane: Pane): Record<string, unknown> {
+  return { pane: pane.id, name: pane.name, generation: pane.saved.generation };
+}
+
+/** Options for {@linkcode AgentWatches}. */
+export interface AgentWatchesOptions {
+  /** The current config. */
+  config: () => Config;
+  /** The event stream. */
+  events: EventBus;
+  /** Writes a line to the daemon's log. */
+  log: (line: string) => void;
+  /** Saves the workspace (unread flags live in it). */
+  save: () => void;
+}
+
+/** The watches of every pane. */
+export class AgentWatches {
+  readonly #watches = new Map<string, PaneWatch>();
+  readonly #typedEventAt = new Map<string, number>();
+  readonly #options: AgentWatchesOptions;
+  #registry: { config: Config; registry: AgentRegistry } | undefined;
+
+  /** Makes an empty set of watches. */
+  constructor(options: AgentWatchesOptions) {
+    this.#options = options;
+  }
+
+  /** The known agents, rebuilt when the config changes; a broken `[agents]` keeps the last good set. */
+  registry(): AgentRegistry {
+    const config = this.#options.config();
+    if (this.#registry?.config !== config) {
+      try {
+        this.#registry = {
+          config,
+          registry: new AgentRegistry({ document: config.document, file: config.file }),
+        };
+      } catch (error) {
+        this.#options.log(`agents not loaded: ${(error as Error).message}`);
+        this.#registry = { config, registry: this.#registry?.registry ?? new AgentRegistry() };
+      }
+    }
+    return this.#registry.registry;
+  }
+
+  /** The watch of a pane, if it has one. */
+  get(pane: Pane): PaneWatch | undefined {
+    return this.#watches.get(pane.id);
+  }
+
+  /** The watch of a pane; throws NOT_FOUND when the pane is gone. */
+  of(pane: Pane): PaneWatch {
+    const watch = this.#watches.get(pane.id);
+    if (!watch) throw new SkiffError(`Pane '${pane.name}' is gone`, { exit: "NOT_FOUND" });
+    return watch;
+  }
+
+  /** The pane callbacks that feed the watches. */
+  paneHooks(): Pick<PaneHooks, "bell" | "activity" | "input"> {
+    return {
+      bell: (pane) => {
+        this.get(pane)?.markUnread();
+        this.#options.events.emit("bell", {
+          ...paneEventFields(pane),
+          agent: this.get(pane)?.tracker.agent?.id ?? null,
+        });
+      },
+      activity: (pane) => this.get(pane)?.schedule(),
+      input: (pane, data, source) => this.#input(pane, data, source),
+    };
+  }
+
+  /** Starts watching a pane. */
+  add(pane: Pane): PaneWatch {
+    const watch = new PaneWatch(pane, {
+      registry: () => this.registry(),
+      emit: (p, event) => this.#trackerEvent(p, event),
+      unreadChanged: (p) => {
+        p.saved.unread = this.get(p)?.tracker.unread ?? false;
+        this.#options.save();
+      },
+      unread: pane.saved.unread,
+      noTurnMs: () => this.#options.config().daemon.turnStartSeconds * 1000,
+    });
+    this.#watches.set(pane.id, watch);
+    return watch;
+  }
+
+  /** Stops watching a pane. */
+  remove(pane: Pane): void {
+    this.#watches.get(pane.id)?.dispose();
+    this.#watches.delete(pane.id);
+    this.#typedEventAt.delete(pane.id);
+  }
+
+  #trackerEvent(pane: Pane, event: TrackerEvent): void {
+    const fields: Record<string, unknown> = {
+      ...paneEventFields(pane),
+      agent: this.get(pane)?.tracker.agent?.id ?? null,
+      ...event.fields,
+    };
+    if (event.event === "exit" && event.fields.what === "process") {
+      fields.exit_code = pane.exit?.exitCode ?? null;
+      fields.signal = pane.exit?.signal || null;
+    }
+    this.#options.log(`pane ${pane.id} ${event.event} ${JSON.stringify(event.fields)}`);
+    this.#options.events.emit(event.event, fields);
+  }
+
+  #input(pane: Pane, data: Uint8Array, source: InputSource): void {
+    const watch = this.get(pane);
+    // Enter into an idle agent submits a prompt, whoever typed it.
+    if (data.includes(0x0d)) watch?.tracker.submitted(Date.now());
+    watch?.schedule();
+    if (source !== "person") return;
+    const now = Date.now();
+    if (now - (this.#typedEventAt.get(pane.id) ?? 0) < TYPED_EVENT_EVERY_MS) return;
+    this.#typedEventAt.set(pane.id, now);
+    this.#options.events.emit("typed", paneEventFields(pane));
+  }
+}
