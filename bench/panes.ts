@@ -36,9 +36,16 @@ async function skiffCat(socket: string, file: string, cwd: string): Promise<numb
       cols: 120,
       rows: 40,
     });
+    const deadline = setTimeout(() => watcher.close(), 300_000);
+    let seen = false;
     for await (const event of events) {
-      if (event.event === "pane-exited" && event.pane === pane.id) break;
+      if (event.event === "exit" && event.what === "process" && event.pane === pane.id) {
+        seen = true;
+        break;
+      }
     }
+    clearTimeout(deadline);
+    if (!seen) throw new Error("the cat pane never reported its exit");
     const seconds = (performance.now() - start) / 1000;
     await control.call("pane.kill", { pane: pane.id });
     return seconds;

@@ -27,6 +27,9 @@ export const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 /** Default size of a pane made without one. */
 export const DEFAULT_SIZE = { cols: 120, rows: 40 };
 
+/** How long pane processes get to end after SIGHUP when the daemon stops. */
+const SHUTDOWN_GRACE_MS = 1500;
+
 /** Environment variables that must not leak from the daemon into panes. */
 const DROPPED_ENV = ["TMUX", "TMUX_PANE", "SKIFF_PANE", "SKIFF_SESSION", "STY", "WINDOW"];
 
@@ -331,11 +334,7 @@ export class LiveWorkspace {
     const pid = pane.pid;
     // A program that ignores SIGHUP still goes.
     setTimeout(() => {
-      try {
-        if (pid > 0 && pane.status === "running") Deno.kill(pid, "SIGKILL");
-      } catch {
-        // Gone already.
-      }
+      if (pid > 0 && pane.status === "running") pane.killGroups();
     }, 2000);
     this.#panes.delete(pane.id);
     this.watches.remove(pane);
@@ -378,11 +377,20 @@ export class LiveWorkspace {
   }
 
   /** Ends every process (the workspace file keeps the panes for the next start). */
-  shutdown(reason: string): void {
+  async shutdown(reason: string): Promise<void> {
+    const running = [...this.#panes.values()].filter((p) => p.status === "running");
+    // Read the groups before the hang-up: the front process may leave the group as it goes.
+    const groups = running.map((p) => ({ pane: p, kill: () => p.killGroups() }));
     for (const pane of this.#panes.values()) {
       pane.endAttachments(reason);
       pane.kill("SIGHUP");
     }
     this.save();
+    // A program that ignores SIGHUP would outlive the daemon; give each a moment, then end it.
+    const deadline = Date.now() + SHUTDOWN_GRACE_MS;
+    while (running.some((p) => p.status === "running") && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    for (const { pane, kill } of groups) if (pane.status === "running") kill();
   }
 }

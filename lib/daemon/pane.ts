@@ -10,7 +10,12 @@
  */
 
 import { type Pty, type PtyExit, spawnPty } from "../platform/pty.ts";
-import { type ForegroundProcess, foregroundProcess, processCwd } from "../platform/proc.ts";
+import {
+  foregroundGroup,
+  type ForegroundProcess,
+  foregroundProcess,
+  processCwd,
+} from "../platform/proc.ts";
 import { QueryFilter } from "../screen/query_filter.ts";
 import { Screen } from "../screen/screen.ts";
 import type { SavedPane } from "./workspace.ts";
@@ -259,6 +264,22 @@ export class Pane {
       this.#pty?.kill(signal);
     } catch {
       // Already gone.
+    }
+  }
+
+  /**
+   * Kills the pane's process group and the group in front of its terminal,
+   * so that children which ignore SIGHUP go too.
+   */
+  killGroups(): void {
+    if (this.#pid <= 0) return;
+    const groups = new Set([this.#pid, foregroundGroup(this.#pid) ?? this.#pid]);
+    for (const group of groups) {
+      try {
+        Deno.kill(-group, "SIGKILL");
+      } catch {
+        // Gone already.
+      }
     }
   }
 

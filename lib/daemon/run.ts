@@ -129,7 +129,7 @@ export async function runDaemon(): Promise<DaemonOutcome> {
     log(`stopping: ${reason}`);
     clearInterval(refresh);
     events.emit("daemon-stopping", { reason });
-    workspace.shutdown("daemon stopped");
+    await workspace.shutdown("daemon stopped");
     await server.close();
     try {
       Deno.removeSync(files.socket);

@@ -47,7 +47,7 @@ export interface Response {
 
 /** An event pushed to subscribers. */
 export interface EventMessage {
-  /** The event's name, such as `pane-exited`. */
+  /** The event's name, such as `turn-end`. */
   event: string;
   /** When it happened (ISO 8601). */
   time: string;

@@ -369,3 +369,25 @@ Deno.test("events stream pane changes as JSON lines", async () => {
     assertEquals(events.find((e) => e.event === "title").title, "hello");
   });
 });
+
+Deno.test("stopping the daemon also ends pane programs that ignore SIGHUP", async () => {
+  await withSkiff(async (skiff) => {
+    const marker = join(skiff.root, "stubborn.pid");
+    await skiff.ok([
+      "new",
+      "--name",
+      "stubborn",
+      "--",
+      "sh",
+      "-c",
+      `trap '' HUP; sleep 300 & echo $! > ${marker}; wait`,
+    ]);
+    const pid = await waitFor("the child's pid", async () => {
+      const text = await Deno.readTextFile(marker).catch(() => "");
+      return text.trim() ? Number(text) : undefined;
+    });
+    assert(pidAlive(pid), "the stubborn child runs");
+    await skiff.ok(["daemon", "stop"]);
+    await waitFor("the stubborn child to end", () => !pidAlive(pid), { timeout: 5000 });
+  });
+});
