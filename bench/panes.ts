@@ -11,7 +11,7 @@ import type { PaneInfo } from "../lib/daemon/pane_info.ts";
 import { type BenchRow, isolatedEnv, MAIN, median, rss, skiff, Tmux } from "./harness.ts";
 
 const THROUGHPUT_MB = 64;
-const ROUNDS = 3;
+const ROUNDS = 5;
 const IDLE_PANES = 100;
 const LS_RUNS = 21;
 
@@ -129,7 +129,7 @@ export async function benchPanes(log: (line: string) => void): Promise<BenchRow[
       }
       return true;
     });
-    const skiffPerPane = (rss(daemonPid) - skiffBefore) / IDLE_PANES / (1 << 20);
+    const skiffPerPane = (rss(daemonPid) - skiffBefore) / IDLE_PANES / 1024;
 
     const tmuxPid = await tmux.pid();
     const tmuxBefore = rss(tmuxPid);
@@ -143,14 +143,14 @@ export async function benchPanes(log: (line: string) => void): Promise<BenchRow[
       }
       return true;
     });
-    const tmuxPerPane = (rss(tmuxPid) - tmuxBefore) / IDLE_PANES / (1 << 20);
+    const tmuxPerPane = (rss(tmuxPid) - tmuxBefore) / IDLE_PANES / 1024;
     rows.push({
       metric: `daemon memory per idle pane (${IDLE_PANES} shells)`,
       skiff: skiffPerPane,
       tmux: tmuxPerPane,
-      unit: "MB",
+      unit: "KB",
       higherIsBetter: false,
-      target: "< 3 MB",
+      target: "< 3072 KB",
     });
 
     // ls latency, with the 100 panes present: a whole CLI process each time.

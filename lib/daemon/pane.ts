@@ -2,9 +2,9 @@
  * A live pane: one process on a PTY, its screen, and the terminals attached
  * to it.
  *
- * Output is parsed by the screen first and only then forwarded to attached
- * terminals, so a redraw taken at any moment plus the bytes forwarded after it
- * always equal the real screen.
+ * Output is parsed by the screen as it arrives and only then forwarded to
+ * attached terminals, so a redraw taken at any moment plus the bytes
+ * forwarded after it always equal the real screen.
  *
  * @module
  */
@@ -19,11 +19,6 @@ import {
 import { QueryFilter } from "../screen/query_filter.ts";
 import { Screen } from "../screen/screen.ts";
 import type { SavedPane } from "./workspace.ts";
-
-/** Pause reading from the PTY above this many unparsed bytes. */
-const PAUSE_ABOVE = 4 << 20;
-/** Resume reading once the backlog falls below this. */
-const RESUME_BELOW = 1 << 20;
 
 /** Receives a pane's output after the screen has parsed it. */
 export interface PaneListener {
@@ -79,8 +74,6 @@ export class Pane {
   exitedAt: number | undefined;
   #pty: Pty | undefined;
   #pid = 0;
-  #pending = 0;
-  #paused = false;
   #disposed = false;
   #hooks: PaneHooks | undefined;
   #held: Uint8Array[] | undefined;
@@ -126,8 +119,8 @@ export class Pane {
       pane.exitedAt = Date.now();
       pane.#pty = undefined;
       if (pane.#disposed) return;
-      // Let the screen finish parsing what is queued before announcing the end.
-      screen.write(new Uint8Array(0), () => options.hooks.exited(pane, exit));
+      // Output is parsed as it arrives, so the screen is final here.
+      options.hooks.exited(pane, exit);
     });
     return pane;
   }
@@ -149,25 +142,16 @@ export class Pane {
 
   #onOutput(data: Uint8Array): void {
     if (this.#disposed) return;
-    this.#pending += data.length;
-    this.screen.write(data, () => {
-      this.#pending -= data.length;
-      if (this.#listeners.size > 0) {
-        const visible = this.#filter.filter(data);
-        if (visible.length > 0) {
-          for (const listener of this.#listeners) listener.output(visible);
-        }
+    // Parsing right here keeps the screen in step with what terminals get, and
+    // holds further reads until it is done: the PTY's own buffer is the brake.
+    this.screen.writeSync(data);
+    if (this.#listeners.size > 0) {
+      const visible = this.#filter.filter(data);
+      if (visible.length > 0) {
+        for (const listener of this.#listeners) listener.output(visible);
       }
-      if (this.#paused && this.#pending < RESUME_BELOW) {
-        this.#paused = false;
-        this.#pty?.resume();
-      }
-      if (!this.#disposed) this.#hooks?.activity(this);
-    });
-    if (!this.#paused && this.#pending > PAUSE_ABOVE) {
-      this.#paused = true;
-      this.#pty?.pause();
     }
+    this.#hooks?.activity(this);
   }
 
   /** Writes input bytes to the process. Returns false when it no longer runs. */

@@ -26,10 +26,6 @@ export interface Pty {
   write(data: Uint8Array): void;
   /** Changes the terminal's size. */
   resize(cols: number, rows: number): void;
-  /** Stops reading output until {@linkcode Pty.resume}: back-pressure. */
-  pause(): void;
-  /** Starts reading output again. */
-  resume(): void;
   /** Sends a signal to the child (default `SIGHUP`). */
   kill(signal?: string): void;
 }
@@ -56,8 +52,6 @@ interface NodePty {
   onExit(listener: (e: { exitCode: number; signal?: number }) => void): unknown;
   write(data: unknown): void;
   resize(cols: number, rows: number): void;
-  pause(): void;
-  resume(): void;
   kill(signal?: string): void;
 }
 
@@ -97,8 +91,6 @@ export async function spawnPty(
       void child.onExit((e) => handler({ exitCode: e.exitCode, signal: e.signal ?? 0 })),
     write: (data) => child.write(data),
     resize: (cols, rows) => child.resize(cols, rows),
-    pause: () => child.pause(),
-    resume: () => child.resume(),
     kill: (signal = "SIGHUP") => child.kill(signal),
   };
 }

@@ -75,6 +75,9 @@ export class Screen {
       scrollback: options.scrollback,
       allowProposedApi: true,
       windowOptions: { getWinSizeChars: true },
+      // writeSync warns once that it is "unreliable": that is about async parser
+      // handlers, and this screen has none.
+      logLevel: "error",
     });
     this.#serializer = new serializeAddon.SerializeAddon();
     this.#term.loadAddon(this.#serializer);
@@ -135,6 +138,17 @@ export class Screen {
   /** Parses program output; `done` runs once these bytes are on the screen. */
   write(data: Uint8Array, done: () => void): void {
     this.#term.write(data, done);
+  }
+
+  /**
+   * Parses program output now, before returning. Faster than {@linkcode write}
+   * (no timer per chunk), and the caller's event loop cannot take more output
+   * meanwhile, which is flow control for free.
+   */
+  writeSync(data: Uint8Array): void {
+    (this.#term as unknown as { _core: { writeSync(data: Uint8Array): void } })._core.writeSync(
+      data,
+    );
   }
 
   /** Changes the size; the screen reflows. */
