@@ -66,6 +66,16 @@ export async function sh(
   return new TextDecoder().decode(out.stdout);
 }
 
+/** Runs `skiff args…` in `env` and returns its stdout and how long the whole process took (ms). */
+export async function timeSkiff(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ ms: number; stdout: string }> {
+  const start = performance.now();
+  const stdout = await skiff(args, env);
+  return { ms: performance.now() - start, stdout };
+}
+
 /** Runs `skiff args…` in `env`. */
 export function skiff(args: string[], env: Record<string, string>): Promise<string> {
   return sh(Deno.execPath(), ["run", "-A", "-q", MAIN, ...args], env);

@@ -8,7 +8,7 @@
 
 import { join } from "node:path";
 import { openLedger } from "../lib/ledger/mod.ts";
-import { type BenchRow, isolatedEnv, MAIN, median, sh } from "./harness.ts";
+import { type BenchRow, isolatedEnv, median, sh, skiff, timeSkiff } from "./harness.ts";
 
 const ROWS = 10_000;
 const RUNS = 11;
@@ -41,19 +41,11 @@ export async function benchLedger(log: (line: string) => void): Promise<BenchRow
 
     const lsTimes: number[] = [];
     const sqliteTimes: number[] = [];
-    const args = ["run", "-A", "-q", MAIN, "ledger", "ls", "--all", "--json"];
     for (let i = 0; i < RUNS; i++) {
-      start = performance.now();
-      const out = await new Deno.Command(Deno.execPath(), {
-        args,
-        env,
-        clearEnv: true,
-        stdout: "piped",
-      }).output();
-      lsTimes.push(performance.now() - start);
-      if (!out.success) throw new Error("skiff ledger ls failed");
+      const run = await timeSkiff(["ledger", "ls", "--all", "--json"], env);
+      lsTimes.push(run.ms);
       if (i === 0) {
-        const rows = JSON.parse(new TextDecoder().decode(out.stdout)).rows.length;
+        const rows = JSON.parse(run.stdout).rows.length;
         log(`  ledger ls --json lists ${rows} plans with their tasks`);
       }
       start = performance.now();
@@ -63,16 +55,7 @@ export async function benchLedger(log: (line: string) => void): Promise<BenchRow
 
     start = performance.now();
     for (let i = 0; i < CLI_ADDS; i++) {
-      await sh(Deno.execPath(), [
-        "run",
-        "-A",
-        "-q",
-        MAIN,
-        "ledger",
-        "add",
-        "--task",
-        `CLI task ${i}`,
-      ], env);
+      await skiff(["ledger", "add", "--task", `CLI task ${i}`], env);
     }
     const cliRate = CLI_ADDS / ((performance.now() - start) / 1000);
     return [

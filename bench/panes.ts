@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import { DaemonClient } from "../lib/client/client.ts";
 import type { PaneInfo } from "../lib/daemon/pane_info.ts";
-import { type BenchRow, isolatedEnv, MAIN, median, rss, skiff, Tmux } from "./harness.ts";
+import { type BenchRow, isolatedEnv, median, rss, skiff, timeSkiff, Tmux } from "./harness.ts";
 
 const THROUGHPUT_MB = 64;
 const ROUNDS = 5;
@@ -156,18 +156,9 @@ export async function benchPanes(log: (line: string) => void): Promise<BenchRow[
     // ls latency, with the 100 panes present: a whole CLI process each time.
     const lsTimes: number[] = [];
     const tmuxLsTimes: number[] = [];
-    const args = ["run", "-A", "-q", MAIN, "ls", "--json"];
     for (let i = 0; i < LS_RUNS; i++) {
-      let start = performance.now();
-      const out = await new Deno.Command(Deno.execPath(), {
-        args,
-        env,
-        clearEnv: true,
-        stdout: "piped",
-      }).output();
-      lsTimes.push(performance.now() - start);
-      if (!out.success) throw new Error("skiff ls failed");
-      start = performance.now();
+      lsTimes.push((await timeSkiff(["ls", "--json"], env)).ms);
+      const start = performance.now();
       await tmux.run(
         "list-panes",
         "-a",
