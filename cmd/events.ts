@@ -6,7 +6,7 @@
 
 import { type CommandSpec, Exit, optNumber, SkiffError } from "../lib/cli/mod.ts";
 import { writeAllSync } from "../lib/cli/output.ts";
-import { connectDaemon, tryConnect } from "../lib/client/mod.ts";
+import { connectDaemon, reconnect } from "../lib/client/mod.ts";
 import type { DaemonClient } from "../lib/client/mod.ts";
 import type { EventMessage } from "../lib/protocol/messages.ts";
 
@@ -20,16 +20,6 @@ function textLine(event: EventMessage): string {
   );
   const who = pane ? `${pane}${paneName ? ` ${paneName}` : ""}` : "";
   return [time.slice(11, 19), name, who, ...fields].filter((s) => s !== "").join(" ");
-}
-
-async function reconnect(): Promise<DaemonClient | undefined> {
-  const deadline = Date.now() + RECONNECT_MS;
-  while (Date.now() < deadline) {
-    const client = await tryConnect();
-    if (client) return client;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return undefined;
 }
 
 /** The `events` command. */
@@ -60,7 +50,7 @@ export const command: CommandSpec = {
         }
       }
       client.close();
-      client = await reconnect();
+      client = await reconnect(RECONNECT_MS);
     }
     throw new SkiffError("skiffd went away", { exit: "DAEMON" });
   },

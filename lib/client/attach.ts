@@ -10,7 +10,7 @@ import { SkiffError } from "../cli/errors.ts";
 import { writeAllSync } from "../cli/output.ts";
 import { encodeFrame, Frame, FrameReader } from "../protocol/frames.ts";
 import type { DaemonClient } from "./client.ts";
-import { connectDaemon, tryConnect } from "./connect.ts";
+import { connectDaemon, reconnect } from "./connect.ts";
 
 /** The detach key: Ctrl+\ as a plain byte. */
 const DETACH_BYTE = 0x1c;
@@ -134,12 +134,7 @@ export async function attachTerminal(pane: string): Promise<AttachOutcome> {
       client.close();
       if (reason !== "lost") break;
       // skiffd dropped us (a reload or a restart): attach again to the same pane.
-      const deadline = Date.now() + REATTACH_MS;
-      let again: DaemonClient | undefined;
-      while (!again && Date.now() < deadline) {
-        again = await tryConnect();
-        if (!again) await new Promise((r) => setTimeout(r, 100));
-      }
+      const again = await reconnect(REATTACH_MS);
       if (!again) break;
       client = again;
       try {

@@ -80,6 +80,22 @@ export async function connectDaemon(options: ConnectOptions = {}): Promise<Daemo
   return await startDaemon(socket);
 }
 
+/**
+ * Connects again after skiffd dropped the connection (a reload or a restart),
+ * trying until `timeoutMs` passes. Never starts a daemon; `undefined` if none came.
+ */
+export async function reconnect(
+  timeoutMs: number,
+  socket: string = socketPath(),
+): Promise<DaemonClient | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const client = await tryConnect(socket);
+    if (client || Date.now() >= deadline) return client;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /** Whether a skiffd process holds the lock of `socket` (it lives until that process ends). */
 export async function daemonAlive(socket: string = socketPath()): Promise<boolean> {
   let file: Deno.FsFile;

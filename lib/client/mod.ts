@@ -9,6 +9,7 @@ export {
   connectDaemon,
   type ConnectOptions,
   daemonAlive,
+  reconnect,
   startDaemon,
   tryConnect,
 } from "./connect.ts";
