@@ -246,14 +246,13 @@ Deno.test("events: turn-start, turn-end, waiting, bell, exit of the agent, typed
     await skiff.ok(["wait", "host", "--until", "waiting", "--timeout", "10"]);
     await skiff.ok(["keys", "host", "y"]);
     await skiff.ok(["wait", "host", "--until", "idle", "--timeout", "10"]);
-    await skiff.ok(["send", "host", "BELL", "--enter", "--timeout", "1"]).catch(() => {});
-    await skiff.ok(["send", "host", "EXIT", "--enter", "--timeout", "1"]).catch(() => {});
-    await skiff.ok(["wait", "host", "--until", "shell", "--timeout", "10"]).catch(async () => {
-      await waitFor(
-        "the shell to be back",
-        async () => (await pane(skiff, "host")).state === "shell",
-      );
-    });
+    // Neither prompt starts a turn: the send says so with exit 8.
+    assertEquals((await skiff.run(["send", "host", "BELL", "--enter", "--timeout", "1"])).code, 8);
+    assertEquals((await skiff.run(["send", "host", "EXIT", "--enter", "--timeout", "1"])).code, 8);
+    await waitFor(
+      "the shell to be back",
+      async () => (await pane(skiff, "host")).state === "shell",
+    );
     await skiff.ok(["kill", "host"]);
     await stream.next((e) => e.event === "gone");
     await stream.stop();
