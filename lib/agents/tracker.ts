@@ -57,8 +57,8 @@ export interface TrackerEvent {
 export interface TrackerInput {
   /** Now, in ms since the epoch. */
   now: number;
-  /** The visible screen. */
-  view: ScreenView;
+  /** Reads the visible screen; only called when an agent is in front (it walks every cell). */
+  view: () => ScreenView;
   /** The process in front of the terminal. */
   foreground?: ForegroundProcess;
   /** Whether the pane's process runs. */
@@ -218,7 +218,7 @@ export class AgentTracker {
         : [];
       return events;
     }
-    const reading = readScreen(profile, input.view);
+    const reading = readScreen(profile, input.view());
     this.#reading = reading;
     const next = this.#decide(profile, reading, input.now);
     const hook = this.#hook?.agent === profile.id ? this.#hook : undefined;

@@ -4,18 +4,7 @@
  * @module
  */
 
-/** Joins byte chunks into one array. */
-export function concatBytes(chunks: Uint8Array[]): Uint8Array {
-  let length = 0;
-  for (const chunk of chunks) length += chunk.length;
-  const out = new Uint8Array(length);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return out;
-}
+import { joinBytes } from "../platform/bytes.ts";
 
 /**
  * Reads stdin to its end as text. With `timeoutMs`, stops waiting after that
@@ -39,5 +28,5 @@ export async function readStdin(options: { timeoutMs?: number } = {}): Promise<s
     clearTimeout(timer);
     reader.releaseLock();
   }
-  return new TextDecoder().decode(concatBytes(chunks));
+  return new TextDecoder().decode(joinBytes(chunks));
 }

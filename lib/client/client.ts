@@ -9,6 +9,7 @@
  */
 
 import { Exit, type ExitName, SkiffError } from "../cli/errors.ts";
+import { joinBytes } from "../platform/bytes.ts";
 import type { EventMessage, Response } from "../protocol/messages.ts";
 import { PROTOCOL_VERSION } from "../version.ts";
 
@@ -92,9 +93,7 @@ export class DaemonClient {
 
   #feed(bytes: Uint8Array): void {
     if (this.#raw) return this.#deliverRaw(bytes.slice());
-    const joined = new Uint8Array(this.#buffer.length + bytes.length);
-    joined.set(this.#buffer);
-    joined.set(bytes, this.#buffer.length);
+    const joined = joinBytes([this.#buffer, bytes]);
     let start = 0;
     while (!this.#raw) {
       const newline = joined.indexOf(0x0a, start);

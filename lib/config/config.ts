@@ -201,6 +201,9 @@ export function loadConfig(file = projectsFile()): Config {
   return parseConfig(text, file);
 }
 
+/** How often {@linkcode ConfigSource.recent} looks at the file. */
+export const RECHECK_MS = 500;
+
 /**
  * The config as a long-running process sees it: read again whenever the
  * file changes, so `skiff project add` takes effect without a reload. A
@@ -211,6 +214,7 @@ export class ConfigSource {
   readonly #onError: (message: string) => void;
   #config: Config;
   #stamp = "";
+  #checkedAt = 0;
 
   /** Reads `file` now; `onError` hears about edits that could not be read. */
   constructor(file: string, onError: (message: string) => void) {
@@ -235,8 +239,18 @@ export class ConfigSource {
     }
   }
 
+  /**
+   * The config for hot paths (agent readings, many a second): like
+   * {@linkcode ConfigSource.get}, but the file is looked at once every
+   * {@linkcode RECHECK_MS} at most.
+   */
+  recent(): Config {
+    return Date.now() - this.#checkedAt < RECHECK_MS ? this.#config : this.get();
+  }
+
   /** The config, re-read first if the file changed. */
   get(): Config {
+    this.#checkedAt = Date.now();
     if (this.#currentStamp() !== this.#stamp) {
       try {
         this.reload();

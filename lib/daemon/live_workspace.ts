@@ -89,7 +89,7 @@ export class LiveWorkspace {
     this.#configSource = config;
     this.#options = options;
     this.watches = new AgentWatches({
-      config: () => this.#config,
+      config: () => this.#configSource.recent(),
       events: options.events,
       log: options.log,
       save: () => this.save(),

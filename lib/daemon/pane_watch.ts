@@ -74,7 +74,7 @@ export class PaneWatch {
     const unreadBefore = this.tracker.unread;
     const events = this.tracker.update({
       now: this.#lastAt,
-      view: this.#pane.screen.view(),
+      view: () => this.#pane.screen.view(),
       foreground: this.#pane.status === "running" ? this.#pane.foreground() : undefined,
       running: this.#pane.status === "running",
     });

@@ -11,3 +11,4 @@ export * from "./spawn_self.ts";
 export * from "./peercred.ts";
 export * from "./files.ts";
 export * from "./shell.ts";
+export * from "./bytes.ts";

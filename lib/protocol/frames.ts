@@ -7,6 +7,8 @@
  * @module
  */
 
+import { joinBytes } from "../platform/bytes.ts";
+
 /** Frame types. Output flows from skiffd; input, resize and detach flow to it. */
 export const Frame = {
   /** skiffd → client: bytes for the terminal. */
@@ -43,9 +45,7 @@ export class FrameReader {
 
   /** Feeds bytes; returns every complete frame. Throws on an oversized frame. */
   push(chunk: Uint8Array): { type: number; payload: Uint8Array }[] {
-    const joined = new Uint8Array(this.#buffer.length + chunk.length);
-    joined.set(this.#buffer);
-    joined.set(chunk, this.#buffer.length);
+    const joined = joinBytes([this.#buffer, chunk]);
     const frames: { type: number; payload: Uint8Array }[] = [];
     let offset = 0;
     while (joined.length - offset >= FRAME_HEADER) {

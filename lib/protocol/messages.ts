@@ -9,6 +9,8 @@
  * @module
  */
 
+import { joinBytes } from "../platform/bytes.ts";
+
 /** The longest line either side accepts, in bytes. */
 export const MAX_LINE_BYTES = 1 << 20;
 
@@ -113,18 +115,7 @@ export class LineSplitter {
   }
 
   #take(): string {
-    let text: string;
-    if (this.#parts.length === 1) {
-      text = this.#decoder.decode(this.#parts[0]);
-    } else {
-      const joined = new Uint8Array(this.#size);
-      let offset = 0;
-      for (const part of this.#parts) {
-        joined.set(part, offset);
-        offset += part.length;
-      }
-      text = this.#decoder.decode(joined);
-    }
+    const text = this.#decoder.decode(joinBytes(this.#parts));
     this.#parts = [];
     this.#size = 0;
     return text;

@@ -8,6 +8,8 @@
  * @module
  */
 
+import { joinBytes } from "../platform/bytes.ts";
+
 const ESC = 0x1b;
 const BEL = 0x07;
 const BACKSLASH = 0x5c;
@@ -87,20 +89,13 @@ function sequenceEnd(bytes: Uint8Array, start: number): [end: number, bodyEnd: n
   return [start + 2, start + 2];
 }
 
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const joined = new Uint8Array(a.length + b.length);
-  joined.set(a);
-  joined.set(b, a.length);
-  return joined;
-}
-
 /** A stateful filter: feed it chunks in order; it returns what may pass. */
 export class QueryFilter {
   #held: Uint8Array | undefined;
 
   /** Returns `chunk` with every complete query removed; keeps a split sequence for the next chunk. */
   filter(chunk: Uint8Array): Uint8Array {
-    const bytes = this.#held ? concat(this.#held, chunk) : chunk;
+    const bytes = this.#held ? joinBytes([this.#held, chunk]) : chunk;
     this.#held = undefined;
     let esc = bytes.indexOf(ESC);
     if (esc === -1) return bytes;
@@ -124,15 +119,6 @@ export class QueryFilter {
       esc = bytes.indexOf(ESC, end);
     }
     if (from < bytes.length) parts.push(bytes.subarray(from));
-    if (parts.length === 1) return parts[0];
-    let length = 0;
-    for (const part of parts) length += part.length;
-    const out = new Uint8Array(length);
-    let offset = 0;
-    for (const part of parts) {
-      out.set(part, offset);
-      offset += part.length;
-    }
-    return out;
+    return joinBytes(parts);
   }
 }

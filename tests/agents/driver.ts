@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { DEFAULT_REPLY } from "../fixtures/fake_llm_server.ts";
 import { type AgentLaunch, type AgentName, prepareAgent } from "./agent_env.ts";
 import { allPids, shellQuote, TmuxPane } from "./tmux.ts";
+import { waitFor } from "../helpers/skiff.ts";
 
 /** Screen markers used to drive one agent (matched on the plain capture). */
 export interface AgentScript {
@@ -80,22 +81,12 @@ export const SCRIPTS: Readonly<Record<AgentName, AgentScript>> = {
 export const REPLY_END = DEFAULT_REPLY.split(" ").at(-1)!;
 
 /** Resolves after `ms` milliseconds. */
-export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
 /** Polls `probe` every 250 ms until it returns a value, or throws after `ms`. */
-export async function waitFor<T>(
-  what: string,
-  ms: number,
-  probe: () => Promise<T | undefined>,
-): Promise<T> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    await sleep(250);
-  }
-  throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+function poll<T>(what: string, ms: number, probe: () => Promise<T | undefined>): Promise<T> {
+  return waitFor(what, probe, { timeout: ms, interval: 250 });
 }
+
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Number of times `needle` occurs in `haystack`. */
 export function count(haystack: string, needle: string): number {
@@ -140,7 +131,7 @@ export class AgentDriver {
    * input box took to show (e.g. `"4.2s"`).
    */
   async waitReady(ms = 90_000): Promise<string> {
-    await waitFor("the input box", ms, async () => {
+    await poll("the input box", ms, async () => {
       return this.script.ready.test(await this.pane.capture()) || undefined;
     });
     const at = this.elapsed();
@@ -154,7 +145,7 @@ export class AgentDriver {
       const before = count(await this.pane.capture(), text);
       await this.pane.type(text);
       try {
-        await waitFor(`"${text}" to show`, 4000, async () => {
+        await poll(`"${text}" to show`, 4000, async () => {
           return count(await this.pane.capture(), text) > before ? true : undefined;
         });
         if (attempt > 1) this.notes.push(`typing "${text}" needed ${attempt} attempts`);
@@ -179,7 +170,7 @@ export class AgentDriver {
   async erase(text: string): Promise<void> {
     const before = count(await this.pane.capture(), text);
     await this.backspace(text.length);
-    await waitFor(`"${text}" to be erased`, 5000, async () => {
+    await poll(`"${text}" to be erased`, 5000, async () => {
       return count(await this.pane.capture(), text) < before ? true : undefined;
     });
     await sleep(500);
@@ -201,12 +192,12 @@ export class AgentDriver {
 
   /** Waits until a busy marker shows. */
   async waitBusy(ms = 20_000): Promise<void> {
-    await waitFor("busy", ms, () => this.isBusy().then((b) => b || undefined));
+    await poll("busy", ms, () => this.isBusy().then((b) => b || undefined));
   }
 
   /** Waits until the approval dialog shows. */
   async waitApproval(ms = 30_000): Promise<void> {
-    await waitFor("the approval dialog", ms, async () => {
+    await poll("the approval dialog", ms, async () => {
       return this.script.approval.test(await this.pane.capture()) || undefined;
     });
   }
@@ -219,7 +210,7 @@ export class AgentDriver {
   /** Waits for a finished turn: `replies` complete answers, no busy marker, input box back. */
   async waitDone(replies: number, ms = 60_000): Promise<void> {
     let quiet = 0;
-    await waitFor("the turn to finish", ms, async () => {
+    await poll("the turn to finish", ms, async () => {
       const s = await this.pane.capture();
       const ok = count(s, REPLY_END) >= replies &&
         (this.script.idle ?? this.script.ready).test(s) && !await this.isBusy(s);

@@ -5,6 +5,8 @@
  * @module
  */
 
+import { shellQuote } from "../../lib/platform/shell.ts";
+
 /** Foreground process of a pane, read from /proc. */
 export interface Foreground {
   comm: string;
@@ -33,10 +35,7 @@ async function run(args: string[]): Promise<string> {
   return new TextDecoder().decode(out.stdout);
 }
 
-/** Quotes a string for a POSIX shell. */
-export function shellQuote(s: string): string {
-  return /^[A-Za-z0-9_\/.,:=+@%-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`;
-}
+export { shellQuote } from "../../lib/platform/shell.ts";
 
 function readProc(pid: number): { comm: string; argv: string[]; pgrp: number; tpgid: number } {
   const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);

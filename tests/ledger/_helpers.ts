@@ -74,3 +74,57 @@ export function snapshot(dir: string): Map<string, Uint8Array> {
 export function pane(id: string, generation: number | null = 1000, name = `name-${id}`) {
   return { id, name, generation };
 }
+
+/** What one process of {@linkcode startTogether} left. */
+export interface TogetherResult {
+  /** How it ended. */
+  status: Deno.CommandStatus;
+  /** All it printed. */
+  stdout: string;
+  /** All it printed to stderr. */
+  stderr: string;
+}
+
+/**
+ * Starts one `deno` process per argument list. Each prints `ready` and then
+ * waits for `go` on stdin; once all are ready they are released together.
+ * Returns their outputs and the ms from the release until the last ended.
+ */
+export async function startTogether(
+  argsList: string[][],
+): Promise<{ results: TogetherResult[]; elapsed: number }> {
+  const children = argsList.map((args) =>
+    new Deno.Command(Deno.execPath(), { args, stdin: "piped", stdout: "piped", stderr: "piped" })
+      .spawn()
+  );
+  // Read each child's stdout in full, and note when it says "ready".
+  const streams = children.map((child) => {
+    const ready = Promise.withResolvers<void>();
+    const all = (async () => {
+      let text = "";
+      for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
+        text += chunk;
+        if (text.startsWith("ready\n")) ready.resolve();
+      }
+      ready.reject(new Error(`a process ended before it was ready: ${text}`));
+      return text;
+    })();
+    return { ready: ready.promise, all };
+  });
+  await Promise.all(streams.map((s) => s.ready));
+  const started = performance.now();
+  await Promise.all(children.map(async (child) => {
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode("go\n"));
+    await writer.close();
+  }));
+  const results = await Promise.all(children.map(async (child, i) => {
+    const [status, stdout, stderr] = await Promise.all([
+      child.status,
+      streams[i].all,
+      new Response(child.stderr).text(),
+    ]);
+    return { status, stdout, stderr };
+  }));
+  return { results, elapsed: performance.now() - started };
+}

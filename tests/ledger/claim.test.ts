@@ -9,18 +9,9 @@ import { DatabaseSync } from "node:sqlite";
 import { SkiffError } from "../../lib/cli/errors.ts";
 import { DEFAULT_STALE_MS, type Ledger, openLedger } from "../../lib/ledger/mod.ts";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
+import { NOON, startTogether, tempDir } from "./_helpers.ts";
 
-const T0 = new Date(2024, 2, 5, 12, 0, 0);
-
-async function tempDir(): Promise<{ path: string } & AsyncDisposable> {
-  const path = await Deno.makeTempDir({ prefix: "skiff-claim-test-" });
-  return {
-    path,
-    async [Symbol.asyncDispose]() {
-      await Deno.remove(path, { recursive: true });
-    },
-  };
-}
+const T0 = NOON;
 
 function open(dir: string, now: () => Date = () => T0): Ledger {
   return openLedger(join(dir, "ledger.db"), { now, cwd: dir });
@@ -237,42 +228,13 @@ Deno.test("two claimers in separate processes: each task is claimed by exactly o
   }
   // Two processes try every task from opposite ends, so they meet and race in the middle.
   const orders = ["up", "down"];
-  const children = orders.map((order) =>
-    new Deno.Command(Deno.execPath(), {
-      args: ["eval", "--ext=ts", CLAIMER, path, String(count), order],
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn()
+  const { results } = await startTogether(
+    orders.map((order) => ["eval", "--ext=ts", CLAIMER, path, String(count), order]),
   );
-  const outputs = children.map((child) => {
-    const ready = Promise.withResolvers<void>();
-    const all = (async () => {
-      let text = "";
-      for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
-        text += chunk;
-        if (text.startsWith("ready\n")) ready.resolve();
-      }
-      ready.reject(new Error(`a claimer ended before it was ready: ${text}`));
-      return text;
-    })();
-    return { ready: ready.promise, all };
-  });
-  await Promise.all(outputs.map((o) => o.ready));
-  await Promise.all(children.map(async (child) => {
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode("go\n"));
-    await writer.close();
-  }));
-  const reports = await Promise.all(children.map(async (child, i) => {
-    const [status, stdout, stderr] = await Promise.all([
-      child.status,
-      outputs[i].all,
-      new Response(child.stderr).text(),
-    ]);
+  const reports = results.map(({ status, stdout, stderr }) => {
     assertEquals(status.code, 0, `a claimer failed: ${stderr}`);
     return JSON.parse(stdout.trim().split("\n").at(-1)!) as { won: number[]; lost: string[] };
-  }));
+  });
   const won = reports.flatMap((r) => r.won).sort((a, b) => a - b);
   assertEquals(won, Array.from({ length: count }, (_, i) => i + 1), "each task won exactly once");
   for (const r of reports) {

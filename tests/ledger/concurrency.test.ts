@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { open, raw, tempDir } from "./_helpers.ts";
+import { open, raw, startTogether, tempDir } from "./_helpers.ts";
 
 const SCRIPT = new URL("./concurrent_adder.ts", import.meta.url).pathname;
 
@@ -15,44 +15,12 @@ interface Report {
  * releases them at the same moment, and returns their reports.
  */
 async function runAdders(path: string, processes: number, count: number) {
-  const children = Array.from({ length: processes }, (_, i) =>
-    new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", SCRIPT, path, String(count), String(i)],
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn());
-  // Read each child's stdout in full, and note when it says "ready".
-  const streams = children.map((child) => {
-    const ready = Promise.withResolvers<void>();
-    const all = (async () => {
-      let text = "";
-      for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
-        text += chunk;
-        if (text.startsWith("ready\n")) ready.resolve();
-      }
-      ready.reject(new Error(`an adder ended before it was ready: ${text}`));
-      return text;
-    })();
-    return { isReady: ready.promise, all };
-  });
-  await Promise.all(streams.map((s) => s.isReady));
-  const started = performance.now();
-  const writers = children.map(async (child) => {
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode("go\n"));
-    await writer.close();
-  });
-  await Promise.all(writers);
-  const results = await Promise.all(children.map(async (child, i) => {
-    const [status, stdout, stderr] = await Promise.all([
-      child.status,
-      streams[i].all,
-      new Response(child.stderr).text(),
-    ]);
-    return { status, stdout, stderr };
-  }));
-  const elapsed = performance.now() - started;
+  const { results, elapsed } = await startTogether(
+    Array.from(
+      { length: processes },
+      (_, i) => ["run", "-A", SCRIPT, path, String(count), String(i)],
+    ),
+  );
   for (const r of results) {
     assert.equal(r.status.code, 0, `an adder failed: ${r.stderr}`);
     assert.equal(r.stderr, "", "an adder wrote to stderr");

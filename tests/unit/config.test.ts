@@ -314,3 +314,20 @@ Deno.test({
     }
   },
 });
+
+Deno.test("ConfigSource: recent() looks at the file at most every RECHECK_MS, get() at once", () => {
+  const dir = Deno.makeTempDirSync({ prefix: "skiff-config-" });
+  try {
+    const file = join(dir, "projects.toml");
+    Deno.writeTextFileSync(file, '[projects.a]\nroot = "/a"\n');
+    const source = new ConfigSource(file, () => {});
+    assertEquals(source.get().projects.map((p) => p.name), ["a"]);
+    Deno.writeTextFileSync(file, '[projects.a]\nroot = "/a"\n[projects.bb]\nroot = "/b"\n');
+    // Within RECHECK_MS of the last look, recent() keeps what it had.
+    assertEquals(source.recent().projects.map((p) => p.name), ["a"]);
+    assertEquals(source.get().projects.map((p) => p.name), ["a", "bb"]);
+    assertEquals(source.recent().projects.map((p) => p.name), ["a", "bb"]);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
