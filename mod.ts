@@ -28,9 +28,6 @@ export {
   tryConnect,
   withDaemon,
 } from "./lib/client/mod.ts";
-export type { PaneInfo } from "./lib/daemon/mod.ts";
-export type { PaneState } from "./lib/agents/profile.ts";
-export type { ForegroundProcess } from "./lib/platform/proc.ts";
-export { Exit, type ExitName, SkiffError } from "./lib/cli/errors.ts";
-export type { EventMessage } from "./lib/protocol/messages.ts";
+export type * from "./lib/protocol/mod.ts";
+export { Exit, type ExitName, SkiffError } from "./lib/errors.ts";
 export * from "./lib/ledger/mod.ts";

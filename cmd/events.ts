@@ -5,16 +5,18 @@
  */
 
 import { type CommandSpec, Exit, optNumber, SkiffError } from "../lib/cli/mod.ts";
-import { writeAllSync } from "../lib/cli/output.ts";
+import { writeAllSync } from "../lib/platform/bytes.ts";
 import { connectDaemon, reconnect } from "../lib/client/mod.ts";
 import type { DaemonClient } from "../lib/client/mod.ts";
-import type { EventMessage } from "../lib/protocol/messages.ts";
+import type { Event } from "../lib/protocol/events.ts";
 
 /** How long to look for skiffd again after it drops the stream (a reload or restart). */
 const RECONNECT_MS = 10_000;
 
-function textLine(event: EventMessage): string {
-  const { event: name, time, pane, name: paneName, ...rest } = event;
+function textLine(event: Event): string {
+  const { event: name, time, pane, name: paneName, ...rest } = event as
+    & Event
+    & { pane?: string; name?: string };
   const fields = Object.entries(rest).map(([k, v]) =>
     `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`
   );

@@ -6,7 +6,6 @@
 
 import { arg, type CommandSpec } from "../lib/cli/mod.ts";
 import { withDaemon } from "../lib/client/mod.ts";
-import type { PaneInfo } from "../lib/daemon/pane_info.ts";
 
 /** The `kill` command. */
 export const command: CommandSpec = {
@@ -17,9 +16,7 @@ export const command: CommandSpec = {
   args: [{ name: "PANE", required: true, help: "Pane id, name, or project/name" }],
   exitCodes: [[3, "No such pane"], [4, "skiffd could not be reached"]],
   run: async (ctx) => {
-    const pane = await withDaemon((client) =>
-      client.call<PaneInfo>("pane.kill", { pane: arg(ctx, "PANE") })
-    );
+    const pane = await withDaemon((client) => client.call("pane.kill", { pane: arg(ctx, "PANE") }));
     ctx.out.result({ killed: pane }, () => {});
   },
 };

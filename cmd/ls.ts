@@ -7,7 +7,6 @@
 import { type CommandSpec, table } from "../lib/cli/mod.ts";
 import { withDaemon } from "../lib/client/mod.ts";
 import { frontOf, tildePath } from "../lib/client/format.ts";
-import type { PaneInfo } from "../lib/daemon/pane_info.ts";
 
 /** The `ls` command. */
 export const command: CommandSpec = {
@@ -18,7 +17,7 @@ export const command: CommandSpec = {
     "List every pane: id, name, project, session, the agent or program in front, its state (starting, working, idle, waiting, exited, or shell when no known agent is in front), whether it is unread, folder and title. --json adds pid, generation, command, size and times.",
   exitCodes: [[4, "skiffd could not be reached"]],
   run: async (ctx) => {
-    const { panes } = await withDaemon((client) => client.call<{ panes: PaneInfo[] }>("pane.list"));
+    const { panes } = await withDaemon((client) => client.call("pane.list"));
     ctx.out.result({ panes }, () => {
       if (panes.length === 0) {
         ctx.out.line("No panes. Start one with 'skiff new'.");

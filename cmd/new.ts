@@ -15,7 +15,6 @@ import {
   SkiffError,
 } from "../lib/cli/mod.ts";
 import { withDaemon } from "../lib/client/mod.ts";
-import type { PaneInfo } from "../lib/daemon/pane_info.ts";
 import { loadConfig, stateDir } from "../lib/config/mod.ts";
 import { agentLaunch, AgentRegistry } from "../lib/agents/mod.ts";
 import { selfCommand } from "../lib/platform/spawn_self.ts";
@@ -111,7 +110,7 @@ export const command: CommandSpec = {
     // Without a project, a pane starts where the command was run, as in tmux.
     if (cwd !== undefined) params.cwd = resolve(cwd);
     else if (project === undefined) params.cwd = Deno.cwd();
-    const pane = await withDaemon((client) => client.call<PaneInfo>("pane.new", params));
+    const pane = await withDaemon((client) => client.call("pane.new", params));
     ctx.out.result({ pane }, () => ctx.out.line(pane.id));
   },
 };

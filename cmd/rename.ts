@@ -6,7 +6,6 @@
 
 import { arg, type CommandSpec } from "../lib/cli/mod.ts";
 import { withDaemon } from "../lib/client/mod.ts";
-import type { PaneInfo } from "../lib/daemon/pane_info.ts";
 
 /** The `rename` command. */
 export const command: CommandSpec = {
@@ -19,7 +18,7 @@ export const command: CommandSpec = {
   exitCodes: [[3, "No such pane"], [4, "skiffd could not be reached"], [5, "The name is taken"]],
   run: async (ctx) => {
     const pane = await withDaemon((client) =>
-      client.call<PaneInfo>("pane.rename", { pane: arg(ctx, "PANE"), name: arg(ctx, "NAME") })
+      client.call("pane.rename", { pane: arg(ctx, "PANE"), name: arg(ctx, "NAME") })
     );
     ctx.out.result({ pane }, () => {});
   },

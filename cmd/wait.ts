@@ -13,8 +13,9 @@ import {
   SkiffError,
 } from "../lib/cli/mod.ts";
 import { withDaemon } from "../lib/client/mod.ts";
+import type { WaitState } from "../lib/protocol/agents.ts";
 
-const STATES = ["idle", "working", "waiting", "exited"];
+const STATES: WaitState[] = ["idle", "working", "waiting", "exited"];
 
 /** The `wait` command. */
 export const command: CommandSpec = {
@@ -43,7 +44,7 @@ export const command: CommandSpec = {
     "The timeout passed first",
   ]],
   run: async (ctx) => {
-    const until = optString(ctx, "until") ?? "idle";
+    const until = (optString(ctx, "until") ?? "idle") as WaitState;
     if (!STATES.includes(until)) {
       throw new SkiffError(`Bad state '${until}': use ${STATES.join(", ")}`, { exit: "USAGE" });
     }

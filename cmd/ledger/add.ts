@@ -13,9 +13,10 @@ import {
   SkiffError,
 } from "../../lib/cli/mod.ts";
 import { entryToJson, type LedgerPane } from "../../lib/ledger/mod.ts";
-import { deliverTask, SEND_EXITS, SEND_OPTIONS } from "./deliver.ts";
+import { deliverTask, lookUpPane } from "../../lib/tasks/mod.ts";
+import { SEND_EXITS, SEND_OPTIONS } from "./send_options.ts";
 import { reportDelivery } from "./report.ts";
-import { LEDGER_EXITS, lookUpPane, openCliLedger } from "./shared.ts";
+import { LEDGER_EXITS, openCliLedger } from "./shared.ts";
 
 /** The `ledger add` command. */
 export const command: CommandSpec = {

@@ -7,7 +7,8 @@
 import { type CommandSpec, optBool, optList, optString } from "../../lib/cli/mod.ts";
 import { listToJson, type ShownState } from "../../lib/ledger/mod.ts";
 import { entriesTable } from "./format.ts";
-import { LEDGER_EXITS, noticeUnknown, openCliLedger, readLiveness } from "./shared.ts";
+import { readLiveness } from "../../lib/tasks/mod.ts";
+import { LEDGER_EXITS, noticeUnknown, openCliLedger } from "./shared.ts";
 
 /** The `ledger ls` command. */
 export const command: CommandSpec = {

@@ -7,7 +7,7 @@
 
 import { type CommandContext, reportError } from "../../lib/cli/mod.ts";
 import { entryToJson, type Ledger } from "../../lib/ledger/mod.ts";
-import type { Delivery } from "./deliver.ts";
+import type { Delivery } from "../../lib/tasks/mod.ts";
 
 /** Prints `delivery` and returns the exit code. */
 export function reportDelivery(ctx: CommandContext, ledger: Ledger, delivery: Delivery): number {

@@ -5,7 +5,8 @@
  */
 
 import { arg, type CommandSpec, optBool, optNumber, secondsToMs } from "../../lib/cli/mod.ts";
-import { deliverTask, SEND_EXITS, SEND_OPTIONS } from "./deliver.ts";
+import { deliverTask } from "../../lib/tasks/mod.ts";
+import { SEND_EXITS, SEND_OPTIONS } from "./send_options.ts";
 import { reportDelivery } from "./report.ts";
 import { ID_HELP, LEDGER_EXITS, openCliLedger, REF_EXITS } from "./shared.ts";
 

@@ -7,14 +7,8 @@
 import { arg, type CommandSpec } from "../../lib/cli/mod.ts";
 import { entryToJson } from "../../lib/ledger/mod.ts";
 import { entryDetails } from "./format.ts";
-import {
-  ID_HELP,
-  LEDGER_EXITS,
-  noticeUnknown,
-  openCliLedger,
-  readLiveness,
-  REF_EXITS,
-} from "./shared.ts";
+import { ID_HELP, LEDGER_EXITS, noticeUnknown, openCliLedger, REF_EXITS } from "./shared.ts";
+import { readLiveness } from "../../lib/tasks/mod.ts";
 
 /** The `ledger show` command. */
 export const command: CommandSpec = {

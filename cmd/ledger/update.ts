@@ -6,7 +6,8 @@
 
 import { arg, type CommandSpec, optString, SkiffError } from "../../lib/cli/mod.ts";
 import { entryToJson, type StoredState, type UpdateInput } from "../../lib/ledger/mod.ts";
-import { currentGeneration, ID_HELP, LEDGER_EXITS, lookUpPane, openCliLedger } from "./shared.ts";
+import { currentGeneration, lookUpPane } from "../../lib/tasks/mod.ts";
+import { ID_HELP, LEDGER_EXITS, openCliLedger } from "./shared.ts";
 
 /** The `ledger update` command. */
 export const command: CommandSpec = {

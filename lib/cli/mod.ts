@@ -4,7 +4,7 @@
  * @module
  */
 
-export * from "./errors.ts";
+export * from "../errors.ts";
 export * from "./output.ts";
 export * from "./spec.ts";
 export { findCommand, GLOBAL_OPTIONS, parse, type Parsed } from "./parse.ts";

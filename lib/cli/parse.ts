@@ -8,7 +8,7 @@
  * @module
  */
 
-import { SkiffError } from "./errors.ts";
+import { SkiffError } from "../errors.ts";
 import type { CommandSpec, OptionSpec } from "./spec.ts";
 
 /** The global options every command takes. */

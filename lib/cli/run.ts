@@ -5,7 +5,7 @@
  * @module
  */
 
-import { Exit, SkiffError } from "./errors.ts";
+import { Exit, SkiffError } from "../errors.ts";
 import { renderHelp, renderRootHelp } from "./help.ts";
 import { Output, reportError } from "./output.ts";
 import { parse } from "./parse.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { SkiffError } from "./errors.ts";
+import { SkiffError } from "../errors.ts";
 import type { CommandContext } from "./spec.ts";
 
 /** Reads a string option, or `undefined`. */

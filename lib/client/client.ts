@@ -8,13 +8,27 @@
  * @module
  */
 
-import { Exit, type ExitName, SkiffError } from "../cli/errors.ts";
+import { Exit, type ExitName, SkiffError } from "../errors.ts";
 import { joinBytes } from "../platform/bytes.ts";
-import type { EventMessage, Response } from "../protocol/messages.ts";
+import type { Event } from "../protocol/events.ts";
+import type { Response } from "../protocol/messages.ts";
+import type { HelloResult } from "../protocol/daemon.ts";
+import type { MethodName, ParamsOf, ResultOf } from "../protocol/methods.ts";
 import { PROTOCOL_VERSION } from "../version.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
+
+/** Options of {@linkcode DaemonClient.call}. */
+export interface CallOptions {
+  /** Turn the connection into a byte stream once the answer comes (for `attach`). */
+  raw?: boolean;
+}
+
+/** The arguments of a call to method `M`: params may be left out when none are required. */
+export type CallArgs<M extends MethodName> = Record<PropertyKey, never> extends ParamsOf<M>
+  ? [params?: ParamsOf<M>, options?: CallOptions]
+  : [params: ParamsOf<M>, options?: CallOptions];
 
 interface Pending {
   resolve: (value: unknown) => void;
@@ -53,11 +67,11 @@ export class DaemonClient {
   #raw = false;
   #rawSink: ((data: Uint8Array | null) => void) | undefined;
   #rawBacklog: Uint8Array[] = [];
-  #eventSink: ((event: EventMessage | null) => void) | undefined;
+  #eventSink: ((event: Event | null) => void) | undefined;
   #closed = false;
   #closedReason: string | undefined;
   /** The daemon's version and pid, from `hello`. */
-  server: { version: string; pid: number; protocol: number } | undefined;
+  server: HelloResult | undefined;
 
   private constructor(conn: Deno.UnixConn) {
     this.#conn = conn;
@@ -117,14 +131,14 @@ export class DaemonClient {
 
   #onLine(line: string): void {
     if (line.trim() === "") return;
-    let message: Response & Partial<EventMessage>;
+    let message: Response & { event?: unknown };
     try {
       message = JSON.parse(line);
     } catch {
       return;
     }
     if (typeof message.event === "string") {
-      this.#eventSink?.(message as unknown as EventMessage);
+      this.#eventSink?.(message as unknown as Event);
       return;
     }
     const pending = typeof message.id === "number" ? this.#pending.get(message.id) : undefined;
@@ -166,17 +180,18 @@ export class DaemonClient {
     return this.#closed;
   }
 
-  /** Sends a request and returns its result; throws a {@linkcode SkiffError} on an error answer. */
-  call<T = Record<string, unknown>>(
-    method: string,
-    params: Record<string, unknown> = {},
-    options: { raw?: boolean } = {},
-  ): Promise<T> {
+  /**
+   * Sends a request and returns its result; throws a {@linkcode SkiffError}
+   * on an error answer. The method's params and result are typed by the
+   * protocol (`lib/protocol/`).
+   */
+  call<M extends MethodName>(method: M, ...args: CallArgs<M>): Promise<ResultOf<M>> {
+    const [params = {}, options = {}] = args as [ParamsOf<M>?, CallOptions?];
     if (this.#closed) {
       return Promise.reject(new ConnectionClosed());
     }
     const id = this.#nextId++;
-    const promise = new Promise<T>((resolve, reject) => {
+    const promise = new Promise<ResultOf<M>>((resolve, reject) => {
       this.#pending.set(id, {
         resolve: resolve as (v: unknown) => void,
         reject,
@@ -198,8 +213,8 @@ export class DaemonClient {
    * subscription, so nothing that happens afterwards is missed; the
    * generator yields events until the connection ends.
    */
-  async subscribe(): Promise<AsyncGenerator<EventMessage>> {
-    const queue: (EventMessage | null)[] = [];
+  async subscribe(): Promise<AsyncGenerator<Event>> {
+    const queue: (Event | null)[] = [];
     let wake: (() => void) | undefined;
     this.#eventSink = (event) => {
       queue.push(event);

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { SkiffError } from "../cli/errors.ts";
+import { SkiffError } from "../errors.ts";
 import { runtimeFiles, socketPath } from "../config/paths.ts";
 import { spawnDetached } from "../platform/spawn_self.ts";
 import { ConnectionClosed, DaemonClient } from "./client.ts";

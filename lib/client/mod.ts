@@ -14,3 +14,11 @@ export {
   tryConnect,
 } from "./connect.ts";
 export { withDaemon } from "./use.ts";
+export {
+  restartDaemon,
+  type RestartOutcome,
+  stopDaemon,
+  type StopOutcome,
+  stopRunning,
+  waitUntilGone,
+} from "./lifecycle.ts";

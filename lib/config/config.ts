@@ -10,7 +10,7 @@
 
 import { parse, TomlError } from "smol-toml";
 import { isAbsolute, resolve } from "node:path";
-import { SkiffError } from "../cli/errors.ts";
+import { SkiffError } from "../errors.ts";
 import { defaultAgentFolder, expandHome, projectsFile } from "./paths.ts";
 
 /** A project: a name and a root folder. */

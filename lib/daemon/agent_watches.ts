@@ -8,8 +8,9 @@
 
 import { AgentRegistry } from "../agents/registry.ts";
 import type { TrackerEvent } from "../agents/tracker.ts";
-import { SkiffError } from "../cli/errors.ts";
+import { SkiffError } from "../errors.ts";
 import type { Config } from "../config/config.ts";
+import type { EventName, PaneEventBase } from "../protocol/events.ts";
 import type { EventBus } from "./events.ts";
 import type { InputSource, Pane, PaneHooks } from "./pane.ts";
 import { PaneWatch } from "./pane_watch.ts";
@@ -18,7 +19,7 @@ import { PaneWatch } from "./pane_watch.ts";
 const TYPED_EVENT_EVERY_MS = 1000;
 
 /** The fields every pane event carries. */
-export function paneEventFields(pane: Pane): Record<string, unknown> {
+export function paneEventFields(pane: Pane): Omit<PaneEventBase, "time"> {
   return { pane: pane.id, name: pane.name, generation: pane.saved.generation };
 }
 
@@ -124,7 +125,8 @@ export class AgentWatches {
       fields.signal = pane.exit?.signal || null;
     }
     this.#options.log(`pane ${pane.id} ${event.event} ${JSON.stringify(event.fields)}`);
-    this.#options.events.emit(event.event, fields);
+    // The tracker raises only agent events; their fields are the ones built here.
+    this.#options.events.emit(event.event as EventName, fields as never);
   }
 
   #input(pane: Pane, data: Uint8Array, source: InputSource): void {

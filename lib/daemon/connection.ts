@@ -7,12 +7,8 @@
  */
 
 import type { Socket } from "node:net";
-import {
-  type EventMessage,
-  LineSplitter,
-  ProtocolError,
-  type Response,
-} from "../protocol/messages.ts";
+import type { Event } from "../protocol/events.ts";
+import { LineSplitter, ProtocolError, type Response } from "../protocol/messages.ts";
 import { encodeFrame, Frame, FrameReader } from "../protocol/frames.ts";
 import type { Pane, PaneListener } from "./pane.ts";
 
@@ -75,13 +71,13 @@ export class Connection {
   }
 
   /** Writes one JSON line. */
-  send(message: Response | EventMessage): void {
+  send(message: Response | Event): void {
     if (this.#closed) return;
     this.#socket.write(JSON.stringify(message) + "\n");
   }
 
   /** Turns the connection into an event stream. */
-  startEvents(subscribe: (sink: (event: EventMessage) => void) => () => void): void {
+  startEvents(subscribe: (sink: (event: Event) => void) => () => void): void {
     this.#mode = "events";
     this.#unsubscribe = subscribe((event) => {
       if (this.#socket.writableLength > EVENT_BACKLOG_LIMIT) {

@@ -1,14 +1,15 @@
 /**
  * The daemon's event stream: every change worth telling a subscriber, as
- * one JSON object per event.
+ * one JSON object per event. The catalogue of events is in
+ * `lib/protocol/events.ts`.
  *
  * @module
  */
 
-import type { EventMessage } from "../protocol/messages.ts";
+import type { Event, EventFields, EventName } from "../protocol/events.ts";
 
 /** A function that receives events. */
-export type EventSink = (event: EventMessage) => void;
+export type EventSink = (event: Event) => void;
 
 /** Fans events out to subscribers. */
 export class EventBus {
@@ -20,9 +21,9 @@ export class EventBus {
     return () => this.#sinks.delete(sink);
   }
 
-  /** Sends an event to every subscriber. */
-  emit(event: string, fields: Record<string, unknown> = {}): void {
-    const message: EventMessage = { event, time: new Date().toISOString(), ...fields };
+  /** Sends event `name` with its fields to every subscriber. */
+  emit<N extends EventName>(name: N, fields: EventFields<N>): void {
+    const message = { event: name, time: new Date().toISOString(), ...fields } as Event;
     for (const sink of this.#sinks) {
       try {
         sink(message);

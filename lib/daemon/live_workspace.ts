@@ -6,7 +6,7 @@
  */
 
 import { basename } from "node:path";
-import { SkiffError } from "../cli/errors.ts";
+import { SkiffError } from "../errors.ts";
 import type { Config, ConfigSource } from "../config/config.ts";
 import { loginShell } from "../platform/spawn_self.ts";
 import { AgentWatches, paneEventFields } from "./agent_watches.ts";
@@ -19,7 +19,8 @@ import {
   saveWorkspace,
   type WorkspaceData,
 } from "./workspace.ts";
-import { type PaneInfo, paneInfo } from "./pane_info.ts";
+import type { PaneInfo } from "../protocol/panes.ts";
+import { paneInfo } from "./pane_info.ts";
 
 /** The pattern a pane or session name must match. */
 export const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;

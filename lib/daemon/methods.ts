@@ -6,10 +6,11 @@
  */
 
 import { isAbsolute } from "node:path";
-import { SkiffError } from "../cli/errors.ts";
+import { SkiffError } from "../errors.ts";
 import { encodeKeys } from "../screen/keys.ts";
 import { AGENT_METHODS } from "./agent_methods.ts";
-import type { Method } from "./method_types.ts";
+import type { MethodName } from "../protocol/methods.ts";
+import type { MethodTable } from "./method_types.ts";
 import {
   flag,
   maybeInt,
@@ -30,8 +31,8 @@ function size(params: Params): { cols?: number; rows?: number } {
   };
 }
 
-/** Every method by name. */
-export const METHODS: Record<string, Method> = {
+/** Every method by name, except `hello`, which the server answers itself. */
+export const METHODS: MethodTable<Exclude<MethodName, "hello">> = {
   ...AGENT_METHODS,
   "daemon.status": (_params, ctx) => ctx.control.status(),
 

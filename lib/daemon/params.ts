@@ -5,7 +5,7 @@
  * @module
  */
 
-import { SkiffError } from "../cli/errors.ts";
+import { SkiffError } from "../errors.ts";
 
 /** The params of one request. */
 export type Params = Record<string, unknown>;

@@ -34,7 +34,7 @@
  */
 
 import type { DatabaseSync } from "node:sqlite";
-import { SkiffError } from "../cli/errors.ts";
+import { SkiffError } from "../errors.ts";
 import { usage } from "./inputs.ts";
 import type { TaskRow } from "./rows.ts";
 import { type Liveness, taskShownState } from "./states.ts";

@@ -9,7 +9,7 @@
 
 import { dirname } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
-import { SkiffError } from "../cli/errors.ts";
+import { SkiffError } from "../errors.ts";
 import { type ClaimOptions, claimRow, finishRow, type SendOutcome } from "./claim.ts";
 import { guarded, immediate } from "./db.ts";
 import type { ImportReport } from "./import_md.ts";

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { assertEquals, assertMatch } from "./assert.ts";
 import type { RunResult, SkiffEnv } from "./skiff.ts";
 import type { TaskJson } from "../../lib/ledger/mod.ts";
-import type { PaneInfo } from "../../lib/daemon/pane_info.ts";
+import type { PaneInfo } from "../../lib/protocol/panes.ts";
 
 /** The default agent's folder, `~/skiff-agent`, in the test's HOME. */
 export function agentDir(skiff: SkiffEnv): string {

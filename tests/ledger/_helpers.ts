@@ -7,7 +7,7 @@
 
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { SkiffError } from "../../lib/cli/errors.ts";
+import { SkiffError } from "../../lib/errors.ts";
 import { type Ledger, openLedger, type OpenOptions } from "../../lib/ledger/mod.ts";
 
 /** A fixed moment for tests: 5 March 2024, noon local time. */

@@ -6,7 +6,7 @@
 
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { SkiffError } from "../../lib/cli/errors.ts";
+import { SkiffError } from "../../lib/errors.ts";
 import { DEFAULT_STALE_MS, type Ledger, openLedger } from "../../lib/ledger/mod.ts";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { NOON, startTogether, tempDir } from "./_helpers.ts";

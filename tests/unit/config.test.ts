@@ -9,7 +9,7 @@ import {
   splitCommand,
 } from "../../lib/config/config.ts";
 import { homeDir } from "../../lib/config/paths.ts";
-import { SkiffError } from "../../lib/cli/errors.ts";
+import { SkiffError } from "../../lib/errors.ts";
 import { join } from "node:path";
 import { parse, TomlError } from "smol-toml";
 

@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertThrows } from "../helpers/assert.ts";
 import { checkKeyWords, encodeKeys, keyBytes } from "../../lib/screen/keys.ts";
-import { SkiffError } from "../../lib/cli/errors.ts";
+import { SkiffError } from "../../lib/errors.ts";
 
 const NORMAL = { applicationCursorKeys: false };
 const APP = { applicationCursorKeys: true };

@@ -1,9 +1,10 @@
 import { assertEquals } from "../helpers/assert.ts";
-import { table, writeAllSync } from "../../lib/cli/output.ts";
+import { table } from "../../lib/cli/output.ts";
+import { writeAllSync } from "../../lib/platform/bytes.ts";
 import { SCHEMA_VERSION } from "../../lib/version.ts";
 
 const OUTPUT_URL = new URL("../../lib/cli/output.ts", import.meta.url).href;
-const ERRORS_URL = new URL("../../lib/cli/errors.ts", import.meta.url).href;
+const ERRORS_URL = new URL("../../lib/errors.ts", import.meta.url).href;
 
 /** Runs `body` in a fresh `deno eval` with `reportError` and `SkiffError` imported. */
 async function evalOutput(body: string): Promise<{ code: number; stdout: string; stderr: string }> {

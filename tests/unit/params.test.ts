@@ -8,7 +8,7 @@ import {
   needInt,
   needString,
 } from "../../lib/daemon/params.ts";
-import { SkiffError } from "../../lib/cli/errors.ts";
+import { SkiffError } from "../../lib/errors.ts";
 
 function bad(fn: () => unknown, message: string): void {
   const error = assertThrows(fn);

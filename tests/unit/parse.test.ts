@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertThrows } from "../helpers/assert.ts";
 import { findCommand, GLOBAL_OPTIONS, parse } from "../../lib/cli/parse.ts";
-import { SkiffError } from "../../lib/cli/errors.ts";
+import { SkiffError } from "../../lib/errors.ts";
 import type { CommandSpec } from "../../lib/cli/spec.ts";
 
 const run = () => Promise.resolve();

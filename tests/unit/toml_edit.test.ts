@@ -6,7 +6,7 @@ import {
   tablePath,
   tomlValue,
 } from "../../lib/config/toml_edit.ts";
-import { SkiffError } from "../../lib/cli/errors.ts";
+import { SkiffError } from "../../lib/errors.ts";
 import { parse } from "smol-toml";
 
 function dataError(fn: () => unknown): SkiffError {

@@ -11,7 +11,7 @@ import {
   parseSize,
   secondsToMs,
 } from "../../lib/cli/values.ts";
-import { SkiffError } from "../../lib/cli/errors.ts";
+import { SkiffError } from "../../lib/errors.ts";
 import { Output } from "../../lib/cli/output.ts";
 import type { CommandContext } from "../../lib/cli/spec.ts";
 

@@ -1,16 +1,19 @@
 /**
- * Sending a ledger task to its pane: the shared step of `ledger add --send`
- * and `ledger send`. It claims the task, runs every `skiff send` check, and
- * records the outcome: exit 0 makes the task sent, exit 8 blocked, and a
- * refusal leaves it as it was.
+ * Sending a ledger task to its pane: claim the row, run the guarded send,
+ * record the outcome. `skiff ledger add --send`, `skiff ledger send`, the
+ * watcher's pending lines and the app all deliver through here.
+ *
+ * Exit 0 makes the task sent and exit 8 blocked; a refusal leaves it as it
+ * was.
  *
  * @module
  */
 
-import { SkiffError } from "../../lib/cli/mod.ts";
-import { connectDaemon } from "../../lib/client/mod.ts";
-import type { PaneInfo as LivePane } from "../../lib/daemon/pane_info.ts";
-import type { Ledger, PaneLiveness, TaskRow } from "../../lib/ledger/mod.ts";
+import { SkiffError } from "../errors.ts";
+import { connectDaemon } from "../client/connect.ts";
+import type { DaemonClient } from "../client/client.ts";
+import type { Ledger, PaneLiveness, TaskRow } from "../ledger/mod.ts";
+import type { SendResult } from "../protocol/agents.ts";
 
 /** Options for {@linkcode deliverTask}. */
 export interface DeliverOptions {
@@ -18,14 +21,16 @@ export interface DeliverOptions {
   enter: boolean;
   /** Milliseconds to wait for the turn, or the daemon's default. */
   timeoutMs?: number;
+  /** A connection to use; by default one is made (starting skiffd when needed) and closed. */
+  client?: DaemonClient;
 }
 
 /** What a delivery did. */
 export interface Delivery {
   /** The row after the send. */
   row: TaskRow;
-  /** The send's result, on exit 0 or 8. */
-  send: Record<string, unknown> | null;
+  /** The send's result, on exit 0. */
+  send: SendResult | null;
   /** The exit code, the same as `skiff send` would give. */
   exit: number;
   /** The error of a refusal or of exit 8. */
@@ -46,9 +51,9 @@ export async function deliverTask(
   ref: string,
   options: DeliverOptions,
 ): Promise<Delivery> {
-  const client = await connectDaemon();
+  const client = options.client ?? await connectDaemon();
   try {
-    const { panes } = await client.call<{ panes: LivePane[] }>("pane.list");
+    const { panes } = await client.call("pane.list");
     const liveness = new Map<string, PaneLiveness>(
       panes.map((p) => [p.id, { generation: p.generation }]),
     );
@@ -59,7 +64,7 @@ export async function deliverTask(
         exit: "USAGE",
       });
     }
-    let send: Record<string, unknown>;
+    let send: SendResult;
     try {
       send = await client.call("pane.send", {
         pane: row.pane,
@@ -79,33 +84,9 @@ export async function deliverTask(
       }
       throw error;
     }
-    const sent = ledger.finishSend(row.uid, "sent", Number(send.generation));
+    const sent = ledger.finishSend(row.uid, "sent", send.generation);
     return { row: sent, send, exit: 0 };
   } finally {
-    client.close();
+    if (!options.client) client.close();
   }
 }
-
-/** The options `ledger add --send` and `ledger send` share. */
-export const SEND_OPTIONS = [
-  { name: "enter", type: "boolean" as const, help: "Press Enter and wait for a turn to start" },
-  {
-    name: "timeout",
-    type: "number" as const,
-    value: "S",
-    help: "Seconds to wait for the turn (default: daemon.turn_start_seconds)",
-  },
-];
-
-/** The exit codes of a send, as `skiff send` has them, for `--help`. */
-export const SEND_EXITS: [number, string][] = [
-  [5, "The task is not pending or interrupted, or another send has it"],
-  [8, "The text went in, but no turn started: the task is now blocked"],
-  [10, "The pane's process has exited"],
-  [11, "No known agent is in front"],
-  [12, "The agent is working (the task stays pending)"],
-  [13, "An approval or question shows"],
-  [14, "The input box holds a draft, or does not show"],
-  [15, "A person is typing in the pane"],
-  [16, "The text did not show up in the input box"],
-];
