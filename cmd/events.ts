@@ -4,11 +4,11 @@
  * @module
  */
 
-import { type CommandSpec, Exit, optNumber, SkiffError } from "../lib/cli/mod.ts";
+import { defineCommand, Exit, SkiffError } from "../lib/cli/mod.ts";
 import { writeAllSync } from "../lib/platform/bytes.ts";
 import { connectDaemon, reconnect } from "../lib/client/mod.ts";
 import type { DaemonClient } from "../lib/client/mod.ts";
-import type { Event } from "../lib/protocol/events.ts";
+import { type Event, EVENT_NAMES } from "../lib/protocol/events.ts";
 
 /** How long to look for skiffd again after it drops the stream (a reload or restart). */
 const RECONNECT_MS = 10_000;
@@ -25,17 +25,18 @@ function textLine(event: Event): string {
 }
 
 /** The `events` command. */
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: "events",
   summary: "Follow the daemon's events, one a line",
-  description:
-    "Print events as they happen: pane-created, pane-restored, pane-renamed, resized, title, session-marked, agent-start, turn-start, turn-end, idle-no-turn, waiting, bell, typed, exit, gone, seen, daemon-reloaded, daemon-stopping. With --json each line is one JSON object with the pane id, name, generation and time. The stream follows skiffd through reloads and restarts.",
+  description: `Print events as they happen: ${
+    EVENT_NAMES.join(", ")
+  }. With --json each line is one JSON object with the pane id, name, generation and time. The stream follows skiffd through reloads and restarts.`,
   options: [
     { name: "count", type: "number", value: "N", help: "Exit after N events" },
   ],
-  exitCodes: [[4, "skiffd could not be reached, or went away"]],
+  exits: [["DAEMON", "skiffd could not be reached, or went away"]],
   run: async (ctx) => {
-    const limit = optNumber(ctx, "count");
+    const limit = ctx.opts.count;
     if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) {
       throw new SkiffError("Option '--count' needs a whole number above 0", { exit: "USAGE" });
     }
@@ -56,4 +57,4 @@ export const command: CommandSpec = {
     }
     throw new SkiffError("skiffd went away", { exit: "DAEMON" });
   },
-};
+});

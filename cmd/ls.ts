@@ -4,18 +4,18 @@
  * @module
  */
 
-import { type CommandSpec, table } from "../lib/cli/mod.ts";
+import { defineCommand, table } from "../lib/cli/mod.ts";
 import { withDaemon } from "../lib/client/mod.ts";
 import { frontOf, tildePath } from "../lib/client/format.ts";
 
 /** The `ls` command. */
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: "ls",
   aliases: ["list"],
   summary: "List panes",
   description:
     "List every pane: id, name, project, session, the agent or program in front, its state (starting, working, idle, waiting, exited, or shell when no known agent is in front), whether it is unread, folder and title. --json adds pid, generation, command, size and times.",
-  exitCodes: [[4, "skiffd could not be reached"]],
+  exits: ["DAEMON"],
   run: async (ctx) => {
     const { panes } = await withDaemon((client) => client.call("pane.list"));
     ctx.out.result({ panes }, () => {
@@ -39,4 +39,4 @@ export const command: CommandSpec = {
       ));
     });
   },
-};
+});

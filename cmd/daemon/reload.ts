@@ -4,16 +4,16 @@
  * @module
  */
 
-import { type CommandSpec, SkiffError } from "../../lib/cli/mod.ts";
+import { defineCommand, SkiffError } from "../../lib/cli/mod.ts";
 import { tryConnect } from "../../lib/client/mod.ts";
 
 /** The `daemon reload` command. */
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: "reload",
   summary: "Re-read the config; panes keep running",
   description:
     "Re-read projects.toml and drop client connections. Pane processes keep running and keep their generation. A broken config is refused and the old one stays.",
-  exitCodes: [[4, "skiffd is not running"]],
+  exits: [["DAEMON", "skiffd is not running"]],
   run: async (ctx) => {
     const client = await tryConnect();
     if (!client) throw new SkiffError("skiffd is not running", { exit: "DAEMON" });
@@ -24,4 +24,4 @@ export const command: CommandSpec = {
       client.close();
     }
   },
-};
+});

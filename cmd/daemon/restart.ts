@@ -4,15 +4,15 @@
  * @module
  */
 
-import type { CommandSpec } from "../../lib/cli/mod.ts";
+import { defineCommand } from "../../lib/cli/mod.ts";
 import { socketPath } from "../../lib/config/paths.ts";
 import { restartDaemon } from "../../lib/client/mod.ts";
 
 /** The `daemon restart` command. */
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: "restart",
   summary: "Stop and start skiffd; every pane comes back as a new shell",
-  exitCodes: [[4, "skiffd did not stop or start"]],
+  exits: [["DAEMON", "skiffd did not stop or start"]],
   run: async (ctx) => {
     const socket = socketPath();
     const outcome = await restartDaemon(socket);
@@ -21,4 +21,4 @@ export const command: CommandSpec = {
       () => ctx.out.line(`skiffd restarted (pid ${outcome.pid})`),
     );
   },
-};
+});

@@ -4,16 +4,16 @@
  * @module
  */
 
-import type { CommandSpec } from "../../lib/cli/mod.ts";
+import { defineCommand } from "../../lib/cli/mod.ts";
 import { runtimeFiles } from "../../lib/config/paths.ts";
 
 /** The `daemon run` command. */
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: "run",
   summary: "Run skiffd in the foreground",
   description:
     "Run skiffd in this terminal until it is stopped. Other commands start it detached on their own; use this to watch it or run it under a service manager.",
-  exitCodes: [[4, "skiffd could not start"]],
+  exits: [["DAEMON", "skiffd could not start"]],
   run: async (ctx) => {
     const { runDaemon } = await import("../../lib/daemon/mod.ts");
     const outcome = await runDaemon();
@@ -25,4 +25,4 @@ export const command: CommandSpec = {
       );
     }
   },
-};
+});

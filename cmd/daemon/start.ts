@@ -4,15 +4,15 @@
  * @module
  */
 
-import type { CommandSpec } from "../../lib/cli/mod.ts";
+import { defineCommand } from "../../lib/cli/mod.ts";
 import { socketPath } from "../../lib/config/paths.ts";
 import { startDaemon, tryConnect } from "../../lib/client/mod.ts";
 
 /** The `daemon start` command. */
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: "start",
   summary: "Start skiffd in the background",
-  exitCodes: [[4, "skiffd could not start"]],
+  exits: [["DAEMON", "skiffd could not start"]],
   run: async (ctx) => {
     const socket = socketPath();
     const existing = await tryConnect(socket);
@@ -24,4 +24,4 @@ export const command: CommandSpec = {
         existing ? `skiffd is already running (pid ${pid})` : `skiffd started (pid ${pid})`,
       ));
   },
-};
+});

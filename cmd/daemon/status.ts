@@ -4,16 +4,16 @@
  * @module
  */
 
-import { type CommandSpec, Exit } from "../../lib/cli/mod.ts";
+import { defineCommand, Exit } from "../../lib/cli/mod.ts";
 import { socketPath } from "../../lib/config/paths.ts";
 import { tryConnect } from "../../lib/client/mod.ts";
 import { age } from "../../lib/client/format.ts";
 
 /** The `daemon status` command. */
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: "status",
   summary: "Show whether skiffd runs, its pid, uptime and panes",
-  exitCodes: [[4, "skiffd is not running"]],
+  exits: [["DAEMON", "skiffd is not running"]],
   run: async (ctx) => {
     const socket = socketPath();
     const client = await tryConnect(socket);
@@ -32,4 +32,4 @@ export const command: CommandSpec = {
       client.close();
     }
   },
-};
+});

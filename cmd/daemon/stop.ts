@@ -4,15 +4,15 @@
  * @module
  */
 
-import type { CommandSpec } from "../../lib/cli/mod.ts";
+import { defineCommand } from "../../lib/cli/mod.ts";
 import { socketPath } from "../../lib/config/paths.ts";
 import { stopDaemon } from "../../lib/client/mod.ts";
 
 /** The `daemon stop` command. */
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: "stop",
   summary: "Stop skiffd; panes come back as new shells at the next start",
-  exitCodes: [[4, "skiffd did not stop in time"]],
+  exits: [["DAEMON", "skiffd did not stop in time"]],
   run: async (ctx) => {
     const socket = socketPath();
     const outcome = await stopDaemon(socket);
@@ -28,4 +28,4 @@ export const command: CommandSpec = {
       () => ctx.out.line(`skiffd stopped (pid ${outcome.pid})`),
     );
   },
-};
+});

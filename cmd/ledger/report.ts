@@ -5,12 +5,16 @@
  * @module
  */
 
-import { type CommandContext, reportError } from "../../lib/cli/mod.ts";
+import { type Output, reportError } from "../../lib/cli/mod.ts";
 import { entryToJson, type Ledger } from "../../lib/ledger/mod.ts";
 import type { Delivery } from "../../lib/tasks/mod.ts";
 
 /** Prints `delivery` and returns the exit code. */
-export function reportDelivery(ctx: CommandContext, ledger: Ledger, delivery: Delivery): number {
+export function reportDelivery(
+  ctx: { out: Output; json: boolean },
+  ledger: Ledger,
+  delivery: Delivery,
+): number {
   const entry = ledger.show(delivery.row.uid, null);
   ctx.out.result({ row: entryToJson(entry), send: delivery.send, exit: delivery.exit }, () => {
     const state = delivery.row.state;

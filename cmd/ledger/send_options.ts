@@ -4,10 +4,10 @@
  * @module
  */
 
-import type { OptionSpec } from "../../lib/cli/mod.ts";
+import type { ExitUse } from "../../lib/cli/mod.ts";
 
-/** The options `ledger add --send` and `ledger send` share. */
-export const SEND_OPTIONS: OptionSpec[] = [
+/** The options `ledger send` takes, and `ledger add` with `--send`. */
+export const SEND_OPTIONS = [
   { name: "enter", type: "boolean", help: "Press Enter and wait for a turn to start" },
   {
     name: "timeout",
@@ -15,17 +15,17 @@ export const SEND_OPTIONS: OptionSpec[] = [
     value: "S",
     help: "Seconds to wait for the turn (default: daemon.turn_start_seconds)",
   },
-];
+] as const;
 
 /** The exit codes of a send, as `skiff send` has them, for `--help`. */
-export const SEND_EXITS: [number, string][] = [
-  [5, "The task is not pending or interrupted, or another send has it"],
-  [8, "The text went in, but no turn started: the task is now blocked"],
-  [10, "The pane's process has exited"],
-  [11, "No known agent is in front"],
-  [12, "The agent is working (the task stays pending)"],
-  [13, "An approval or question shows"],
-  [14, "The input box holds a draft, or does not show"],
-  [15, "A person is typing in the pane"],
-  [16, "The text did not show up in the input box"],
+export const SEND_EXITS: readonly ExitUse[] = [
+  ["CONFLICT", "The task is not pending or interrupted, or another send has it"],
+  ["NO_TURN", "The text went in, but no turn started: the task is now blocked"],
+  "NOT_RUNNING",
+  "NO_AGENT",
+  ["WORKING", "The agent is working (the task stays pending)"],
+  "APPROVAL",
+  "DRAFT",
+  ["TYPING", "A person is typing in the pane"],
+  "NOT_DELIVERED",
 ];

@@ -5,26 +5,31 @@
  * @module
  */
 
-import type { CommandContext } from "../../lib/cli/mod.ts";
+import type { ExitUse, Output } from "../../lib/cli/mod.ts";
 import { type Ledger, openLedger } from "../../lib/ledger/mod.ts";
 import { agentLedgerPath, type LivenessReport } from "../../lib/tasks/mod.ts";
 
 /** Exit codes every ledger command may use, for `--help`. */
-export const LEDGER_EXITS: [number, string][] = [
-  [6, "The ledger is damaged, not a Skiff ledger, from a newer Skiff, or locked"],
+export const LEDGER_EXITS: readonly ExitUse[] = [
+  ["DATA", "The ledger is damaged, not a Skiff ledger, from a newer Skiff, or locked"],
 ];
 
 /** Exit codes of commands that take an ID, for `--help`. */
-export const REF_EXITS: [number, string][] = [[3, "No task with that ID or uid"]];
+export const REF_EXITS: readonly ExitUse[] = [["NOT_FOUND", "No task with that ID or uid"]];
 
-/** The help line of the `ID` argument. */
-export const ID_HELP = "Row ID, uid, or the first 4 or more characters of a uid";
+/** The `ID` argument of the commands that name a row. */
+export const ID_ARG = {
+  name: "ID",
+  required: true,
+  help: "Row ID, uid, or the first 4 or more characters of a uid",
+  complete: "task",
+} as const;
 
 /**
  * Opens the ledger, making it on first use, and says in text mode what the
  * open imported or upgraded.
  */
-export function openCliLedger(ctx: CommandContext): Ledger {
+export function openCliLedger(ctx: { out: Output }): Ledger {
   const ledger = openLedger(agentLedgerPath());
   if (ledger.imported) {
     const kept = ledger.imported.backup ? `; kept it as ${ledger.imported.backup}` : "";
@@ -41,7 +46,7 @@ export function openCliLedger(ctx: CommandContext): Ledger {
 }
 
 /** Prints, in text mode, the one notice line that liveness is unknown. */
-export function noticeUnknown(ctx: CommandContext, report: LivenessReport): void {
+export function noticeUnknown(ctx: { out: Output }, report: LivenessReport): void {
   if (report.liveness !== null) return;
   ctx.out.notice(
     `skiff: ${report.why}, so liveness is unknown: no task shows interrupted or gone`,

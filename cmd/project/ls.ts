@@ -4,13 +4,13 @@
  * @module
  */
 
-import { type CommandSpec, table } from "../../lib/cli/mod.ts";
+import { defineCommand, table } from "../../lib/cli/mod.ts";
 import { loadConfig } from "../../lib/config/mod.ts";
 import { tildePath } from "../../lib/client/format.ts";
 import { projectJson } from "./json.ts";
 
 /** The `project ls` command. */
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: "ls",
   aliases: ["list"],
   summary: "List projects",
@@ -26,6 +26,5 @@ export const command: CommandSpec = {
         config.projects.map((p) => [p.name, tildePath(p.root), p.command?.join(" ") ?? "-"]),
       ));
     });
-    return Promise.resolve();
   },
-};
+});

@@ -1,19 +1,6 @@
 import { assert, assertEquals, assertThrows } from "../helpers/assert.ts";
-import {
-  arg,
-  args,
-  optArg,
-  optBool,
-  optList,
-  optNumber,
-  optString,
-  parseEnvPairs,
-  parseSize,
-  secondsToMs,
-} from "../../lib/cli/values.ts";
+import { parseEnvPairs, parseSize, secondsToMs } from "../../lib/cli/values.ts";
 import { SkiffError } from "../../lib/errors.ts";
-import { Output } from "../../lib/cli/output.ts";
-import type { CommandContext } from "../../lib/cli/spec.ts";
 
 function usage(fn: () => unknown, pattern: RegExp): void {
   const error = assertThrows(fn, pattern);
@@ -77,36 +64,4 @@ Deno.test("secondsToMs: rejects negative, too long and NaN, naming the option", 
   for (const bad of [-1, -0.001, 86_400.001, NaN, Infinity]) {
     usage(() => secondsToMs(bad, "wait"), /^Option '--wait' needs seconds from 0 to 86400$/);
   }
-});
-
-function ctx(
-  argsIn: CommandContext["args"],
-  opts: Record<string, unknown>,
-): CommandContext {
-  return { args: argsIn, opts, rest: [], json: false, out: new Output(false) };
-}
-
-Deno.test("typed readers: options", () => {
-  const c = ctx({}, { s: "x", n: 3, b: true, l: ["a", "b"], wrong: 5 });
-  assertEquals(optString(c, "s"), "x");
-  assertEquals(optString(c, "wrong"), undefined);
-  assertEquals(optString(c, "none"), undefined);
-  assertEquals(optNumber(c, "n"), 3);
-  assertEquals(optNumber(c, "s"), undefined);
-  assertEquals(optBool(c, "b"), true);
-  assertEquals(optBool(c, "none"), false);
-  assertEquals(optBool(c, "s"), false);
-  assertEquals(optList(c, "l"), ["a", "b"]);
-  assertEquals(optList(c, "none"), []);
-});
-
-Deno.test("typed readers: arguments", () => {
-  const c = ctx({ P: "web", V: ["a", "b"], O: undefined }, {});
-  assertEquals(arg(c, "P"), "web");
-  usage(() => arg(c, "O"), /^Missing argument O$/);
-  usage(() => arg(c, "V"), /^Missing argument V$/);
-  assertEquals(optArg(c, "P"), "web");
-  assertEquals(optArg(c, "O"), undefined);
-  assertEquals(args(c, "V"), ["a", "b"]);
-  assertEquals(args(c, "P"), []);
 });
