@@ -4,7 +4,13 @@
  * @module
  */
 
-export { ConnectionClosed, DaemonClient, errorFromResponse } from "./client.ts";
+export {
+  type CallArgs,
+  type CallOptions,
+  ConnectionClosed,
+  DaemonClient,
+  errorFromResponse,
+} from "./client.ts";
 export {
   connectDaemon,
   type ConnectOptions,
