@@ -52,6 +52,11 @@ export interface NewPaneRequest {
   env?: Record<string, string>;
   /** The command; the project's or the shell when empty. */
   command?: string[];
+  /**
+   * Marks for a new session: with them the pane always starts a new session
+   * (named `session`, which must be free) that carries them from the start.
+   */
+  marks?: Record<string, string>;
 }
 
 /** Options for {@linkcode LiveWorkspace}. */
@@ -187,6 +192,16 @@ export class LiveWorkspace {
     if (this.#data.panes.length > 0) this.save();
   }
 
+  /** A pane name made from `base` that no pane has: `base`, else `base-2`, `base-3`, … */
+  uniquePaneName(base: string): string {
+    return this.#uniqueName(base, (n) => !!this.#paneNamed(n));
+  }
+
+  /** A session name made from `base` that no session has. */
+  uniqueSessionName(base: string): string {
+    return this.#uniqueName(base, (n) => !!this.#sessionNamed(n));
+  }
+
   #uniqueName(base: string, taken: (name: string) => boolean): string {
     let stem = base.replace(/[^A-Za-z0-9._-]/g, "-").replace(/^[^A-Za-z0-9]+/, "");
     if (stem === "" || /^[ps]\d+$/.test(stem)) stem = `pane-${stem}`;
@@ -236,7 +251,14 @@ export class LiveWorkspace {
       }
     }
     const name = request.name ?? this.#uniqueName(basename(argv[0]), (n) => !!this.#paneNamed(n));
-    let session = request.session === undefined ? undefined : this.findSession(request.session);
+    let session = request.session === undefined || request.marks
+      ? undefined
+      : this.findSession(request.session);
+    if (request.marks && request.session !== undefined && this.#sessionNamed(request.session)) {
+      throw new SkiffError(`A session named '${request.session}' exists already`, {
+        exit: "CONFLICT",
+      });
+    }
     if (!session) {
       const sessionName = request.session ??
         this.#uniqueName(name, (n) => !!this.#sessionNamed(n));
@@ -245,7 +267,7 @@ export class LiveWorkspace {
         id: `s${this.#data.next_session++}`,
         name: sessionName,
         project: project?.name,
-        marks: {},
+        marks: { ...request.marks },
         created: new Date().toISOString(),
       };
       this.#data.sessions.push(session);
@@ -273,6 +295,14 @@ export class LiveWorkspace {
       project: saved.project ?? null,
       command: argv,
     });
+    for (const [key, value] of Object.entries(request.marks ?? {})) {
+      this.#options.events.emit("session-marked", {
+        session: session.id,
+        session_name: session.name,
+        key,
+        value,
+      });
+    }
     return pane;
   }
 

@@ -9,10 +9,12 @@
 import type { AgentMethods } from "./agents.ts";
 import type { DaemonMethods } from "./daemon.ts";
 import type { PaneMethods } from "./panes.ts";
+import type { SessionEnsureMethods } from "./session_ensure.ts";
 import type { SessionMethods } from "./sessions.ts";
 
 /** Every method: name → `{params, result}`. */
-export interface Methods extends PaneMethods, AgentMethods, SessionMethods, DaemonMethods {}
+export interface Methods
+  extends PaneMethods, AgentMethods, SessionMethods, SessionEnsureMethods, DaemonMethods {}
 
 /** A method's name. */
 export type MethodName = keyof Methods;
