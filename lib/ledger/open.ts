@@ -51,6 +51,13 @@ export interface OpenOptions {
   now?: () => Date;
   /** The folder that relative result paths given by callers are resolved against. */
   cwd?: string;
+  /**
+   * Whether a missing ledger is made (default true). With `false`, a missing
+   * ledger opens as an empty one held in memory (with the rows of a
+   * `ledger.md` beside it, if any), and nothing is written: reading a ledger
+   * that does not exist creates nothing.
+   */
+  create?: boolean;
 }
 
 const MAGIC = "SQLite format 3\0";
@@ -110,6 +117,21 @@ function keepBackup(file: string): string | null {
   }
 }
 
+/** An empty ledger in memory that stands for the missing file at `path`. */
+function memoryLedger(
+  path: string,
+  md: { file: string; rows: MdRow[] } | null,
+  now: () => Date,
+  cwd: string | undefined,
+): Ledger {
+  const db = new DatabaseSync(":memory:");
+  immediate(db, path, () => {
+    createSchema(db);
+    if (md) insertMdRows(db, md.rows, now());
+  });
+  return new Ledger(db, path, { now, cwd: cwd ?? Deno.cwd(), imported: null, migrated: null });
+}
+
 /**
  * Opens the ledger at `path`, making the file (and its folder) if it is missing.
  *
@@ -121,7 +143,9 @@ function keepBackup(file: string): string | null {
  * - A version 2 ledger opens as it is.
  * - Anything else is refused with exit `DATA` and left untouched.
  *
- * A lock held by another process past `timeout` gives exit `DATA`.
+ * A lock held by another process past `timeout` gives exit `DATA`. With
+ * `create: false`, a missing ledger opens empty, in memory (see
+ * {@linkcode OpenOptions.create}).
  */
 export function openLedger(path: string, options: OpenOptions = {}): Ledger {
   const abs = resolve(path);
@@ -131,6 +155,7 @@ export function openLedger(path: string, options: OpenOptions = {}): Ledger {
   if (info?.isDirectory()) throw dataError(`${abs} is a folder, not a ledger file`, abs);
   if (info && info.size > 0) checkHeader(abs, info.size);
   let md = info ? undefined : readLedgerMd(abs);
+  if (!info && options.create === false) return memoryLedger(abs, md ?? null, now, options.cwd);
   try {
     mkdirSync(dirname(abs), { recursive: true });
   } catch (error) {
