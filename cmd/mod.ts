@@ -86,6 +86,16 @@ export const COMMANDS: CommandEntry[] = [
     load: async () => (await import("./ledger.ts")).command,
   },
   {
+    name: "skipper",
+    summary: "Attach to the Skiff agent, starting it when needed; Ctrl+\\ detaches",
+    load: async () => (await import("./skipper.ts")).command,
+  },
+  {
+    name: "settings",
+    summary: "Show or change the Skiff agent's settings",
+    load: async () => (await import("./settings.ts")).command,
+  },
+  {
     name: "project",
     summary: "Add, list or remove projects",
     load: async () => (await import("./project.ts")).command,

@@ -29,7 +29,10 @@ Deno.test("commands: names are unique, and each command or group renders its hel
   assertEquals(new Set(words).size, words.length, `duplicate command words: ${words}`);
   for (const entry of COMMANDS) {
     for (const [spec, path] of walk(await entry.load(), [entry.name])) {
-      assert(!!spec.run !== !!spec.subcommands, `${path.join(" ")} needs run or subcommands`);
+      assert(!!spec.run || !!spec.subcommands, `${path.join(" ")} needs run or subcommands`);
+      if (spec.run && spec.subcommands) {
+        assert(!spec.args?.length, `${path.join(" ")} runs on its own, so takes no arguments`);
+      }
       const help = renderHelp(spec, path);
       assert(help.startsWith(`Usage: skiff ${path.join(" ")}`), help);
       const subs = (spec.subcommands ?? []).flatMap((s) => [s.name, ...(s.aliases ?? [])]);
