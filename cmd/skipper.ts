@@ -9,7 +9,7 @@
 import { defineCommand, Exit, SkiffError } from "../lib/cli/mod.ts";
 import { attachTerminal } from "../lib/client/attach.ts";
 import { loadConfig } from "../lib/config/mod.ts";
-import { moveSkiffAgent, openSkiffAgent, statusAfterOpen } from "../lib/skipper/mod.ts";
+import { moveSkiffAgent, offError, openSkiffAgent, statusAfterOpen } from "../lib/skipper/mod.ts";
 import { moveLines } from "./skipper/format.ts";
 import { command as status } from "./skipper/status.ts";
 
@@ -54,8 +54,9 @@ export const command = defineCommand({
       ctx.out.result(outcome, () => ctx.out.line(moveLines(outcome).join("\n")));
       return;
     }
+    const config = loadConfig();
+    if (!config.skiffAgent.enabled) throw offError();
     if (ctx.json) {
-      const config = loadConfig();
       const outcome = await openSkiffAgent({ config });
       ctx.out.data({ ...statusAfterOpen(config, outcome), how: outcome.how, start: outcome.start });
       return;
@@ -66,7 +67,7 @@ export const command = defineCommand({
         { exit: "USAGE" },
       );
     }
-    const opened = await openSkiffAgent();
+    const opened = await openSkiffAgent({ config });
     const outcome = await attachTerminal(opened.pane.id);
     const label = `${outcome.name} (${outcome.pane})`;
     const messages: Record<string, string> = {
