@@ -103,8 +103,21 @@ function within(inner: string, outer: string): boolean {
   return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
+/** Where to look, for {@linkcode placeRefusal}; each defaults to this process's own. */
+export interface PlaceOptions {
+  /** The home folder (`null`: there is none). */
+  home?: string | null;
+  /** Skiff's config folder. */
+  configDir?: string;
+  /** Reads an environment variable. */
+  env?: (name: string) => string | undefined;
+}
+
 /** The agents' own folders under the home folder, and environment variables that move them. */
-function agentHomes(home: string | undefined): { path: string; label: string }[] {
+function agentHomes(
+  home: string | undefined,
+  readEnv: (name: string) => string | undefined,
+): { path: string; label: string }[] {
   const homes: { path: string; label: string }[] = [];
   const add = (path: string | undefined, label: string) => {
     if (path) homes.push({ path: canonical(path), label });
@@ -119,7 +132,7 @@ function agentHomes(home: string | undefined): { path: string; label: string }[]
     add(join(home, ".qwen"), "Qwen Code's own folder");
     add(join(home, ".hermes"), "Hermes's home, where its profiles live");
   }
-  const env = (name: string) => Deno.env.get(name) || undefined;
+  const env = (name: string) => readEnv(name) || undefined;
   add(env("CLAUDE_CONFIG_DIR"), "Claude Code's own folder (CLAUDE_CONFIG_DIR)");
   add(env("CODEX_HOME"), "Codex's own folder (CODEX_HOME)");
   add(env("HERMES_HOME"), "a Hermes profile (HERMES_HOME)");
@@ -148,16 +161,20 @@ function gitRepository(path: string): string | undefined {
  * agent's own folder), or `undefined` when the place is fine. What the
  * folder holds is not looked at here.
  */
-export function placeRefusal(path: string, config: Config): string | undefined {
+export function placeRefusal(
+  path: string,
+  config: Config,
+  options: PlaceOptions = {},
+): string | undefined {
   const at = canonical(path);
   if (dirname(at) === at) return "it is the root folder";
-  const homePath = homeFolder();
+  const homePath = options.home === undefined ? homeFolder() : options.home;
   const home = homePath ? canonical(homePath) : undefined;
   if (home && at === home) return "it is your home folder";
   if (home && within(home, at)) return `it holds your home folder (${home})`;
-  const config_ = canonical(configDir());
-  if (within(at, config_)) return `it is in Skiff's config folder (${config_})`;
-  for (const agent of agentHomes(home)) {
+  const skiffConfig = canonical(options.configDir ?? configDir());
+  if (within(at, skiffConfig)) return `it is in Skiff's config folder (${skiffConfig})`;
+  for (const agent of agentHomes(home, options.env ?? ((name) => Deno.env.get(name)))) {
     if (within(at, agent.path)) return `it is ${agent.label} (${agent.path})`;
   }
   for (const project of config.projects) {

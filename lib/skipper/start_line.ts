@@ -36,6 +36,14 @@ export interface StartLine {
   continues: boolean;
 }
 
+/** Options for {@linkcode startLine}. */
+export interface StartLineOptions {
+  /** Continue the last conversation, when the agent can. */
+  continue: boolean;
+  /** Where hook files go (default: `hooks` in the state folder). */
+  hookDir?: string;
+}
+
 /**
  * The line that starts `profile` in a shell. With `continue`, the agent's
  * continue line when it has one; an agent without one (a custom agent)
@@ -44,11 +52,11 @@ export interface StartLine {
  * This is the one place that builds the line; when `lib/agents` offers the
  * start line itself, this calls it.
  */
-export function startLine(profile: AgentProfile, options: { continue: boolean }): StartLine {
+export function startLine(profile: AgentProfile, options: StartLineOptions): StartLine {
   const continues = options.continue && profile.continueArgs !== null;
   const launch = agentLaunch(profile, {
     continue: continues,
-    hookDir: join(stateDir(), "hooks"),
+    hookDir: options.hookDir ?? join(stateDir(), "hooks"),
     hookCommand: (agent, event) => {
       const line = selfCommand(["hook", agent, event]);
       return shellLine([line.program, ...line.args]);
