@@ -35,15 +35,40 @@ export async function findSkiffAgentSession(
   return pane ? { session, pane } : undefined;
 }
 
-/** Ends the Skiff agent's session, if it runs: every pane of it is killed. Returns their ids. */
+/** How long {@linkcode endSkiffAgentSession} waits for the session's processes to go. */
+export const END_TIMEOUT_MS = 5000;
+
+/** Whether process `pid` still runs (not a zombie); `false` where `/proc` cannot tell. */
+function running(pid: number): boolean {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Ends the Skiff agent's session, if it runs: every pane of it is killed,
+ * and this waits (up to {@linkcode END_TIMEOUT_MS}) until their processes
+ * are gone, so nothing works in the folder any more. Returns the panes' ids.
+ */
 export async function endSkiffAgentSession(client: DaemonClient): Promise<string[]> {
   const { sessions } = await client.call("session.list");
+  const mine = new Set(sessions.filter((s) => isSkiffAgentSession(s.marks)).map((s) => s.id));
+  if (mine.size === 0) return [];
+  const { panes } = await client.call("pane.list");
   const ended: string[] = [];
-  for (const session of sessions.filter((s) => isSkiffAgentSession(s.marks))) {
-    for (const pane of session.panes) {
-      await client.call("pane.kill", { pane });
-      ended.push(pane);
-    }
+  const pids: number[] = [];
+  for (const pane of panes.filter((p) => mine.has(p.session))) {
+    if (pane.pid) pids.push(pane.pid);
+    if (pane.foreground) pids.push(pane.foreground.pid);
+    await client.call("pane.kill", { pane: pane.id });
+    ended.push(pane.id);
+  }
+  const deadline = Date.now() + END_TIMEOUT_MS;
+  while (pids.some(running) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return ended;
 }
