@@ -63,7 +63,11 @@ Deno.test("the first ledger add sets the Skiff agent's folder up; an edited AGEN
     await Deno.remove(join(dir, "ledger.db"));
     await row(skiff, ["add", "--task", "Second ledger"]);
     assertEquals(await Deno.readTextFile(join(dir, "AGENTS.md")), "# Mine\n", "the edit stays");
-    assertEquals(await Deno.readLink(join(dir, "GEMINI.md")), "AGENTS.md", "a missing part is back");
+    assertEquals(
+      await Deno.readLink(join(dir, "GEMINI.md")),
+      "AGENTS.md",
+      "a missing part is back",
+    );
     assert(plan.uid !== "");
   });
 });
