@@ -24,6 +24,20 @@ export interface CommandEntry {
   load: () => Promise<CommandSpec>;
 }
 
+/**
+ * What `skiff --version --json` prints: this build, the runtime it runs on,
+ * and whether it is a compiled binary (else `deno run` of the sources or of
+ * the npm package's bundle).
+ */
+export function versionReport(): Record<string, unknown> {
+  return {
+    version: VERSION,
+    runtime: { deno: Deno.version.deno, v8: Deno.version.v8, typescript: Deno.version.typescript },
+    compiled: Deno.build.standalone,
+    target: Deno.build.target,
+  };
+}
+
 /** Runs the command line `argv` against `entries` and returns the exit code. */
 export async function runCli(entries: CommandEntry[], argv: string[]): Promise<number> {
   const json = argv.includes("--json");
@@ -37,7 +51,7 @@ export async function runCli(entries: CommandEntry[], argv: string[]): Promise<n
     return runCli(entries, [topic, "--help"]);
   }
   if (first === "--version" || first === "-V") {
-    if (json) new Output(true).data({ version: VERSION });
+    if (json) new Output(true).data(versionReport());
     else console.log(`skiff ${VERSION}`);
     return Exit.OK;
   }
