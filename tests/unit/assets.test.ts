@@ -1,0 +1,59 @@
+/**
+ * Built-in assets: every generated module in lib/assets/ holds exactly the
+ * text of its source, and a stale module is caught.
+ */
+
+import { join } from "node:path";
+import { assertEquals } from "../helpers/assert.ts";
+import { ROOT } from "../helpers/skiff.ts";
+import * as assets from "../../lib/assets/mod.ts";
+import {
+  type Asset,
+  ASSETS,
+  renderAsset,
+  staleModules,
+  templateLiteral,
+  writeModules,
+} from "../../scripts/embed.ts";
+
+Deno.test("lib/assets is up to date with its sources (else run 'deno task embed')", async () => {
+  assertEquals(await staleModules(), []);
+});
+
+Deno.test("each built-in asset holds its source file's text", async () => {
+  const exported = assets as Record<string, string>;
+  assertEquals(Object.keys(exported).sort(), ASSETS.map((a) => a.name).sort());
+  for (const asset of ASSETS) {
+    assertEquals(exported[asset.name], await Deno.readTextFile(join(ROOT, asset.source)));
+  }
+});
+
+Deno.test("templateLiteral keeps backslashes, backticks, ${, CR LF and control characters", async () => {
+  const text = "a\\b `c` ${d} $e {f}\r\nline\ttab\x00\x1b[0m é 日本 \u2028 end\\";
+  const module = `export default ${templateLiteral(text)};`;
+  const url = `data:text/javascript;base64,${
+    btoa(String.fromCharCode(...new TextEncoder().encode(module)))
+  }`;
+  assertEquals((await import(url)).default, text);
+});
+
+Deno.test("a changed source makes its module stale until embed runs", async () => {
+  const root = await Deno.makeTempDir({ prefix: "skiff-embed-" });
+  try {
+    const asset: Asset = { source: "notes.md", name: "NOTES", module: "notes.ts", about: "Notes" };
+    const options = { root, assets: [asset] };
+    await Deno.writeTextFile(join(root, "notes.md"), "one\n");
+    assertEquals(await staleModules(options), ["lib/assets/notes.ts", "lib/assets/mod.ts"]);
+    assertEquals(await writeModules(options), ["lib/assets/notes.ts", "lib/assets/mod.ts"]);
+    assertEquals(await staleModules(options), []);
+    await Deno.writeTextFile(join(root, "notes.md"), "two\n");
+    assertEquals(await staleModules(options), ["lib/assets/notes.ts"]);
+    await writeModules(options);
+    assertEquals(
+      await Deno.readTextFile(join(root, "lib/assets/notes.ts")),
+      renderAsset(asset, "two\n"),
+    );
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
