@@ -36,25 +36,20 @@ function hostName(): string {
 }
 
 /**
- * Makes a release folder with a file and a sum file for every platform and
- * serves it on 127.0.0.1. Each file prints its own name, except the host's,
- * which runs this checkout's `skiff`.
+ * Writes a program for every platform into `dir`: each prints its own name,
+ * except the host's, which runs this checkout's `skiff`.
  */
-async function serveRelease(root: string): Promise<Release> {
-  const dir = join(root, "release");
-  await Deno.mkdir(dir);
-  const encoder = new TextEncoder();
+async function writePrograms(dir: string): Promise<void> {
   for (const name of NAMES) {
     const program = name === hostName()
       ? `#!/bin/sh\nexec ${join(ROOT, "skiff")} "$@"\n`
       : `#!/bin/sh\necho "skiff fake-${name}"\n`;
-    const bytes = encoder.encode(program);
-    await Deno.writeFile(join(dir, `skiff-${name}`), bytes);
-    await Deno.writeTextFile(
-      join(dir, `skiff-${name}.sha256`),
-      `${await sha256Hex(bytes)}  skiff-${name}\n`,
-    );
+    await Deno.writeTextFile(join(dir, `skiff-${name}`), program);
   }
+}
+
+/** Serves `dir` on 127.0.0.1, recording the paths asked for. */
+function serve(dir: string): Release {
   const requests: string[] = [];
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen: () => {} },
@@ -76,6 +71,21 @@ async function serveRelease(root: string): Promise<Release> {
   };
 }
 
+/** Makes a release folder, programs and their sum files, and serves it. */
+async function serveRelease(root: string): Promise<Release> {
+  const dir = join(root, "release");
+  await Deno.mkdir(dir);
+  await writePrograms(dir);
+  for (const name of NAMES) {
+    const bytes = await Deno.readFile(join(dir, `skiff-${name}`));
+    await Deno.writeTextFile(
+      join(dir, `skiff-${name}.sha256`),
+      `${await sha256Hex(bytes)}  skiff-${name}\n`,
+    );
+  }
+  return serve(dir);
+}
+
 /** A `uname` that reports another machine, first on PATH. */
 async function fakeUname(root: string, os: string, cpu: string): Promise<string> {
   const bin = join(root, `uname-${os}-${cpu}`);
@@ -92,22 +102,34 @@ interface InstallRun {
   stderr: string;
 }
 
+interface InstallOptions {
+  /** Folders before the usual PATH. */
+  pathPrefix?: string;
+  /** Feed the script on stdin, as `curl … | sh` does. */
+  viaStdin?: boolean;
+  /** The install.sh to run (default: the checkout's). */
+  script?: string;
+  /** Leave SKIFF_RELEASE_URL unset. */
+  noReleaseUrl?: boolean;
+}
+
 async function runInstall(
   root: string,
   release: Release,
-  options: { pathPrefix?: string; viaStdin?: boolean } = {},
+  options: InstallOptions = {},
 ): Promise<InstallRun> {
+  const script = options.script ?? INSTALL_SH;
   const basePath = `${join(Deno.execPath(), "..")}:/usr/local/bin:/usr/bin:/bin`;
-  const env = {
+  const env: Record<string, string> = {
     HOME: join(root, "home"),
     PATH: options.pathPrefix ? `${options.pathPrefix}:${basePath}` : basePath,
-    SKIFF_RELEASE_URL: release.url,
     SKIFF_INSTALL_DIR: join(root, "prefix", "bin"),
     DENO_DIR: Deno.env.get("DENO_DIR") ?? join(Deno.env.get("HOME") ?? "/root", ".cache", "deno"),
     DENO_NO_UPDATE_CHECK: "1",
   };
+  if (!options.noReleaseUrl) env.SKIFF_RELEASE_URL = release.url;
   const child = new Deno.Command("sh", {
-    args: options.viaStdin ? ["-s"] : [INSTALL_SH],
+    args: options.viaStdin ? ["-s"] : [script],
     env,
     clearEnv: true,
     cwd: root,
@@ -117,7 +139,7 @@ async function runInstall(
   }).spawn();
   if (options.viaStdin) {
     const writer = child.stdin.getWriter();
-    await writer.write(await Deno.readFile(INSTALL_SH));
+    await writer.write(await Deno.readFile(script));
     await writer.close();
   }
   const output = await child.output();
@@ -239,4 +261,56 @@ Deno.test("install.sh says which download failed when the release lacks the file
     );
     assert(!(await exists(installed(root))), "skiff was installed without its sum");
   });
+});
+
+Deno.test("install.sh without a release URL says how to give one", async () => {
+  await withRelease(async (root, release) => {
+    const result = await runInstall(root, release, { noReleaseUrl: true });
+    assertEquals(result.code, 3);
+    assertMatch(
+      result.stderr,
+      /^install\.sh: set SKIFF_RELEASE_URL to the release's download URL .*\n$/,
+    );
+    assertEquals(release.requests, []);
+  });
+});
+
+Deno.test("a folder finished by scripts/release_files.sh installs with its own install.sh", async () => {
+  const root = await Deno.makeTempDir({ prefix: "skiff-install-" });
+  await Deno.mkdir(join(root, "home"));
+  const dir = join(root, "dist");
+  await Deno.mkdir(dir);
+  await writePrograms(dir);
+  await Deno.writeTextFile(join(dir, "skiff-skiff-0.0.0.tgz"), "a tarball\n");
+  const release = serve(dir);
+  try {
+    const finish = await new Deno.Command("sh", {
+      args: [join(ROOT, "scripts", "release_files.sh"), dir, release.url],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assertEquals(finish.code, 0, new TextDecoder().decode(finish.stderr));
+    const files = [...Deno.readDirSync(dir)].map((e) => e.name).sort();
+    const summed = [...NAMES.map((n) => `skiff-${n}`), "skiff-skiff-0.0.0.tgz"].sort();
+    assertEquals(
+      files,
+      ["SHA256SUMS", "install.sh", ...summed, ...summed.map((f) => `${f}.sha256`)].sort(),
+    );
+    const sums = await Deno.readTextFile(join(dir, "SHA256SUMS"));
+    for (const file of summed) {
+      const hex = await sha256Hex(await Deno.readFile(join(dir, file)));
+      assertMatch(sums, new RegExp(`^${hex}  ${file.replaceAll(".", "\\.")}$`, "m"));
+      assertEquals(await Deno.readTextFile(join(dir, `${file}.sha256`)), `${hex}  ${file}\n`);
+    }
+    // The release's install.sh knows where it came from.
+    const result = await runInstall(root, release, {
+      script: join(dir, "install.sh"),
+      noReleaseUrl: true,
+    });
+    assertEquals(result.code, 0, result.stderr);
+    assertMatch(result.stdout, new RegExp(`^Installed skiff ${VERSION} to ${installed(root)}\\n`));
+  } finally {
+    await release.close();
+    await Deno.remove(root, { recursive: true });
+  }
 });
