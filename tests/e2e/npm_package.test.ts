@@ -279,6 +279,26 @@ Deno.test("npm package: pack, install globally without deno, run panes and the l
       );
       assertEquals(npx, `skiff ${VERSION}\n`);
     });
+    await t.step(
+      "without deno's install script, the launcher finds the platform package's Deno; with no Deno, one line",
+      async () => {
+        // npm may skip install scripts (ignore-scripts, allow-scripts): then the
+        // runtime is only in @deno/<platform>.
+        await Deno.remove(join(packageDir, "node_modules", "deno", "deno"));
+        assertEquals(
+          must(await run(skiff, ["--version"], inProject), "skiff --version"),
+          `skiff ${VERSION}\n`,
+        );
+        await Deno.remove(join(packageDir, "node_modules", "@deno"), { recursive: true });
+        const missing = await run(skiff, ["--version"], inProject);
+        assertEquals(missing.code, 1);
+        assertEquals(missing.stdout, "");
+        assertMatch(
+          missing.stderr,
+          /^skiff: the deno package \(a peer dependency\) is missing; [^\n]+\n$/,
+        );
+      },
+    );
   } finally {
     console.log(`npm package timings: ${timings.join(", ")}`);
     await skiffEnv.dispose();
