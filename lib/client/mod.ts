@@ -10,7 +10,9 @@ export {
   ConnectionClosed,
   DaemonClient,
   errorFromResponse,
+  EventSubscription,
 } from "./client.ts";
+export { followEvents, type FollowOptions } from "./follow.ts";
 export {
   connectDaemon,
   type ConnectOptions,

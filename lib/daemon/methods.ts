@@ -13,7 +13,9 @@ import type { MethodName } from "../protocol/methods.ts";
 import type { MethodTable } from "./method_types.ts";
 import {
   flag,
+  maybeCursor,
   maybeInt,
+  maybeMark,
   maybeString,
   maybeStringRecord,
   maybeStrings,
@@ -64,9 +66,17 @@ export const METHODS: MethodTable<Exclude<MethodName, "hello">> = {
     return ctx.workspace.info(pane);
   },
 
-  "pane.list": (_params, ctx) => {
+  "pane.list": (params, ctx) => {
+    const mark = maybeMark(params, "mark");
     ctx.workspace.refreshCwds();
-    return { panes: ctx.workspace.panes.map((p) => ctx.workspace.info(p)) };
+    const panes = ctx.workspace.panes.map((p) => ctx.workspace.info(p));
+    if (!mark) return { panes };
+    return {
+      panes: panes.filter((p) =>
+        Object.hasOwn(p.session_marks, mark.key) &&
+        (mark.value === undefined || p.session_marks[mark.key] === mark.value)
+      ),
+    };
   },
 
   "pane.get": (params, ctx) => {
@@ -161,9 +171,13 @@ export const METHODS: MethodTable<Exclude<MethodName, "hello">> = {
     return { session: session.id, name: session.name, marks: session.marks };
   },
 
-  "events.subscribe": (_params, ctx) => {
-    ctx.afterReply(() => ctx.connection.startEvents((sink) => ctx.events.subscribe(sink)));
-    return { subscribed: true };
+  "events.subscribe": (params, ctx) => {
+    const after = maybeCursor(params, "after");
+    const cursor = ctx.events.cursor();
+    ctx.afterReply(() =>
+      ctx.connection.startEvents((sink) => ctx.events.subscribe(sink, { after }))
+    );
+    return { subscribed: true as const, ...cursor };
   },
 
   "attach": (params, ctx) => {

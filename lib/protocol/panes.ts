@@ -12,6 +12,23 @@ export type { ForegroundProcess };
 /** The states a pane can be in. */
 export type PaneState = "starting" | "working" | "idle" | "waiting" | "exited" | "shell";
 
+/**
+ * Why a pane is unread. The first four are news for the Skiff agent (the
+ * watcher tells it); `waiting` and `bell` are for the person (a desktop
+ * notification).
+ */
+export type UnreadReason = "turn-end" | "idle-no-turn" | "exit" | "agent-exit" | "waiting" | "bell";
+
+/** Every unread reason, in the order above. */
+export const UNREAD_REASONS: readonly UnreadReason[] = [
+  "turn-end",
+  "idle-no-turn",
+  "exit",
+  "agent-exit",
+  "waiting",
+  "bell",
+];
+
 /** A pane, as clients see it. The shape is part of `skiff ls --json`. */
 export interface PaneInfo {
   /** Never-reused id, such as `p3`. */
@@ -48,6 +65,16 @@ export interface PaneInfo {
   state: PaneState;
   /** Whether a turn end, an idle after a prompt, a wait, a bell or an exit has not been marked seen. */
   unread: boolean;
+  /** Why it is unread: every reason since it was last marked seen, oldest first; empty when read. */
+  unread_reasons: UnreadReason[];
+  /**
+   * How many inputs a person has made in the pane (an attached terminal or
+   * the app). `pane.send` with `since_inputs` refuses when it moved past a
+   * count read earlier.
+   */
+  person_inputs: number;
+  /** The marks of the pane's session. */
+  session_marks: Record<string, string>;
   /** The exit code, once exited. */
   exit_code: number | null;
   /** The ending signal, once exited by one. */
@@ -76,6 +103,12 @@ export interface NewPaneParams {
   cols?: number;
   /** Rows. */
   rows?: number;
+}
+
+/** The params of `pane.list`. */
+export interface ListParams {
+  /** Only panes whose session has this mark (with this value, when given). */
+  mark?: { key: string; value?: string };
 }
 
 /** Names one pane: its id, its name, or `project/name`. */
@@ -130,8 +163,8 @@ export interface KeysParams extends PaneRef {
 export interface PaneMethods {
   /** Starts a pane. */
   "pane.new": { params: NewPaneParams; result: PaneInfo };
-  /** Lists every pane. */
-  "pane.list": { params: Record<string, never>; result: { panes: PaneInfo[] } };
+  /** Lists every pane, or those whose session has a mark. */
+  "pane.list": { params: ListParams; result: { panes: PaneInfo[] } };
   /** Describes one pane. */
   "pane.get": { params: PaneRef; result: PaneInfo };
   /** Reads a pane's screen. */
