@@ -170,4 +170,3 @@ Deno.test("ls --json has each pane's session marks and keystroke count; ls --mar
     assertEquals((await pane(skiff, "other")).person_inputs, 0);
   });
 });
-
