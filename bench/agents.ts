@@ -46,7 +46,7 @@ async function turnEndLatency(
   const overheads: number[] = [];
   try {
     for (let i = 0; i < TURNS; i++) {
-      const sent = await control.call<{ elapsed_ms: number; agent_wait_ms: number }>("pane.send", {
+      const sent = await control.call("pane.send", {
         pane,
         text: `SLOW 200 turn ${i}`,
         enter: true,

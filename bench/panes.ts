@@ -7,7 +7,6 @@
 
 import { join } from "node:path";
 import { DaemonClient } from "../lib/client/client.ts";
-import type { PaneInfo } from "../lib/daemon/pane_info.ts";
 import { type BenchRow, isolatedEnv, median, rss, skiff, timeSkiff, Tmux } from "./harness.ts";
 
 const THROUGHPUT_MB = 64;
@@ -30,7 +29,7 @@ async function skiffCat(socket: string, file: string, cwd: string): Promise<numb
   try {
     const events = await watcher.subscribe();
     const start = performance.now();
-    const pane = await control.call<PaneInfo>("pane.new", {
+    const pane = await control.call("pane.new", {
       command: ["cat", file],
       cwd,
       cols: 120,
@@ -104,9 +103,9 @@ export async function benchPanes(log: (line: string) => void): Promise<BenchRow[
       await client.call("pane.new", { command: ["sh"], cwd: root, name: `idle${i}` });
     }
     await waitAll("skiff prompts", async () => {
-      const { panes } = await client.call<{ panes: PaneInfo[] }>("pane.list");
+      const { panes } = await client.call("pane.list");
       for (const pane of panes) {
-        const cap = await client.call<{ text: string }>("pane.capture", { pane: pane.id });
+        const cap = await client.call("pane.capture", { pane: pane.id });
         if (!/[$#] ?$/.test(cap.text)) return false;
       }
       return true;

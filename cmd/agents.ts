@@ -4,13 +4,13 @@
  * @module
  */
 
-import { type CommandSpec, table } from "../lib/cli/mod.ts";
+import { defineCommand, table } from "../lib/cli/mod.ts";
 import { loadConfig } from "../lib/config/mod.ts";
 import { AgentRegistry } from "../lib/agents/registry.ts";
 import { which } from "../lib/platform/shell.ts";
 
 /** The `agents` command. */
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: "agents",
   summary: "List the known agents and which are installed",
   description:
@@ -40,6 +40,5 @@ export const command: CommandSpec = {
           a.continue ?? "-",
         ]),
       )));
-    return Promise.resolve();
   },
-};
+});

@@ -4,24 +4,25 @@
  * @module
  */
 
-import { arg, type CommandSpec, Exit } from "../lib/cli/mod.ts";
+import { defineCommand, Exit } from "../lib/cli/mod.ts";
 import { attachTerminal } from "../lib/client/attach.ts";
 
 /** The `attach` command. */
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: "attach",
   aliases: ["a"],
   summary: "Connect this terminal to a pane; Ctrl+\\ detaches",
   description:
     "Show a pane in this terminal and type into it. The screen is redrawn in full, follows this terminal's size, and several terminals may attach at once. Press Ctrl+\\ to detach; the pane keeps running. Works over SSH.",
-  args: [{ name: "PANE", required: true, help: "Pane id, name, or project/name" }],
-  exitCodes: [
-    [3, "No such pane"],
-    [4, "skiffd could not be reached, or went away"],
-    [10, "The pane's process has exited"],
-  ],
+  args: [{
+    name: "PANE",
+    required: true,
+    help: "Pane id, name, or project/name",
+    complete: "pane",
+  }],
+  exits: ["NOT_FOUND", ["DAEMON", "skiffd could not be reached, or went away"], "NOT_RUNNING"],
   run: async (ctx) => {
-    const outcome = await attachTerminal(arg(ctx, "PANE"));
+    const outcome = await attachTerminal(ctx.args.PANE);
     const label = `${outcome.name} (${outcome.pane})`;
     const messages: Record<string, string> = {
       detached: `[detached from ${label}]`,
@@ -32,9 +33,9 @@ export const command: CommandSpec = {
       gone: `[${label} is gone]`,
     };
     ctx.out.result(
-      outcome as unknown as Record<string, unknown>,
+      outcome,
       () => ctx.out.line(messages[outcome.reason] ?? `[${outcome.reason}]`),
     );
     return outcome.reason === "lost" ? Exit.DAEMON : Exit.OK;
   },
-};
+});

@@ -4,16 +4,21 @@
  * @module
  */
 
-import { arg, type CommandSpec, optBool, optNumber } from "../lib/cli/mod.ts";
+import { defineCommand } from "../lib/cli/mod.ts";
 import { withDaemon } from "../lib/client/mod.ts";
 
 /** The `capture` command. */
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: "capture",
   summary: "Print a pane's screen as text",
   description:
     "Print what a pane shows, as text with trailing blank lines dropped. --json adds the cursor, size, title, alternate-screen flag and every row.",
-  args: [{ name: "PANE", required: true, help: "Pane id, name, or project/name" }],
+  args: [{
+    name: "PANE",
+    required: true,
+    help: "Pane id, name, or project/name",
+    complete: "pane",
+  }],
   options: [
     { name: "ansi", short: "e", type: "boolean", help: "Keep colours and styles as escape codes" },
     {
@@ -24,15 +29,15 @@ export const command: CommandSpec = {
       help: "Include N lines of history",
     },
   ],
-  exitCodes: [[3, "No such pane"], [4, "skiffd could not be reached"]],
+  exits: ["NOT_FOUND", "DAEMON"],
   run: async (ctx) => {
     const result = await withDaemon((client) =>
       client.call("pane.capture", {
-        pane: arg(ctx, "PANE"),
-        ansi: optBool(ctx, "ansi"),
-        scrollback: optNumber(ctx, "scrollback"),
+        pane: ctx.args.PANE,
+        ansi: ctx.opts.ansi,
+        scrollback: ctx.opts.scrollback,
       })
     );
-    ctx.out.result(result, () => ctx.out.line(String(result.text)));
+    ctx.out.result(result, () => ctx.out.line(result.text));
   },
-};
+});

@@ -4,26 +4,30 @@
  * @module
  */
 
-import { arg, type CommandSpec } from "../lib/cli/mod.ts";
+import { defineCommand } from "../lib/cli/mod.ts";
 import { withDaemon } from "../lib/client/mod.ts";
-import type { Signal } from "../lib/agents/rules.ts";
 
 /** The `explain` command. */
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: "explain",
   summary: "Show which agent is in a pane, each signal that fired, and the state",
-  args: [{ name: "PANE", required: true, help: "Pane id, name, or project/name" }],
-  exitCodes: [[3, "No such pane"], [4, "skiffd could not be reached"]],
+  args: [{
+    name: "PANE",
+    required: true,
+    help: "Pane id, name, or project/name",
+    complete: "pane",
+  }],
+  exits: ["NOT_FOUND", "DAEMON"],
   run: async (ctx) => {
-    const r = await withDaemon((client) => client.call("pane.explain", { pane: arg(ctx, "PANE") }));
+    const r = await withDaemon((client) => client.call("pane.explain", { pane: ctx.args.PANE }));
     ctx.out.result(r, () => {
       const agent = r.agent_label ?? "no known agent";
       ctx.out.line(`${r.name} (${r.id}): ${agent}, state ${r.state}${r.unread ? ", unread" : ""}`);
-      for (const signal of r.signals as Signal[]) {
+      for (const signal of r.signals) {
         const text = signal.text ? `: ${JSON.stringify(signal.text.slice(0, 80))}` : "";
         ctx.out.line(`  ${signal.source.padEnd(8)} ${signal.rule} → ${signal.says}${text}`);
       }
-      const composer = r.composer as { visible: boolean; draft: string } | null;
+      const composer = r.composer;
       if (composer) {
         ctx.out.line(
           `  input box ${
@@ -35,7 +39,7 @@ export const command: CommandSpec = {
           }`,
         );
       }
-      const hook = r.hook as { event: string; state: string; at: number } | null;
+      const hook = r.hook;
       if (hook) {
         ctx.out.line(
           `  last hook ${hook.event} (${hook.state}) ${
@@ -45,4 +49,4 @@ export const command: CommandSpec = {
       }
     });
   },
-};
+});

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { arg, type CommandSpec, optArg, readStdin } from "../lib/cli/mod.ts";
+import { defineCommand, readStdin } from "../lib/cli/mod.ts";
 import { tryConnect } from "../lib/client/mod.ts";
 
 function parse(text: string): Record<string, unknown> {
@@ -19,7 +19,7 @@ function parse(text: string): Record<string, unknown> {
 }
 
 /** The `hook` command. */
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: "hook",
   summary: "Endpoint for agent hooks (agents call it, not people)",
   description:
@@ -32,7 +32,7 @@ export const command: CommandSpec = {
   run: async (ctx) => {
     const pane = Deno.env.get("SKIFF_PANE");
     if (!pane) return;
-    const inline = optArg(ctx, "JSON");
+    const inline = ctx.args.JSON;
     const payload = parse(
       inline ?? (Deno.stdin.isTerminal() ? "" : await readStdin({ timeoutMs: 2000 })),
     );
@@ -42,8 +42,8 @@ export const command: CommandSpec = {
       try {
         await client.call("pane.hook", {
           pane,
-          agent: arg(ctx, "AGENT"),
-          event: arg(ctx, "EVENT"),
+          agent: ctx.args.AGENT,
+          event: ctx.args.EVENT,
           payload,
           session: typeof payload.session_id === "string" ? payload.session_id : undefined,
         });
@@ -54,4 +54,4 @@ export const command: CommandSpec = {
       // A hook must never fail the agent.
     }
   },
-};
+});

@@ -4,22 +4,24 @@
  * @module
  */
 
-import { arg, type CommandSpec } from "../lib/cli/mod.ts";
+import { defineCommand } from "../lib/cli/mod.ts";
 import { withDaemon } from "../lib/client/mod.ts";
-import type { PaneInfo } from "../lib/daemon/pane_info.ts";
 
 /** The `kill` command. */
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: "kill",
   summary: "End a pane's process and remove the pane",
   description:
     "Send SIGHUP to the pane's process (SIGKILL after 2 s if it stays) and remove the pane. Its id is never used again.",
-  args: [{ name: "PANE", required: true, help: "Pane id, name, or project/name" }],
-  exitCodes: [[3, "No such pane"], [4, "skiffd could not be reached"]],
+  args: [{
+    name: "PANE",
+    required: true,
+    help: "Pane id, name, or project/name",
+    complete: "pane",
+  }],
+  exits: ["NOT_FOUND", "DAEMON"],
   run: async (ctx) => {
-    const pane = await withDaemon((client) =>
-      client.call<PaneInfo>("pane.kill", { pane: arg(ctx, "PANE") })
-    );
+    const pane = await withDaemon((client) => client.call("pane.kill", { pane: ctx.args.PANE }));
     ctx.out.result({ killed: pane }, () => {});
   },
-};
+});

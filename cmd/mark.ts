@@ -4,26 +4,31 @@
  * @module
  */
 
-import { arg, type CommandSpec, optArg, optString, SkiffError } from "../lib/cli/mod.ts";
+import { defineCommand, SkiffError } from "../lib/cli/mod.ts";
 import { withDaemon } from "../lib/client/mod.ts";
 
 /** The `mark` command. */
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: "mark",
   summary: "Set, clear or show a session's marks",
   description:
     "Marks are key=value labels on a session, kept in the workspace through reloads and restarts. SESSION may be a session id or name, or a pane in the session. With no KEY, print the marks.",
   args: [
-    { name: "SESSION", required: true, help: "Session id or name, or one of its panes" },
+    {
+      name: "SESSION",
+      required: true,
+      help: "Session id or name, or one of its panes",
+      complete: "session",
+    },
     { name: "KEY[=VALUE]", help: "The mark to set (VALUE defaults to empty)" },
   ],
   options: [{ name: "clear", type: "string", value: "KEY", help: "Remove mark KEY" }],
   examples: ["skiff mark reviewer role=review", "skiff mark reviewer --clear role"],
-  exitCodes: [[3, "No such session"], [4, "skiffd could not be reached"]],
+  exits: [["NOT_FOUND", "No such session"], "DAEMON"],
   run: async (ctx) => {
-    const session = arg(ctx, "SESSION");
-    const pair = optArg(ctx, "KEY[=VALUE]");
-    const clear = optString(ctx, "clear");
+    const session = ctx.args.SESSION;
+    const pair = ctx.args["KEY[=VALUE]"];
+    const clear = ctx.opts.clear;
     if (pair !== undefined && clear !== undefined) {
       throw new SkiffError("Give either KEY[=VALUE] or --clear KEY, not both", { exit: "USAGE" });
     }
@@ -41,10 +46,10 @@ export const command: CommandSpec = {
     });
     ctx.out.result(result, () => {
       if (pair === undefined && clear === undefined) {
-        for (const [key, value] of Object.entries(result.marks as Record<string, string>)) {
+        for (const [key, value] of Object.entries(result.marks)) {
           ctx.out.line(value === "" ? key : `${key}=${value}`);
         }
       }
     });
   },
-};
+});

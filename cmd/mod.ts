@@ -100,4 +100,9 @@ export const COMMANDS: CommandEntry[] = [
     summary: "Run, start, stop, restart, reload or inspect skiffd",
     load: async () => (await import("./daemon.ts")).command,
   },
+  {
+    name: "completions",
+    summary: "Print a shell completion script (bash, zsh or fish)",
+    load: async () => (await import("./completions.ts")).command,
+  },
 ];

@@ -5,17 +5,9 @@
  */
 
 import { join, resolve } from "node:path";
-import {
-  type CommandSpec,
-  optBool,
-  optList,
-  optString,
-  parseEnvPairs,
-  parseSize,
-  SkiffError,
-} from "../lib/cli/mod.ts";
+import { defineCommand, parseEnvPairs, parseSize, SkiffError } from "../lib/cli/mod.ts";
 import { withDaemon } from "../lib/client/mod.ts";
-import type { PaneInfo } from "../lib/daemon/pane_info.ts";
+import type { NewPaneParams } from "../lib/protocol/panes.ts";
 import { loadConfig, stateDir } from "../lib/config/mod.ts";
 import { agentLaunch, AgentRegistry } from "../lib/agents/mod.ts";
 import { selfCommand } from "../lib/platform/spawn_self.ts";
@@ -44,7 +36,7 @@ function agentCommand(
 }
 
 /** The `new` command. */
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: "new",
   summary: "Start a pane running a shell or a command",
   description:
@@ -56,10 +48,25 @@ export const command: CommandSpec = {
       type: "string",
       value: "P",
       help: "Start the pane in project P",
+      complete: "project",
     },
     { name: "name", short: "n", type: "string", value: "N", help: "Name the pane N (unique)" },
-    { name: "session", short: "s", type: "string", value: "S", help: "Join session S, or make it" },
-    { name: "cwd", short: "c", type: "string", value: "DIR", help: "Start in folder DIR" },
+    {
+      name: "session",
+      short: "s",
+      type: "string",
+      value: "S",
+      help: "Join session S, or make it",
+      complete: "session",
+    },
+    {
+      name: "cwd",
+      short: "c",
+      type: "string",
+      value: "DIR",
+      help: "Start in folder DIR",
+      complete: "dir",
+    },
     { name: "size", type: "string", value: "COLSxROWS", help: "Terminal size (default 120x40)" },
     { name: "env", short: "e", type: "list", value: "K=V", help: "Set an environment variable" },
     {
@@ -68,11 +75,13 @@ export const command: CommandSpec = {
       type: "string",
       value: "ID",
       help: "Start agent ID (see 'skiff agents') with Skiff's hooks",
+      complete: "agent",
     },
     {
       name: "continue",
       type: "boolean",
       help: "With --agent: continue its last conversation in the folder",
+      requires: ["agent"],
     },
   ],
   passthrough: "COMMAND ARGS…",
@@ -80,30 +89,21 @@ export const command: CommandSpec = {
     "skiff new --name web -- npm run dev",
     "skiff new --project api --name reviewer --agent claude",
   ],
-  exitCodes: [[3, "No such project or agent"], [4, "skiffd could not be reached"], [
-    5,
-    "The name is taken",
-  ]],
+  exits: [["NOT_FOUND", "No such project or agent"], "DAEMON", ["CONFLICT", "The name is taken"]],
   run: async (ctx) => {
-    const size = optString(ctx, "size");
-    const cwd = optString(ctx, "cwd");
-    const project = optString(ctx, "project");
-    const agent = optString(ctx, "agent");
-    if (optBool(ctx, "continue") && agent === undefined) {
-      throw new SkiffError("--continue needs --agent", { exit: "USAGE" });
-    }
-    let env = parseEnvPairs(optList(ctx, "env"));
+    const { size, cwd, project, agent } = ctx.opts;
+    let env = parseEnvPairs(ctx.opts.env);
     let command = ctx.rest;
     if (agent !== undefined) {
-      const launch = agentCommand(agent, { continue: optBool(ctx, "continue"), extra: ctx.rest });
+      const launch = agentCommand(agent, { continue: ctx.opts.continue, extra: ctx.rest });
       command = launch.command;
       // The user's --env wins over Skiff's hook wiring.
       env = { ...launch.env, ...env };
     }
-    const params: Record<string, unknown> = {
+    const params: NewPaneParams = {
       project,
-      name: optString(ctx, "name") ?? agent,
-      session: optString(ctx, "session"),
+      name: ctx.opts.name ?? agent,
+      session: ctx.opts.session,
       env,
       command,
       ...(size ? parseSize(size) : {}),
@@ -111,7 +111,7 @@ export const command: CommandSpec = {
     // Without a project, a pane starts where the command was run, as in tmux.
     if (cwd !== undefined) params.cwd = resolve(cwd);
     else if (project === undefined) params.cwd = Deno.cwd();
-    const pane = await withDaemon((client) => client.call<PaneInfo>("pane.new", params));
+    const pane = await withDaemon((client) => client.call("pane.new", params));
     ctx.out.result({ pane }, () => ctx.out.line(pane.id));
   },
-};
+});

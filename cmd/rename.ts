@@ -4,23 +4,22 @@
  * @module
  */
 
-import { arg, type CommandSpec } from "../lib/cli/mod.ts";
+import { defineCommand } from "../lib/cli/mod.ts";
 import { withDaemon } from "../lib/client/mod.ts";
-import type { PaneInfo } from "../lib/daemon/pane_info.ts";
 
 /** The `rename` command. */
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: "rename",
   summary: "Rename a pane",
   args: [
-    { name: "PANE", required: true, help: "Pane id, name, or project/name" },
+    { name: "PANE", required: true, help: "Pane id, name, or project/name", complete: "pane" },
     { name: "NAME", required: true, help: "The new, unique name" },
   ],
-  exitCodes: [[3, "No such pane"], [4, "skiffd could not be reached"], [5, "The name is taken"]],
+  exits: ["NOT_FOUND", "DAEMON", ["CONFLICT", "The name is taken"]],
   run: async (ctx) => {
     const pane = await withDaemon((client) =>
-      client.call<PaneInfo>("pane.rename", { pane: arg(ctx, "PANE"), name: arg(ctx, "NAME") })
+      client.call("pane.rename", { pane: ctx.args.PANE, name: ctx.args.NAME })
     );
     ctx.out.result({ pane }, () => {});
   },
-};
+});

@@ -4,30 +4,30 @@
  * @module
  */
 
-import {
-  arg,
-  type CommandSpec,
-  optNumber,
-  optString,
-  secondsToMs,
-  SkiffError,
-} from "../lib/cli/mod.ts";
+import { defineCommand, secondsToMs } from "../lib/cli/mod.ts";
 import { withDaemon } from "../lib/client/mod.ts";
+import type { WaitState } from "../lib/protocol/agents.ts";
 
-const STATES = ["idle", "working", "waiting", "exited"];
+const STATES = ["idle", "working", "waiting", "exited"] as const satisfies readonly WaitState[];
 
 /** The `wait` command. */
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: "wait",
   summary: "Wait until a pane is idle, working, waiting or exited",
-  args: [{ name: "PANE", required: true, help: "Pane id, name, or project/name" }],
+  args: [{
+    name: "PANE",
+    required: true,
+    help: "Pane id, name, or project/name",
+    complete: "pane",
+  }],
   options: [
     {
       name: "until",
       short: "u",
       type: "string",
       value: "STATE",
-      help: "idle, working, waiting or exited (default idle)",
+      help: "The state to wait for (default idle)",
+      choices: STATES,
     },
     {
       name: "timeout",
@@ -38,23 +38,17 @@ export const command: CommandSpec = {
     },
   ],
   examples: ["skiff wait reviewer --until idle --timeout 600"],
-  exitCodes: [[3, "No such pane"], [4, "skiffd could not be reached"], [
-    7,
-    "The timeout passed first",
-  ]],
+  exits: ["NOT_FOUND", "DAEMON", ["TIMEOUT", "The timeout passed first"]],
   run: async (ctx) => {
-    const until = optString(ctx, "until") ?? "idle";
-    if (!STATES.includes(until)) {
-      throw new SkiffError(`Bad state '${until}': use ${STATES.join(", ")}`, { exit: "USAGE" });
-    }
-    const seconds = optNumber(ctx, "timeout");
+    const until = (ctx.opts.until ?? "idle") as WaitState;
+    const seconds = ctx.opts.timeout;
     const result = await withDaemon((client) =>
       client.call("pane.wait", {
-        pane: arg(ctx, "PANE"),
+        pane: ctx.args.PANE,
         until,
         timeout_ms: seconds === undefined ? undefined : secondsToMs(seconds, "timeout"),
       })
     );
     ctx.out.result(result, () => ctx.out.line(`${result.name} is ${result.state}`));
   },
-};
+});

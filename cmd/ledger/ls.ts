@@ -4,13 +4,14 @@
  * @module
  */
 
-import { type CommandSpec, optBool, optList, optString } from "../../lib/cli/mod.ts";
+import { defineCommand } from "../../lib/cli/mod.ts";
 import { listToJson, type ShownState } from "../../lib/ledger/mod.ts";
+import { readLiveness } from "../../lib/tasks/mod.ts";
 import { entriesTable } from "./format.ts";
-import { LEDGER_EXITS, noticeUnknown, openCliLedger, readLiveness } from "./shared.ts";
+import { LEDGER_EXITS, noticeUnknown, openCliLedger } from "./shared.ts";
 
 /** The `ledger ls` command. */
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: "ls",
   aliases: ["list"],
   summary: "List open plans and tasks, each plan with its tasks",
@@ -24,19 +25,31 @@ export const command: CommandSpec = {
       help:
         "Only rows that show state S (sent, pending, blocked, done, interrupted, gone; or S,S…)",
     },
-    { name: "pane", type: "string", value: "P", help: "Only tasks on pane P (id or stored name)" },
-    { name: "plan", type: "string", value: "ID", help: "Only this plan and its tasks" },
+    {
+      name: "pane",
+      type: "string",
+      value: "P",
+      help: "Only tasks on pane P (id or stored name)",
+      complete: "pane",
+    },
+    {
+      name: "plan",
+      type: "string",
+      value: "ID",
+      help: "Only this plan and its tasks",
+      complete: "task",
+    },
     { name: "all", short: "a", type: "boolean", help: "Include done rows" },
   ],
-  exitCodes: [[3, "No such plan"], ...LEDGER_EXITS],
+  exits: [["NOT_FOUND", "No such plan"], ...LEDGER_EXITS],
   run: async (ctx) => {
-    const states = optList(ctx, "state").flatMap((s) => s.split(",")).map((s) => s.trim())
+    const states = ctx.opts.state.flatMap((s) => s.split(",")).map((s) => s.trim())
       .filter((s) => s !== "") as ShownState[];
     const filter = {
       state: states.length > 0 ? states : undefined,
-      pane: optString(ctx, "pane"),
-      plan: optString(ctx, "plan"),
-      all: optBool(ctx, "all"),
+      pane: ctx.opts.pane,
+      plan: ctx.opts.plan,
+      all: ctx.opts.all,
     };
     using ledger = openCliLedger(ctx);
     const report = await readLiveness();
@@ -56,4 +69,4 @@ export const command: CommandSpec = {
       }
     });
   },
-};
+});

@@ -5,16 +5,22 @@
  * @module
  */
 
-import { type CommandContext, reportError } from "../../lib/cli/mod.ts";
+import { type Output, reportError } from "../../lib/cli/mod.ts";
 import { entryToJson, type Ledger } from "../../lib/ledger/mod.ts";
-import type { Delivery } from "./deliver.ts";
+import type { Delivery } from "../../lib/tasks/mod.ts";
 
 /** Prints `delivery` and returns the exit code. */
-export function reportDelivery(ctx: CommandContext, ledger: Ledger, delivery: Delivery): number {
+export function reportDelivery(
+  ctx: { out: Output; json: boolean },
+  ledger: Ledger,
+  delivery: Delivery,
+): number {
   const entry = ledger.show(delivery.row.uid, null);
-  ctx.out.result({ row: entryToJson(entry), send: delivery.send, exit: delivery.exit }, () => {
-    const state = delivery.row.state;
-    ctx.out.line(`${delivery.row.uid} ${state} ${delivery.row.result}`);
+  const row = { ...entryToJson(entry), state: delivery.shown };
+  ctx.out.result({ row, send: delivery.send, exit: delivery.exit }, () => {
+    const { uid, state, result } = delivery.row;
+    const shown = delivery.shown === state ? state : `${delivery.shown} (stored ${state})`;
+    ctx.out.line(`${uid} ${shown} ${result}`);
   });
   if (delivery.error) reportError(delivery.error, ctx.json);
   return delivery.exit;

@@ -4,28 +4,29 @@
  * @module
  */
 
-import { arg, type CommandSpec, optBool, optNumber, secondsToMs } from "../../lib/cli/mod.ts";
-import { deliverTask, SEND_EXITS, SEND_OPTIONS } from "./deliver.ts";
+import { defineCommand, secondsToMs } from "../../lib/cli/mod.ts";
+import { deliverTask } from "../../lib/tasks/mod.ts";
+import { SEND_EXITS, SEND_OPTIONS } from "./send_options.ts";
 import { reportDelivery } from "./report.ts";
-import { ID_HELP, LEDGER_EXITS, openCliLedger, REF_EXITS } from "./shared.ts";
+import { ID_ARG, LEDGER_EXITS, openCliLedger, REF_EXITS } from "./shared.ts";
 
 /** The `ledger send` command. */
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: "send",
   summary: "Send a pending or interrupted task to its pane",
   description:
     "Type the task and its result path into its pane, with every check of 'skiff send', and exit with the same code. Exit 0 makes the task sent and exit 8 blocked, each with the pane's current generation; a refusal leaves the task as it was. A task that is not pending or interrupted is refused (exit 5).",
-  args: [{ name: "ID", required: true, help: ID_HELP }],
+  args: [ID_ARG],
   options: SEND_OPTIONS,
   examples: ["skiff ledger send 7c2e91ab --enter"],
-  exitCodes: [...REF_EXITS, [4, "skiffd could not be reached"], ...SEND_EXITS, ...LEDGER_EXITS],
+  exits: [...REF_EXITS, "DAEMON", ...SEND_EXITS, ...LEDGER_EXITS],
   run: async (ctx) => {
     using ledger = openCliLedger(ctx);
-    const seconds = optNumber(ctx, "timeout");
-    const delivery = await deliverTask(ledger, arg(ctx, "ID"), {
-      enter: optBool(ctx, "enter"),
+    const seconds = ctx.opts.timeout;
+    const delivery = await deliverTask(ledger, ctx.args.ID, {
+      enter: ctx.opts.enter,
       timeoutMs: seconds === undefined ? undefined : secondsToMs(seconds, "timeout"),
     });
     return reportDelivery(ctx, ledger, delivery);
   },
-};
+});

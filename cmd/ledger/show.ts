@@ -4,28 +4,22 @@
  * @module
  */
 
-import { arg, type CommandSpec } from "../../lib/cli/mod.ts";
+import { defineCommand } from "../../lib/cli/mod.ts";
 import { entryToJson } from "../../lib/ledger/mod.ts";
+import { readLiveness } from "../../lib/tasks/mod.ts";
 import { entryDetails } from "./format.ts";
-import {
-  ID_HELP,
-  LEDGER_EXITS,
-  noticeUnknown,
-  openCliLedger,
-  readLiveness,
-  REF_EXITS,
-} from "./shared.ts";
+import { ID_ARG, LEDGER_EXITS, noticeUnknown, openCliLedger, REF_EXITS } from "./shared.ts";
 
 /** The `ledger show` command. */
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: "show",
   summary: "Show one task, or a plan with its tasks",
   description:
     "Show every field of one row. A plan comes with all of its tasks. Shown states follow the same rules as 'skiff ledger ls': skiffd is asked, never started.",
-  args: [{ name: "ID", required: true, help: ID_HELP }],
-  exitCodes: [...REF_EXITS, ...LEDGER_EXITS],
+  args: [ID_ARG],
+  exits: [...REF_EXITS, ...LEDGER_EXITS],
   run: async (ctx) => {
-    const ref = arg(ctx, "ID");
+    const ref = ctx.args.ID;
     using ledger = openCliLedger(ctx);
     ledger.resolve(ref);
     const report = await readLiveness();
@@ -36,4 +30,4 @@ export const command: CommandSpec = {
       () => ctx.out.line(entryDetails(entry)),
     );
   },
-};
+});

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { SkiffError } from "../cli/errors.ts";
+import { SkiffError } from "../errors.ts";
 import { ensureDir, writeFileAtomic } from "../platform/files.ts";
 import { type HookCommand, hookSetup } from "./hooks.ts";
 import type { AgentProfile } from "./profile.ts";

@@ -7,7 +7,7 @@
  */
 
 import { basename } from "node:path";
-import { SkiffError } from "../cli/errors.ts";
+import { SkiffError } from "../errors.ts";
 import { splitCommand } from "../config/config.ts";
 import type { ForegroundProcess } from "../platform/proc.ts";
 import type { AgentProfile, Rule } from "./profile.ts";

@@ -4,6 +4,7 @@
  * @module
  */
 
+import { exitTable } from "./exits.ts";
 import { GLOBAL_OPTIONS } from "./parse.ts";
 import type { ArgSpec, CommandSpec, OptionSpec } from "./spec.ts";
 
@@ -17,7 +18,13 @@ function optionLabel(option: OptionSpec): string {
   const value = option.type === "boolean" ? "" : ` ${option.value ?? "VALUE"}`;
   const short = option.short ? `-${option.short}, ` : "    ";
   const repeat = option.type === "list" ? " (repeatable)" : "";
-  return `${short}${long}${value}${repeat}`;
+  const required = option.required ? " (required)" : "";
+  return `${short}${long}${value}${repeat}${required}`;
+}
+
+function optionHelp(option: OptionSpec): string {
+  const choices = option.choices ? ` (${option.choices.join(", ")})` : "";
+  return option.help + choices;
 }
 
 function columns(rows: [string, string][]): string[] {
@@ -32,7 +39,9 @@ export function renderHelp(command: CommandSpec, path: string[]): string {
   if (command.subcommands) {
     lines.push(`Usage: ${name} COMMAND [options]`, "", command.description ?? command.summary, "");
     lines.push("Commands:");
-    lines.push(...columns(command.subcommands.map((c) => [c.name, c.summary])));
+    lines.push(
+      ...columns(command.subcommands.filter((c) => !c.hidden).map((c) => [c.name, c.summary])),
+    );
     lines.push("", `Run '${name} COMMAND --help' for a command's options.`);
     return lines.join("\n");
   }
@@ -48,30 +57,27 @@ export function renderHelp(command: CommandSpec, path: string[]): string {
   }
   lines.push("", "Options:");
   const options = [...(command.options ?? []), ...GLOBAL_OPTIONS];
-  lines.push(...columns(options.map((o) => [optionLabel(o), o.help])));
+  lines.push(...columns(options.map((o) => [optionLabel(o), optionHelp(o)])));
   if (command.examples?.length) {
     lines.push("", "Examples:", ...command.examples.map((e) => `  ${e}`));
   }
-  const codes: [number, string][] = [
-    [0, "Success"],
-    [1, "Internal error"],
-    [2, "Bad usage or input"],
-    ...(command.exitCodes ?? []),
-  ];
+  const codes = exitTable(command.exits);
   lines.push("", "Exit codes:");
   lines.push(...columns(codes.map(([code, text]) => [String(code), text])));
   return lines.join("\n");
 }
 
 /** Returns the top-level help: every command with its summary. */
-export function renderRootHelp(entries: { name: string; summary: string }[]): string {
+export function renderRootHelp(
+  entries: readonly { name: string; summary: string; hidden?: boolean }[],
+): string {
   return [
     "Usage: skiff COMMAND [options]",
     "",
     "Skiff: a terminal workspace for coding agents.",
     "",
     "Commands:",
-    ...columns(entries.map((e) => [e.name, e.summary])),
+    ...columns(entries.filter((e) => !e.hidden).map((e) => [e.name, e.summary])),
     "",
     "Every command takes --json (results on stdout, errors on stderr as JSON)",
     "and --help. Run 'skiff COMMAND --help' for its options and exit codes.",

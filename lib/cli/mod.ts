@@ -4,11 +4,21 @@
  * @module
  */
 
-export * from "./errors.ts";
+export * from "../errors.ts";
 export * from "./output.ts";
 export * from "./spec.ts";
 export { findCommand, GLOBAL_OPTIONS, parse, type Parsed } from "./parse.ts";
 export { renderHelp, renderRootHelp } from "./help.ts";
-export { type CommandEntry, runCli } from "./run.ts";
+export { runCli, type RunCliOptions } from "./run.ts";
 export * from "./values.ts";
 export * from "./stdin.ts";
+export * from "./exits.ts";
+export {
+  complete,
+  type Completion,
+  completionScript,
+  completionText,
+  type Shell,
+  SHELLS,
+  type ValueSource,
+} from "./complete.ts";

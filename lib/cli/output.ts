@@ -7,16 +7,11 @@
  * @module
  */
 
-import { codeOf, Exit, type ExitName, SkiffError } from "./errors.ts";
+import { codeOf, Exit, type ExitName, SkiffError } from "../errors.ts";
 import { SCHEMA_VERSION } from "../version.ts";
+import { writeAllSync } from "../platform/bytes.ts";
 
 const encoder = new TextEncoder();
-
-/** Writes every byte of `data` to a stream, retrying short writes. */
-export function writeAllSync(stream: { writeSync(p: Uint8Array): number }, data: Uint8Array): void {
-  let offset = 0;
-  while (offset < data.length) offset += stream.writeSync(data.subarray(offset));
-}
 
 /** Where a command's results go. */
 export class Output {
@@ -34,13 +29,13 @@ export class Output {
   }
 
   /** Prints a result object to stdout as JSON, with `schema_version` first. */
-  data(value: Record<string, unknown>): void {
+  data(value: object): void {
     const body = JSON.stringify({ schema_version: SCHEMA_VERSION, ...value });
     writeAllSync(Deno.stdout, encoder.encode(body + "\n"));
   }
 
   /** Prints `value` as JSON in JSON mode, or runs `text` to print it for people. */
-  result(value: Record<string, unknown>, text: () => void): void {
+  result(value: object, text: () => void): void {
     if (this.json) this.data(value);
     else text();
   }

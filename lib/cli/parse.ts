@@ -8,11 +8,11 @@
  * @module
  */
 
-import { SkiffError } from "./errors.ts";
+import { SkiffError } from "../errors.ts";
 import type { CommandSpec, OptionSpec } from "./spec.ts";
 
 /** The global options every command takes. */
-export const GLOBAL_OPTIONS: OptionSpec[] = [
+export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
   { name: "json", type: "boolean", help: "Print JSON for scripts" },
   { name: "help", short: "h", type: "boolean", help: "Show this help" },
 ];
@@ -37,7 +37,7 @@ function usageError(message: string, path: string[]): SkiffError {
 }
 
 /** Finds a subcommand by name or alias. */
-export function findCommand(list: CommandSpec[], word: string): CommandSpec | undefined {
+export function findCommand(list: readonly CommandSpec[], word: string): CommandSpec | undefined {
   return list.find((c) => c.name === word || c.aliases?.includes(word));
 }
 
@@ -157,6 +157,7 @@ export function parse(
         if (spec.required && values.length === 0) {
           throw usageError(`Missing argument ${spec.name}`, where());
         }
+        for (const value of values) checkChoice(spec.choices, value, spec.name, where());
         args[spec.name] = values;
         continue;
       }
@@ -164,6 +165,7 @@ export function parse(
       if (value === undefined) {
         if (spec.required) throw usageError(`Missing argument ${spec.name}`, where());
       } else {
+        checkChoice(spec.choices, value, spec.name, where());
         p++;
       }
       args[spec.name] = value;
@@ -171,6 +173,50 @@ export function parse(
     if (p < positional.length) {
       throw usageError(`Unexpected argument '${positional[p]}'`, where());
     }
+    checkOptions(optionsOf(command), opts, where());
   }
   return { command, path, args, opts, rest };
+}
+
+function checkChoice(
+  choices: readonly string[] | undefined,
+  value: string,
+  label: string,
+  path: string[],
+): void {
+  if (!choices || choices.includes(value)) return;
+  const list = choices.length > 1
+    ? `${choices.slice(0, -1).join(", ")} or ${choices.at(-1)}`
+    : choices[0];
+  throw usageError(`Bad value '${value}' for ${label}: use ${list}`, path);
+}
+
+/** Checks required, conflicting and dependent options and choices, and fills in defaults. */
+function checkOptions(
+  specs: readonly OptionSpec[],
+  opts: Record<string, unknown>,
+  path: string[],
+): void {
+  const given = (name: string) => opts[name] !== undefined;
+  for (const spec of specs) {
+    if (!given(spec.name)) {
+      if (spec.required) throw usageError(`Option '--${spec.name}' is required`, path);
+      continue;
+    }
+    for (const other of spec.conflicts ?? []) {
+      if (given(other)) throw usageError(`Give --${spec.name} or --${other}, not both`, path);
+    }
+    for (const other of spec.requires ?? []) {
+      if (!given(other)) throw usageError(`--${spec.name} needs --${other}`, path);
+    }
+    const values = spec.type === "list" ? opts[spec.name] as string[] : [opts[spec.name]];
+    if (spec.type !== "boolean") {
+      for (const value of values) checkChoice(spec.choices, String(value), `--${spec.name}`, path);
+    }
+  }
+  for (const spec of specs) {
+    if (given(spec.name)) continue;
+    if (spec.type === "boolean") opts[spec.name] = false;
+    else if (spec.type === "list") opts[spec.name] = [];
+  }
 }

@@ -5,23 +5,18 @@
  * @module
  */
 
-import { Exit, SkiffError } from "./errors.ts";
+import { Exit, SkiffError } from "../errors.ts";
 import { renderHelp, renderRootHelp } from "./help.ts";
 import { Output, reportError } from "./output.ts";
 import { parse } from "./parse.ts";
-import type { CommandSpec } from "./spec.ts";
+import type { CommandEntry } from "./spec.ts";
+import { complete, completionText, type ValueSource } from "./complete.ts";
 import { VERSION } from "../version.ts";
 
-/** One row of the command table: enough to list it without loading it. */
-export interface CommandEntry {
-  /** The word that selects it. */
-  name: string;
-  /** Other words that select it. */
-  aliases?: string[];
-  /** One line for `skiff --help`. */
-  summary: string;
-  /** Loads the command's module and returns its spec. */
-  load: () => Promise<CommandSpec>;
+/** Options for {@linkcode runCli}. */
+export interface RunCliOptions {
+  /** Where completion finds pane, session, project, agent and task names. */
+  values?: ValueSource;
 }
 
 /**
@@ -38,17 +33,33 @@ export function versionReport(): Record<string, unknown> {
   };
 }
 
-/** Runs the command line `argv` against `entries` and returns the exit code. */
-export async function runCli(entries: CommandEntry[], argv: string[]): Promise<number> {
-  const json = argv.includes("--json");
+/**
+ * Runs the command line `argv` against `entries` and returns the exit code.
+ * `skiff __complete -- WORDS…` (for the shell scripts of `skiff
+ * completions`) prints the candidates for the last word.
+ */
+export async function runCli(
+  entries: CommandEntry[],
+  argv: string[],
+  options: RunCliOptions = {},
+): Promise<number> {
   const first = argv[0];
+  if (first === "__complete") {
+    const words = argv.slice(argv[1] === "--" ? 2 : 1);
+    const text = completionText(
+      await complete(entries, words, options.values ?? (() => Promise.resolve([]))),
+    );
+    if (text !== "") console.log(text);
+    return Exit.OK;
+  }
+  const json = argv.includes("--json");
   if (first === undefined || first === "--help" || first === "-h" || first === "help") {
     const topic = first === "help" ? argv[1] : undefined;
     if (topic === undefined) {
       console.log(renderRootHelp(entries));
       return Exit.OK;
     }
-    return runCli(entries, [topic, "--help"]);
+    return runCli(entries, [topic, "--help"], options);
   }
   if (first === "--version" || first === "-V") {
     if (json) new Output(true).data(versionReport());

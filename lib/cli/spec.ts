@@ -1,46 +1,80 @@
 /**
- * The declarative shape of a command: what the parser reads and what `--help`
- * prints. Each file in `cmd/` exports one {@linkcode CommandSpec}.
+ * The declarative shape of a command: what the parser reads, what `--help`
+ * prints, what shell completion offers, and which exit codes it uses. Each
+ * file in `cmd/` exports one {@linkcode CommandSpec}, usually made with
+ * {@linkcode defineCommand} so that `run` sees its options and arguments
+ * typed from the spec itself.
  *
  * @module
  */
 
+import type { ExitName } from "../errors.ts";
 import type { Output } from "./output.ts";
 
 /** How an option's value is read. */
 export type OptionType = "boolean" | "string" | "number" | "list";
 
+/** What shell completion offers for a value. */
+export type CompleteKind =
+  | "pane"
+  | "session"
+  | "project"
+  | "agent"
+  | "task"
+  | "file"
+  | "dir"
+  | "shell";
+
 /** One `--option`. */
 export interface OptionSpec {
   /** The long name, without dashes: `project` for `--project`. */
-  name: string;
+  readonly name: string;
   /** A one-letter alias, without the dash. */
-  short?: string;
+  readonly short?: string;
   /** How the value is read. `list` may repeat and collects strings. */
-  type: OptionType;
+  readonly type: OptionType;
   /** The placeholder shown in help, such as `NAME`. */
-  value?: string;
+  readonly value?: string;
   /** One line of help. */
-  help: string;
+  readonly help: string;
+  /** The command fails without it. */
+  readonly required?: boolean;
+  /** Options that cannot be given with this one. */
+  readonly conflicts?: readonly string[];
+  /** Options this one needs. */
+  readonly requires?: readonly string[];
+  /** The only values allowed. */
+  readonly choices?: readonly string[];
+  /** Values completion offers without restricting them (the command checks them itself). */
+  readonly suggest?: readonly string[];
+  /** What completion offers for the value. */
+  readonly complete?: CompleteKind;
 }
 
 /** One positional argument. */
 export interface ArgSpec {
   /** The placeholder shown in help, such as `PANE`. */
-  name: string;
+  readonly name: string;
   /** Whether the command fails without it. */
-  required?: boolean;
+  readonly required?: boolean;
   /** Whether it takes every remaining positional argument. Only the last may be. */
-  variadic?: boolean;
+  readonly variadic?: boolean;
   /** One line of help. */
-  help?: string;
+  readonly help?: string;
+  /** The only values allowed. */
+  readonly choices?: readonly string[];
+  /** What completion offers. */
+  readonly complete?: CompleteKind;
 }
 
-/** What a command's `run` receives. */
+/** An exit code a command uses: its name, or its name with a meaning particular to the command. */
+export type ExitUse = ExitName | readonly [ExitName, string];
+
+/** What a command's `run` receives, untyped (see {@linkcode TypedContext}). */
 export interface CommandContext {
   /** Positional arguments by name; a variadic one is a string array. */
   args: Record<string, string | string[] | undefined>;
-  /** Parsed options by long name. */
+  /** Parsed options by long name; booleans default to false and lists to []. */
   opts: Record<string, unknown>;
   /** Everything after `--`, when the command takes it. */
   rest: string[];
@@ -50,28 +84,108 @@ export interface CommandContext {
   out: Output;
 }
 
+/** One row of the command table: enough to list a command without loading it. */
+export interface CommandEntry {
+  /** The word that selects it. */
+  name: string;
+  /** Other words that select it. */
+  aliases?: string[];
+  /** One line for `skiff --help`. */
+  summary: string;
+  /** Left out of `skiff --help` and of completion. */
+  hidden?: boolean;
+  /** Loads the command's module and returns its spec. */
+  load: () => Promise<CommandSpec>;
+}
+
 /** A command or a group of subcommands. */
 export interface CommandSpec {
   /** The word that selects it. */
   name: string;
   /** Other words that select it. */
-  aliases?: string[];
+  aliases?: readonly string[];
   /** One line for command lists. */
   summary: string;
   /** Longer text for `--help`. */
   description?: string;
   /** Positional arguments, in order. */
-  args?: ArgSpec[];
+  args?: readonly ArgSpec[];
   /** Options, besides the global `--json` and `--help`. */
-  options?: OptionSpec[];
+  options?: readonly OptionSpec[];
   /** The placeholder for arguments after `--`, such as `COMMAND ARGS…`. */
   passthrough?: string;
   /** Example lines for `--help`. */
-  examples?: string[];
+  examples?: readonly string[];
   /** Exit codes this command uses besides 0, 1 and 2, for `--help`. */
-  exitCodes?: [number, string][];
+  exits?: readonly ExitUse[];
+  /** Left out of `skiff --help` and of completion (commands for programs, not people). */
+  hidden?: boolean;
   /** Subcommands; a group has these instead of `run`. */
-  subcommands?: CommandSpec[];
+  subcommands?: readonly CommandSpec[];
   /** Runs the command and returns its exit code (0 when it returns nothing). */
   run?: (ctx: CommandContext) => Promise<number | void>;
+}
+
+type ValueOf<O extends OptionSpec> = O["type"] extends "number" ? number : string;
+
+/** The type of option `O`'s value in `run`. */
+export type OptionValue<O extends OptionSpec> = O["type"] extends "boolean" ? boolean
+  : O["type"] extends "list" ? string[]
+  : O extends { readonly required: true } ? ValueOf<O>
+  : ValueOf<O> | undefined;
+
+/** The options of a command, typed from its specs. */
+export type OptionsOf<O extends readonly OptionSpec[]> =
+  & { [K in O[number] as K["name"]]: OptionValue<K> }
+  & { json: boolean; help: boolean };
+
+/** The type of argument `A`'s value in `run`. */
+export type ArgValue<A extends ArgSpec> = A extends { readonly variadic: true } ? string[]
+  : A extends { readonly required: true } ? string
+  : string | undefined;
+
+/** The arguments of a command, typed from its specs. */
+export type ArgsOf<A extends readonly ArgSpec[]> = { [K in A[number] as K["name"]]: ArgValue<K> };
+
+/** What a command made with {@linkcode defineCommand} receives. */
+export interface TypedContext<A extends readonly ArgSpec[], O extends readonly OptionSpec[]> {
+  /** Positional arguments, typed from the specs. */
+  args: ArgsOf<A>;
+  /** Options, typed from the specs. */
+  opts: OptionsOf<O>;
+  /** Everything after `--`, when the command takes it. */
+  rest: string[];
+  /** Whether `--json` was given. */
+  json: boolean;
+  /** Where results go. */
+  out: Output;
+}
+
+/** A command spec whose `run` is typed by its own `args` and `options`. */
+export interface TypedCommandSpec<A extends readonly ArgSpec[], O extends readonly OptionSpec[]>
+  extends Omit<CommandSpec, "args" | "options" | "run" | "subcommands"> {
+  /** Positional arguments, in order. */
+  args?: A;
+  /** Options, besides the global `--json` and `--help`. */
+  options?: O;
+  /** Runs the command and returns its exit code (0 when it returns nothing). */
+  run: (ctx: TypedContext<A, O>) => Promise<number | void> | number | void;
+}
+
+/**
+ * Makes a command whose `run` receives options and arguments typed from the
+ * spec: `--enter` of type boolean is a `boolean`, `--timeout` of type number
+ * a `number | undefined`, a required `PANE` a `string`. The parser fills in
+ * defaults and checks required, conflicting and dependent options and
+ * choices, so `run` checks none of them.
+ */
+export function defineCommand<
+  const A extends readonly ArgSpec[] = [],
+  const O extends readonly OptionSpec[] = [],
+>(spec: TypedCommandSpec<A, O>): CommandSpec {
+  const run = spec.run;
+  return {
+    ...spec,
+    run: async (ctx) => await run(ctx as unknown as TypedContext<A, O>),
+  };
 }

@@ -1,56 +1,11 @@
 /**
- * Typed readers for parsed arguments and options, and parsers for the value
- * formats several commands share (sizes, durations, `K=V` pairs).
+ * Parsers for the value formats several commands share: sizes, durations
+ * and `K=V` pairs.
  *
  * @module
  */
 
-import { SkiffError } from "./errors.ts";
-import type { CommandContext } from "./spec.ts";
-
-/** Reads a string option, or `undefined`. */
-export function optString(ctx: CommandContext, name: string): string | undefined {
-  const value = ctx.opts[name];
-  return typeof value === "string" ? value : undefined;
-}
-
-/** Reads a number option, or `undefined`. */
-export function optNumber(ctx: CommandContext, name: string): number | undefined {
-  const value = ctx.opts[name];
-  return typeof value === "number" ? value : undefined;
-}
-
-/** Reads a boolean option; absent is `false`. */
-export function optBool(ctx: CommandContext, name: string): boolean {
-  return ctx.opts[name] === true;
-}
-
-/** Reads a repeatable option; absent is `[]`. */
-export function optList(ctx: CommandContext, name: string): string[] {
-  const value = ctx.opts[name];
-  return Array.isArray(value) ? value as string[] : [];
-}
-
-/** Reads a required positional argument. */
-export function arg(ctx: CommandContext, name: string): string {
-  const value = ctx.args[name];
-  if (typeof value !== "string") {
-    throw new SkiffError(`Missing argument ${name}`, { exit: "USAGE" });
-  }
-  return value;
-}
-
-/** Reads an optional positional argument. */
-export function optArg(ctx: CommandContext, name: string): string | undefined {
-  const value = ctx.args[name];
-  return typeof value === "string" ? value : undefined;
-}
-
-/** Reads a variadic positional argument. */
-export function args(ctx: CommandContext, name: string): string[] {
-  const value = ctx.args[name];
-  return Array.isArray(value) ? value : [];
-}
+import { SkiffError } from "../errors.ts";
 
 /** A terminal size. */
 export interface Size {

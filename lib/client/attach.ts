@@ -6,8 +6,8 @@
  * @module
  */
 
-import { SkiffError } from "../cli/errors.ts";
-import { writeAllSync } from "../cli/output.ts";
+import { SkiffError } from "../errors.ts";
+import { writeAllSync } from "../platform/bytes.ts";
 import { encodeFrame, Frame, FrameReader } from "../protocol/frames.ts";
 import type { DaemonClient } from "./client.ts";
 import { connectDaemon, reconnect } from "./connect.ts";
@@ -120,7 +120,7 @@ export async function attachTerminal(pane: string): Promise<AttachOutcome> {
     throw new SkiffError("skiff attach needs a terminal on stdin and stdout", { exit: "USAGE" });
   }
   let client = await connectDaemon();
-  let info = await client.call<{ id: string; name: string }>(
+  let info = await client.call(
     "attach",
     { pane, ...size() },
     { raw: true },

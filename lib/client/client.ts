@@ -8,13 +8,27 @@
  * @module
  */
 
-import { Exit, type ExitName, SkiffError } from "../cli/errors.ts";
+import { Exit, type ExitName, SkiffError } from "../errors.ts";
 import { joinBytes } from "../platform/bytes.ts";
-import type { EventMessage, Response } from "../protocol/messages.ts";
+import type { Event } from "../protocol/events.ts";
+import type { Response } from "../protocol/messages.ts";
+import type { EventCursor, HelloResult } from "../protocol/daemon.ts";
+import type { MethodName, ParamsOf, ResultOf } from "../protocol/methods.ts";
 import { PROTOCOL_VERSION } from "../version.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
+
+/** Options of {@linkcode DaemonClient.call}. */
+export interface CallOptions {
+  /** Turn the connection into a byte stream once the answer comes (for `attach`). */
+  raw?: boolean;
+}
+
+/** The arguments of a call to method `M`: params may be left out when none are required. */
+export type CallArgs<M extends MethodName> = Record<PropertyKey, never> extends ParamsOf<M>
+  ? [params?: ParamsOf<M>, options?: CallOptions]
+  : [params: ParamsOf<M>, options?: CallOptions];
 
 interface Pending {
   resolve: (value: unknown) => void;
@@ -44,6 +58,37 @@ export class ConnectionClosed extends SkiffError {
   }
 }
 
+/** A stream of events from skiffd; see {@linkcode DaemonClient.subscribe}. */
+export class EventSubscription implements AsyncIterable<Event> {
+  /** The place of the last event seen, or where the stream stood when it began. */
+  cursor: EventCursor;
+  readonly #next: () => Promise<Event | null>;
+  #done = false;
+
+  /** Wraps a source of events; `null` from it ends the stream. */
+  constructor(cursor: EventCursor, next: () => Promise<Event | null>) {
+    this.cursor = cursor;
+    this.#next = next;
+  }
+
+  /** The next event, or `done` once the connection has ended. */
+  async next(): Promise<IteratorResult<Event, undefined>> {
+    if (this.#done) return { done: true, value: undefined };
+    const event = await this.#next();
+    if (event === null) {
+      this.#done = true;
+      return { done: true, value: undefined };
+    }
+    this.cursor = { run: event.run, seq: event.seq };
+    return { done: false, value: event };
+  }
+
+  /** Iterates the events until the connection ends. */
+  [Symbol.asyncIterator](): AsyncIterator<Event, undefined> {
+    return { next: () => this.next() };
+  }
+}
+
 /** An open connection to skiffd. */
 export class DaemonClient {
   readonly #conn: Deno.UnixConn;
@@ -53,11 +98,11 @@ export class DaemonClient {
   #raw = false;
   #rawSink: ((data: Uint8Array | null) => void) | undefined;
   #rawBacklog: Uint8Array[] = [];
-  #eventSink: ((event: EventMessage | null) => void) | undefined;
+  #eventSink: ((event: Event | null) => void) | undefined;
   #closed = false;
   #closedReason: string | undefined;
   /** The daemon's version and pid, from `hello`. */
-  server: { version: string; pid: number; protocol: number } | undefined;
+  server: HelloResult | undefined;
 
   private constructor(conn: Deno.UnixConn) {
     this.#conn = conn;
@@ -117,14 +162,14 @@ export class DaemonClient {
 
   #onLine(line: string): void {
     if (line.trim() === "") return;
-    let message: Response & Partial<EventMessage>;
+    let message: Response & { event?: unknown };
     try {
       message = JSON.parse(line);
     } catch {
       return;
     }
     if (typeof message.event === "string") {
-      this.#eventSink?.(message as unknown as EventMessage);
+      this.#eventSink?.(message as unknown as Event);
       return;
     }
     const pending = typeof message.id === "number" ? this.#pending.get(message.id) : undefined;
@@ -166,17 +211,18 @@ export class DaemonClient {
     return this.#closed;
   }
 
-  /** Sends a request and returns its result; throws a {@linkcode SkiffError} on an error answer. */
-  call<T = Record<string, unknown>>(
-    method: string,
-    params: Record<string, unknown> = {},
-    options: { raw?: boolean } = {},
-  ): Promise<T> {
+  /**
+   * Sends a request and returns its result; throws a {@linkcode SkiffError}
+   * on an error answer. The method's params and result are typed by the
+   * protocol (`lib/protocol/`).
+   */
+  call<M extends MethodName>(method: M, ...args: CallArgs<M>): Promise<ResultOf<M>> {
+    const [params = {}, options = {}] = args as [ParamsOf<M>?, CallOptions?];
     if (this.#closed) {
       return Promise.reject(new ConnectionClosed());
     }
     const id = this.#nextId++;
-    const promise = new Promise<T>((resolve, reject) => {
+    const promise = new Promise<ResultOf<M>>((resolve, reject) => {
       this.#pending.set(id, {
         resolve: resolve as (v: unknown) => void,
         reject,
@@ -195,28 +241,30 @@ export class DaemonClient {
 
   /**
    * Subscribes to events. Resolves once skiffd has confirmed the
-   * subscription, so nothing that happens afterwards is missed; the
-   * generator yields events until the connection ends.
+   * subscription, so nothing that happens afterwards is missed. With `after`,
+   * the events since that place come first (or a `resync` event when skiffd
+   * no longer knows them). The subscription yields events until the
+   * connection ends, and its `cursor` always names the last one seen.
    */
-  async subscribe(): Promise<AsyncGenerator<EventMessage>> {
-    const queue: (EventMessage | null)[] = [];
+  async subscribe(options: { after?: EventCursor } = {}): Promise<EventSubscription> {
+    const queue: (Event | null)[] = [];
     let wake: (() => void) | undefined;
     this.#eventSink = (event) => {
       queue.push(event);
       wake?.();
     };
-    await this.call("events.subscribe");
-    return (async function* () {
-      for (;;) {
-        while (queue.length > 0) {
-          const event = queue.shift()!;
-          if (event === null) return;
-          yield event;
-        }
+    const reply = await this.call(
+      "events.subscribe",
+      options.after ? { after: options.after } : {},
+    );
+    const next = async (): Promise<Event | null> => {
+      while (queue.length === 0) {
         await new Promise<void>((resolve) => wake = resolve);
         wake = undefined;
       }
-    })();
+      return queue.shift()!;
+    };
+    return new EventSubscription({ run: reply.run, seq: reply.seq }, next);
   }
 
   /**

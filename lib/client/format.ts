@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { PaneInfo } from "../daemon/pane_info.ts";
+import type { PaneInfo } from "../protocol/panes.ts";
 
 /** A short age such as `5s`, `3m`, `2h` or `4d`. */
 export function age(ms: number): string {

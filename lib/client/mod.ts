@@ -4,7 +4,15 @@
  * @module
  */
 
-export { ConnectionClosed, DaemonClient, errorFromResponse } from "./client.ts";
+export {
+  type CallArgs,
+  type CallOptions,
+  ConnectionClosed,
+  DaemonClient,
+  errorFromResponse,
+  EventSubscription,
+} from "./client.ts";
+export { followEvents, type FollowOptions } from "./follow.ts";
 export {
   connectDaemon,
   type ConnectOptions,
@@ -14,3 +22,11 @@ export {
   tryConnect,
 } from "./connect.ts";
 export { withDaemon } from "./use.ts";
+export {
+  restartDaemon,
+  type RestartOutcome,
+  stopDaemon,
+  type StopOutcome,
+  stopRunning,
+  waitUntilGone,
+} from "./lifecycle.ts";

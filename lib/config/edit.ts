@@ -7,7 +7,7 @@
  */
 
 import { dirname } from "node:path";
-import { SkiffError } from "../cli/errors.ts";
+import { SkiffError } from "../errors.ts";
 import { ensureDir, withFileLock, writeFileAtomic } from "../platform/files.ts";
 import { type Config, parseConfig } from "./config.ts";
 import { projectsFile } from "./paths.ts";

@@ -8,6 +8,7 @@
 export * from "./paths.ts";
 export * from "./config.ts";
 export * from "./edit.ts";
+export * from "./projects.ts";
 export {
   hasTable,
   removeTable,

@@ -9,7 +9,7 @@
  */
 
 import { parse } from "smol-toml";
-import { SkiffError } from "../cli/errors.ts";
+import { SkiffError } from "../errors.ts";
 
 /** A value Skiff writes into TOML. */
 export type TomlValue = string | number | boolean | string[];

@@ -4,21 +4,22 @@
  * @module
  */
 
-import { SkiffError } from "../cli/errors.ts";
+import { SkiffError } from "../errors.ts";
 import { hookState } from "../agents/hooks.ts";
-import type { Method } from "./method_types.ts";
+import type { AgentMethods, WaitState } from "../protocol/agents.ts";
+import type { MethodTable } from "./method_types.ts";
 import { flag, maybeInt, maybeString, needString, type Params } from "./params.ts";
 import { guardedSend } from "./send.ts";
 
 /** States `pane.wait` can wait for. */
-const WAIT_STATES = ["idle", "working", "waiting", "exited", "starting", "shell"];
+const WAIT_STATES: WaitState[] = ["idle", "working", "waiting", "exited", "starting", "shell"];
 
 function timeout(params: Params, fallback: number): number {
   return maybeInt(params, "timeout_ms", 0, 86_400_000) ?? fallback;
 }
 
 /** The agent-awareness methods by name. */
-export const AGENT_METHODS: Record<string, Method> = {
+export const AGENT_METHODS: MethodTable<keyof AgentMethods> = {
   "pane.send": async (params, ctx) => {
     const pane = ctx.workspace.resolvePane(needString(params, "pane"));
     const text = params.text;
@@ -36,7 +37,7 @@ export const AGENT_METHODS: Record<string, Method> = {
 
   "pane.wait": async (params, ctx) => {
     const pane = ctx.workspace.resolvePane(needString(params, "pane"));
-    const until = needString(params, "until");
+    const until = needString(params, "until") as WaitState;
     if (!WAIT_STATES.includes(until)) {
       throw new SkiffError(`Bad request: 'until' must be one of ${WAIT_STATES.join(", ")}`, {
         exit: "USAGE",
@@ -62,15 +63,16 @@ export const AGENT_METHODS: Record<string, Method> = {
 
   "pane.seen": (params, ctx) => {
     const pane = ctx.workspace.resolvePane(needString(params, "pane"));
-    const was = ctx.workspace.watchOf(pane).seen();
+    const { was, reasons } = ctx.workspace.watches.seen(pane);
     if (was) {
       ctx.events.emit("seen", {
         pane: pane.id,
         name: pane.name,
         generation: pane.saved.generation,
+        unread_reasons: reasons,
       });
     }
-    return { pane: pane.id, name: pane.name, was_unread: was, unread: false };
+    return { pane: pane.id, name: pane.name, was_unread: was, unread: false, reasons };
   },
 
   "pane.explain": (params, ctx) => {

@@ -7,12 +7,8 @@
  */
 
 import type { Socket } from "node:net";
-import {
-  type EventMessage,
-  LineSplitter,
-  ProtocolError,
-  type Response,
-} from "../protocol/messages.ts";
+import type { Event } from "../protocol/events.ts";
+import { LineSplitter, ProtocolError, type Response } from "../protocol/messages.ts";
 import { encodeFrame, Frame, FrameReader } from "../protocol/frames.ts";
 import type { Pane, PaneListener } from "./pane.ts";
 
@@ -43,6 +39,8 @@ export class Connection {
   #unsubscribe: (() => void) | undefined;
   #closed = false;
   #onClose: (() => void)[] = [];
+  #inflight = 0;
+  #endWhenIdle = false;
 
   /** Wraps a socket; `line` receives each request line while in JSON-lines mode. */
   constructor(id: number, socket: Socket, line: (connection: Connection, text: string) => void) {
@@ -69,19 +67,40 @@ export class Connection {
     return this.#closed;
   }
 
+  /** Notes that a request started; its answer is owed. */
+  requestStarted(): void {
+    this.#inflight++;
+  }
+
+  /** Notes that a request was answered; ends the connection if it waited to be idle. */
+  requestFinished(): void {
+    this.#inflight = Math.max(0, this.#inflight - 1);
+    if (this.#endWhenIdle && this.#inflight === 0 && this.#mode === "rpc") this.end();
+  }
+
+  /**
+   * Ends the connection once no request is in flight (a reload): every
+   * request gets its answer first. Event streams and attached terminals end
+   * at once; their clients reconnect and resume.
+   */
+  endWhenIdle(): void {
+    if (this.#mode !== "rpc" || this.#inflight === 0) this.end();
+    else this.#endWhenIdle = true;
+  }
+
   /** Runs `callback` when the connection closes. */
   onClose(callback: () => void): void {
     this.#onClose.push(callback);
   }
 
   /** Writes one JSON line. */
-  send(message: Response | EventMessage): void {
+  send(message: Response | Event): void {
     if (this.#closed) return;
     this.#socket.write(JSON.stringify(message) + "\n");
   }
 
   /** Turns the connection into an event stream. */
-  startEvents(subscribe: (sink: (event: EventMessage) => void) => () => void): void {
+  startEvents(subscribe: (sink: (event: Event) => void) => () => void): void {
     this.#mode = "events";
     this.#unsubscribe = subscribe((event) => {
       if (this.#socket.writableLength > EVENT_BACKLOG_LIMIT) {

@@ -6,7 +6,7 @@
  */
 
 import { basename } from "node:path";
-import { SkiffError } from "../cli/errors.ts";
+import { SkiffError } from "../errors.ts";
 import type { Config, ConfigSource } from "../config/config.ts";
 import { loginShell } from "../platform/spawn_self.ts";
 import { AgentWatches, paneEventFields } from "./agent_watches.ts";
@@ -19,7 +19,8 @@ import {
   saveWorkspace,
   type WorkspaceData,
 } from "./workspace.ts";
-import { type PaneInfo, paneInfo } from "./pane_info.ts";
+import type { PaneInfo } from "../protocol/panes.ts";
+import { paneInfo } from "./pane_info.ts";
 
 /** The pattern a pane or session name must match. */
 export const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -80,6 +81,11 @@ export class LiveWorkspace {
   readonly #options: LiveWorkspaceOptions;
   readonly #configSource: ConfigSource;
   #lastGeneration = 0;
+  #stopping = false;
+  /** Sessions that have sent `session-ended` in this run. */
+  readonly #ended = new Set<string>();
+  /** Sessions removed with their last pane, kept until their `session-ended` is sent. */
+  readonly #removedSessions = new Map<string, SavedSession>();
   /** The agent watch of every pane. */
   readonly watches: AgentWatches;
 
@@ -161,12 +167,15 @@ export class LiveWorkspace {
           this.#options.log(`pane ${p.id} exited code=${exit.exitCode} signal=${exit.signal}`);
           this.watches.get(p)?.evaluate();
           p.endAttachments("exited");
+          this.#sessionMayHaveEnded(p.saved.session, "exited");
         },
         title: (p, title) => events.emit("title", { ...paneEventFields(p), title }),
       },
     });
     this.#panes.set(saved.id, pane);
     this.watches.add(pane);
+    // A session that runs a process again can end again.
+    this.#ended.delete(saved.session);
     return pane;
   }
 
@@ -342,12 +351,38 @@ export class LiveWorkspace {
     if (index !== -1) this.#data.panes.splice(index, 1);
     const session = pane.saved.session;
     if (!this.#data.panes.some((p) => p.session === session)) {
+      const removed = this.#data.sessions.find((s) => s.id === session);
+      if (removed) this.#removedSessions.set(session, removed);
       this.#data.sessions = this.#data.sessions.filter((s) => s.id !== session);
     }
     this.save();
     pane.dispose();
     this.#options.log(`pane ${pane.id} (${pane.name}) killed`);
     this.#options.events.emit("gone", paneEventFields(pane));
+    this.#sessionMayHaveEnded(session, "killed");
+  }
+
+  /**
+   * Sends `session-ended` once when a session has no running pane left: its
+   * last pane was killed, or its last process exited. A stopping skiffd's
+   * own ending of processes is not news.
+   */
+  #sessionMayHaveEnded(id: string, why: "killed" | "exited"): void {
+    if (this.#stopping || this.#ended.has(id)) return;
+    const panes = [...this.#panes.values()].filter((p) => p.saved.session === id);
+    if (panes.some((p) => p.status === "running")) return;
+    const saved = this.#data.sessions.find((s) => s.id === id);
+    const known = saved ?? this.#removedSessions.get(id);
+    if (!known) return;
+    this.#ended.add(id);
+    this.#removedSessions.delete(id);
+    this.#options.log(`session ${id} (${known.name}) ended: ${why}`);
+    this.#options.events.emit("session-ended", {
+      session: id,
+      session_name: known.name,
+      marks: { ...known.marks },
+      why,
+    });
   }
 
   /** Sets (`value` given) or clears (`null`) a mark on a session. */
@@ -378,6 +413,8 @@ export class LiveWorkspace {
 
   /** Ends every process (the workspace file keeps the panes for the next start). */
   async shutdown(reason: string): Promise<void> {
+    this.#stopping = true;
+    this.watches.stopping();
     const running = [...this.#panes.values()].filter((p) => p.status === "running");
     // Read the groups before the hang-up: the front process may leave the group as it goes.
     const groups = running.map((p) => ({ pane: p, kill: () => p.killGroups() }));

@@ -4,6 +4,8 @@
  * @module
  */
 
+import type { DaemonStatus } from "../protocol/daemon.ts";
+import type { MethodName, ResultOf } from "../protocol/methods.ts";
 import type { Connection } from "./connection.ts";
 import type { EventBus } from "./events.ts";
 import type { LiveWorkspace } from "./live_workspace.ts";
@@ -12,11 +14,11 @@ import type { Params } from "./params.ts";
 /** What the daemon itself offers to methods. */
 export interface DaemonControl {
   /** Facts for `daemon status`. */
-  status(): Record<string, unknown>;
+  status(): DaemonStatus;
   /** Stops the daemon. */
   stop(): void;
   /** Re-reads the config; throws when it is broken, keeping the old one. */
-  reload(): Record<string, unknown>;
+  reload(): ResultOf<"daemon.reload">;
   /** Closes every client connection. */
   dropClients(): void;
 }
@@ -35,5 +37,14 @@ export interface MethodContext {
   afterReply(action: () => void): void;
 }
 
-/** A method handler. */
-export type Method = (params: Params, ctx: MethodContext) => unknown | Promise<unknown>;
+/**
+ * A method handler. Params arrive unchecked from the wire and are read
+ * through `params.ts`; the result must have the protocol's shape.
+ */
+export type Method<M extends MethodName = MethodName> = (
+  params: Params,
+  ctx: MethodContext,
+) => ResultOf<M> | Promise<ResultOf<M>>;
+
+/** Handlers for the methods `M`, each typed against the protocol. */
+export type MethodTable<M extends MethodName> = { [K in M]: Method<K> };

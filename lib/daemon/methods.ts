@@ -6,13 +6,16 @@
  */
 
 import { isAbsolute } from "node:path";
-import { SkiffError } from "../cli/errors.ts";
+import { SkiffError } from "../errors.ts";
 import { encodeKeys } from "../screen/keys.ts";
 import { AGENT_METHODS } from "./agent_methods.ts";
-import type { Method } from "./method_types.ts";
+import type { MethodName } from "../protocol/methods.ts";
+import type { MethodTable } from "./method_types.ts";
 import {
   flag,
+  maybeCursor,
   maybeInt,
+  maybeMark,
   maybeString,
   maybeStringRecord,
   maybeStrings,
@@ -30,8 +33,8 @@ function size(params: Params): { cols?: number; rows?: number } {
   };
 }
 
-/** Every method by name. */
-export const METHODS: Record<string, Method> = {
+/** Every method by name, except `hello`, which the server answers itself. */
+export const METHODS: MethodTable<Exclude<MethodName, "hello">> = {
   ...AGENT_METHODS,
   "daemon.status": (_params, ctx) => ctx.control.status(),
 
@@ -63,9 +66,17 @@ export const METHODS: Record<string, Method> = {
     return ctx.workspace.info(pane);
   },
 
-  "pane.list": (_params, ctx) => {
+  "pane.list": (params, ctx) => {
+    const mark = maybeMark(params, "mark");
     ctx.workspace.refreshCwds();
-    return { panes: ctx.workspace.panes.map((p) => ctx.workspace.info(p)) };
+    const panes = ctx.workspace.panes.map((p) => ctx.workspace.info(p));
+    if (!mark) return { panes };
+    return {
+      panes: panes.filter((p) =>
+        Object.hasOwn(p.session_marks, mark.key) &&
+        (mark.value === undefined || p.session_marks[mark.key] === mark.value)
+      ),
+    };
   },
 
   "pane.get": (params, ctx) => {
@@ -160,9 +171,13 @@ export const METHODS: Record<string, Method> = {
     return { session: session.id, name: session.name, marks: session.marks };
   },
 
-  "events.subscribe": (_params, ctx) => {
-    ctx.afterReply(() => ctx.connection.startEvents((sink) => ctx.events.subscribe(sink)));
-    return { subscribed: true };
+  "events.subscribe": (params, ctx) => {
+    const after = maybeCursor(params, "after");
+    const cursor = ctx.events.cursor();
+    ctx.afterReply(() =>
+      ctx.connection.startEvents((sink) => ctx.events.subscribe(sink, { after }))
+    );
+    return { subscribed: true as const, ...cursor };
   },
 
   "attach": (params, ctx) => {

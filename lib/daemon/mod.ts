@@ -5,5 +5,5 @@
  */
 
 export { type DaemonOutcome, runDaemon } from "./run.ts";
-export type { PaneInfo } from "./pane_info.ts";
+
 export { NAME_PATTERN } from "./live_workspace.ts";

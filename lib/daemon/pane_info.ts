@@ -1,60 +1,14 @@
 /**
- * The description of a pane that `skiff ls`, `pane.get` and `attach` return.
+ * Builds the description of a pane that `skiff ls`, `pane.get` and `attach`
+ * return; its shape is {@linkcode PaneInfo} in the protocol.
  *
  * @module
  */
 
-import type { PaneState } from "../agents/profile.ts";
 import type { AgentTracker } from "../agents/tracker.ts";
-import type { ForegroundProcess } from "../platform/proc.ts";
+import type { PaneInfo } from "../protocol/panes.ts";
 import type { Pane } from "./pane.ts";
 import type { SavedSession } from "./workspace.ts";
-
-/** A pane, as clients see it. The shape is part of `skiff ls --json`. */
-export interface PaneInfo {
-  /** Never-reused id, such as `p3`. */
-  id: string;
-  /** Unique name. */
-  name: string;
-  /** Project name, or null. */
-  project: string | null;
-  /** Session id. */
-  session: string;
-  /** Session name. */
-  session_name: string;
-  /** The process id, or null once it exited. */
-  pid: number | null;
-  /** Start time of the pane's process in ms since the epoch: changes when the process is replaced. */
-  generation: number;
-  /** The command the pane was started with. */
-  command: string[];
-  /** The process in front of the terminal, when known. */
-  foreground: ForegroundProcess | null;
-  /** The working folder. */
-  cwd: string;
-  /** Columns. */
-  cols: number;
-  /** Rows. */
-  rows: number;
-  /** The window title. */
-  title: string;
-  /** `running` or `exited`. */
-  status: string;
-  /** The known agent in front, or null. */
-  agent: string | null;
-  /** `starting`, `working`, `idle`, `waiting`, `exited`, or `shell` (no known agent in front). */
-  state: PaneState;
-  /** Whether a turn end, an idle after a prompt, a wait, a bell or an exit has not been marked seen. */
-  unread: boolean;
-  /** The exit code, once exited. */
-  exit_code: number | null;
-  /** The ending signal, once exited by one. */
-  exit_signal: number | null;
-  /** How many terminals are attached. */
-  attached: number;
-  /** When the pane was made (ISO 8601). */
-  created: string;
-}
 
 /** Builds the description of `pane`. */
 export function paneInfo(
@@ -81,6 +35,9 @@ export function paneInfo(
     agent: tracker?.agent?.id ?? null,
     state: pane.status === "exited" ? "exited" : tracker?.state ?? "shell",
     unread: pane.saved.unread ?? false,
+    unread_reasons: pane.saved.unread ? pane.saved.unread_reasons ?? [] : [],
+    person_inputs: pane.personInputs,
+    session_marks: { ...(session?.marks ?? {}) },
     exit_code: pane.exit ? pane.exit.exitCode : null,
     exit_signal: pane.exit?.signal ? pane.exit.signal : null,
     attached: pane.attached,

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { SkiffError } from "../cli/errors.ts";
+import { SkiffError } from "../errors.ts";
 
 /** The params of one request. */
 export type Params = Record<string, unknown>;
@@ -80,4 +80,35 @@ export function maybeStringRecord(params: Params, key: string): Record<string, s
     throw bad(key, "an object of strings");
   }
   return value as Record<string, string>;
+}
+
+/** Reads an optional place in the event stream: `{run, seq}`. */
+export function maybeCursor(params: Params, key: string): { run: string; seq: number } | undefined {
+  const value = params[key];
+  if (value === undefined || value === null) return undefined;
+  const record = value as Record<string, unknown>;
+  if (
+    typeof value !== "object" || Array.isArray(value) || typeof record.run !== "string" ||
+    typeof record.seq !== "number" || !Number.isInteger(record.seq) || record.seq < 0
+  ) {
+    throw bad(key, "an object {run, seq} with a run id and a whole number");
+  }
+  return { run: record.run, seq: record.seq };
+}
+
+/** Reads an optional mark filter: `{key, value?}`. */
+export function maybeMark(
+  params: Params,
+  key: string,
+): { key: string; value?: string } | undefined {
+  const value = params[key];
+  if (value === undefined || value === null) return undefined;
+  const record = value as Record<string, unknown>;
+  if (
+    typeof value !== "object" || Array.isArray(value) || typeof record.key !== "string" ||
+    record.key === "" || (record.value !== undefined && typeof record.value !== "string")
+  ) {
+    throw bad(key, "an object {key, value?} of strings");
+  }
+  return { key: record.key, value: record.value as string | undefined };
 }

@@ -7,7 +7,14 @@
  */
 
 import { ConfigSource } from "../config/config.ts";
-import { projectsFile, runtimeFiles, stateDir, workspaceFile } from "../config/paths.ts";
+import {
+  projectsFile,
+  type RuntimeFiles,
+  runtimeFiles,
+  stateDir,
+  workspaceFile,
+} from "../config/paths.ts";
+import { SkiffError } from "../errors.ts";
 import { ensureDir } from "../platform/files.ts";
 import { PROTOCOL_VERSION, VERSION } from "../version.ts";
 import { EventBus } from "./events.ts";
@@ -38,10 +45,32 @@ async function socketAnswers(path: string): Promise<boolean> {
 
 /**
  * Runs skiffd in this process until it is stopped. Returns at once when
- * another skiffd holds the socket's lock.
+ * another skiffd holds the socket's lock. A failure to start is written to
+ * the daemon's log (a detached daemon has no terminal) and thrown as exit
+ * `DAEMON`.
  */
 export async function runDaemon(): Promise<DaemonOutcome> {
   const files = runtimeFiles();
+  try {
+    return await serve(files);
+  } catch (error) {
+    try {
+      Deno.writeTextFileSync(
+        files.log,
+        `${new Date().toISOString()} failed to start: ${(error as Error)?.stack ?? error}\n`,
+        { append: true },
+      );
+    } catch {
+      // No log either.
+    }
+    if (error instanceof SkiffError) throw error;
+    throw new SkiffError(`skiffd could not start: ${(error as Error).message}`, {
+      exit: "DAEMON",
+    });
+  }
+}
+
+async function serve(files: RuntimeFiles): Promise<DaemonOutcome> {
   ensureDir(files.dir, 0o700);
   const lock = await Deno.open(files.lock, { read: true, write: true, create: true, mode: 0o600 });
   if (!(await lock.tryLock(true))) {
@@ -107,7 +136,7 @@ export async function runDaemon(): Promise<DaemonOutcome> {
       const fresh = config.reload();
       log("config reloaded");
       events.emit("daemon-reloaded", {});
-      return { reloaded: true, config: fresh.file, projects: fresh.projects.length };
+      return { reloaded: true as const, config: fresh.file, projects: fresh.projects.length };
     },
     dropClients: () => server.dropClients(),
   };

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { SkiffError } from "../cli/errors.ts";
+import { SkiffError } from "../errors.ts";
 import type { Pane } from "./pane.ts";
 import type { PaneWatch } from "./pane_watch.ts";
 

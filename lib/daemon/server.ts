@@ -6,12 +6,12 @@
  */
 
 import net from "node:net";
-import { codeOf, SkiffError } from "../cli/errors.ts";
+import { codeOf, SkiffError } from "../errors.ts";
 import { peerUid } from "../platform/peercred.ts";
 import { ProtocolError, type Request, type Response } from "../protocol/messages.ts";
 import { PROTOCOL_VERSION, VERSION } from "../version.ts";
 import { Connection } from "./connection.ts";
-import type { MethodContext } from "./method_types.ts";
+import type { Method, MethodContext } from "./method_types.ts";
 import { METHODS } from "./methods.ts";
 
 /** Options for {@linkcode Server}. */
@@ -105,9 +105,10 @@ export class Server {
       });
       return;
     }
+    connection.requestStarted();
     this.#dispatch(connection, request).catch((error) => {
       this.#options.log(`internal error in ${request.method}: ${error?.stack ?? error}`);
-    });
+    }).finally(() => connection.requestFinished());
   }
 
   async #dispatch(connection: Connection, request: Request): Promise<void> {
@@ -139,7 +140,9 @@ export class Server {
       });
       return;
     }
-    const method = METHODS[request.method];
+    const method = Object.hasOwn(METHODS, request.method)
+      ? (METHODS as Record<string, Method>)[request.method]
+      : undefined;
     if (!method) {
       connection.send({
         id: request.id,
@@ -155,7 +158,7 @@ export class Server {
     try {
       const result = await method(params, {
         ...this.#options.context(connection),
-        afterReply: (action) => after.push(action),
+        afterReply: (action: () => void) => after.push(action),
       });
       response = { id: request.id, result };
     } catch (error) {
@@ -182,9 +185,9 @@ export class Server {
     for (const action of after) action();
   }
 
-  /** Closes every connection (a reload). */
+  /** Ends every connection once its requests are answered (a reload). */
   dropClients(): void {
-    for (const connection of this.#connections) connection.end();
+    for (const connection of this.#connections) connection.endWhenIdle();
   }
 
   /** Stops listening and closes every connection. */

@@ -9,7 +9,7 @@
  */
 
 import type { DatabaseSync } from "node:sqlite";
-import { SkiffError } from "../cli/errors.ts";
+import { SkiffError } from "../errors.ts";
 
 /** The default busy timeout, in ms: how long a write waits for another writer. */
 export const DEFAULT_TIMEOUT_MS = 10_000;

@@ -31,7 +31,7 @@
  */
 
 import type { DatabaseSync } from "node:sqlite";
-import { SkiffError } from "../cli/errors.ts";
+import { SkiffError } from "../errors.ts";
 import { resultPathFor } from "./result_path.ts";
 import { isStoredState, type StoredState } from "./states.ts";
 import { claimUid } from "./uid.ts";

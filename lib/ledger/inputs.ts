@@ -4,7 +4,7 @@
  * @module
  */
 
-import { SkiffError } from "../cli/errors.ts";
+import { SkiffError } from "../errors.ts";
 import { isShownState, isStoredState, type StoredState } from "./states.ts";
 
 /** A pane, as `add` and `update` take it. */

@@ -36,7 +36,7 @@
  */
 
 import type { DatabaseSync } from "node:sqlite";
-import { SkiffError } from "../cli/errors.ts";
+import { SkiffError } from "../errors.ts";
 import { immediate } from "./db.ts";
 import { createSchema, LEDGER_VERSION, readShape } from "./schema.ts";
 import { claimUid } from "./uid.ts";

@@ -23,12 +23,8 @@
  * @module
  */
 
-export {
-  type ClaimOptions,
-  DEFAULT_STALE_MS,
-  SEND_CLAIMS_SCHEMA,
-  type SendOutcome,
-} from "./claim.ts";
+export { type ClaimOptions, claimsDir, SEND_CLAIMS_SCHEMA, type SendOutcome } from "./claim.ts";
+export { TASK_NOTES_SCHEMA } from "./notes.ts";
 export { DEFAULT_TIMEOUT_MS } from "./db.ts";
 export { type ImportReport, type MdRow, parseLedgerMd } from "./import_md.ts";
 export { entryToJson, listToJson, type Shown, type TaskJson, toJson } from "./json.ts";

@@ -12,7 +12,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { SkiffError } from "../cli/errors.ts";
+import { SkiffError } from "../errors.ts";
 import { defaultAgentFolder, expandHome } from "../config/paths.ts";
 import { configure, DEFAULT_TIMEOUT_MS, guarded, immediate, useWal } from "./db.ts";
 import { type ImportReport, insertMdRows, type MdRow, parseLedgerMd } from "./import_md.ts";

@@ -16,7 +16,7 @@
  */
 
 import type { DatabaseSync } from "node:sqlite";
-import { SkiffError } from "../cli/errors.ts";
+import { SkiffError } from "../errors.ts";
 
 /** The shortest uid prefix a ref may use. */
 export const MIN_PREFIX = 4;

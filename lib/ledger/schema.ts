@@ -20,7 +20,7 @@
  */
 
 import type { DatabaseSync } from "node:sqlite";
-import { SkiffError } from "../cli/errors.ts";
+import { SkiffError } from "../errors.ts";
 
 /** The schema version this Skiff writes and reads. */
 export const LEDGER_VERSION = 2;

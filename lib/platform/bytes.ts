@@ -1,6 +1,6 @@
 /**
- * Joining byte chunks, which the protocol, the client, the query filter and
- * stdin readers all need.
+ * Joining byte chunks and writing them out whole, which the protocol, the
+ * client, the query filter, stdin readers and printers all need.
  *
  * @module
  */
@@ -17,4 +17,10 @@ export function joinBytes(chunks: readonly Uint8Array[]): Uint8Array {
     offset += chunk.length;
   }
   return out;
+}
+
+/** Writes every byte of `data` to a stream, retrying short writes. */
+export function writeAllSync(stream: { writeSync(p: Uint8Array): number }, data: Uint8Array): void {
+  let offset = 0;
+  while (offset < data.length) offset += stream.writeSync(data.subarray(offset));
 }

@@ -47,16 +47,6 @@ export interface Response {
   error?: ErrorBody;
 }
 
-/** An event pushed to subscribers. */
-export interface EventMessage {
-  /** The event's name, such as `turn-end`. */
-  event: string;
-  /** When it happened (ISO 8601). */
-  time: string;
-  /** More fields, by event. */
-  [field: string]: unknown;
-}
-
 /** Error codes of the protocol itself (besides exit names). */
 export const ProtocolError = {
   BAD_FRAME: "bad_frame",

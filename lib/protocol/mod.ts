@@ -1,8 +1,16 @@
 /**
- * The wire format shared by skiffd and its clients.
+ * The contract between skiffd and its clients: the wire format (JSON lines
+ * and attach frames), every method with its params and result, and every
+ * event. One file per domain: panes, agents, sessions, daemon, events.
  *
  * @module
  */
 
 export * from "./messages.ts";
 export * from "./frames.ts";
+export * from "./methods.ts";
+export * from "./panes.ts";
+export * from "./agents.ts";
+export * from "./sessions.ts";
+export * from "./daemon.ts";
+export * from "./events.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { SkiffError } from "../cli/errors.ts";
+import { SkiffError } from "../errors.ts";
 
 /** The terminal modes that change what keys send. */
 export interface KeyModes {

@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { BASH, MAIN, waitFor, withSkiff } from "../helpers/skiff.ts";
 import { TestTerminal } from "../helpers/terminal.ts";
-import type { PaneInfo } from "../../lib/daemon/pane_info.ts";
+import type { PaneInfo } from "../../lib/protocol/panes.ts";
 
 function attachArgv(pane: string): string[] {
   return [Deno.execPath(), "run", "-A", "-q", MAIN, "attach", pane];

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { assert, assertEquals, assertMatch, assertNotEquals } from "../helpers/assert.ts";
 import { RawSocket } from "../helpers/raw_socket.ts";
 import { BASH, pidAlive, type SkiffEnv, waitFor, withSkiff } from "../helpers/skiff.ts";
-import type { PaneInfo } from "../../lib/daemon/pane_info.ts";
+import type { PaneInfo } from "../../lib/protocol/panes.ts";
 
 async function panes(skiff: SkiffEnv): Promise<PaneInfo[]> {
   return (await skiff.json<{ panes: PaneInfo[] }>(["ls"])).panes;

@@ -112,7 +112,7 @@ Deno.test("ledger add: plans, tasks in plans, computed result paths, and no file
     await fails(skiff, ["ledger", "add", "--task", "  "], 2, /empty/);
     await fails(skiff, ["ledger", "add", "--task", "x", "--parent", "ffffffff"], 3, /No task/);
     await fails(skiff, ["ledger", "add", "--task", "x", "--send"], 2, /--send needs --pane/);
-    await fails(skiff, ["ledger", "add", "--task", "x", "--enter"], 2, /go with --send/);
+    await fails(skiff, ["ledger", "add", "--task", "x", "--enter"], 2, /--enter needs --send/);
     assertEquals(uids((await list(skiff)).rows).length, 4, "no failed add left a row");
   }, TZ_ENV);
 });

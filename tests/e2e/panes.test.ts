@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { BASH, type SkiffEnv, waitFor, withSkiff } from "../helpers/skiff.ts";
-import type { PaneInfo } from "../../lib/daemon/pane_info.ts";
+import type { PaneInfo } from "../../lib/protocol/panes.ts";
 
 Deno.test("a shell round trip: new, keys, capture, ls", async () => {
   await withSkiff(async (skiff) => {

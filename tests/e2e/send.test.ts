@@ -4,7 +4,7 @@ import { FAKE_AGENT, hookPrefix, useFakeAgent } from "../helpers/fake_agent.ts";
 import { BASH, MAIN, type SkiffEnv, waitFor, withSkiff } from "../helpers/skiff.ts";
 import { TestTerminal } from "../helpers/terminal.ts";
 import { EventStream } from "../helpers/events.ts";
-import type { PaneInfo } from "../../lib/daemon/pane_info.ts";
+import type { PaneInfo } from "../../lib/protocol/panes.ts";
 
 async function startFake(skiff: SkiffEnv, name: string, env: string[] = []): Promise<void> {
   await skiff.ok(["new", "--agent", "fake", "--name", name, ...env.flatMap((e) => ["--env", e])]);

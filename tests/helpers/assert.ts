@@ -69,17 +69,25 @@ export function assertMatch(text: string, pattern: RegExp, message?: string): vo
   }
 }
 
-/** Throws unless `fn` throws (or rejects) an error whose message matches `pattern`. */
+/**
+ * Throws unless `fn` throws (or rejects) an error whose message matches
+ * `expected` when it is a pattern, or that is an instance of `expected` when
+ * it is an error class.
+ */
 export async function assertRejects(
   fn: () => unknown | Promise<unknown>,
-  pattern?: RegExp,
+  // deno-lint-ignore no-explicit-any
+  expected?: RegExp | (new (...args: any[]) => Error),
 ): Promise<Error> {
   try {
     await fn();
   } catch (error) {
     const e = error as Error;
-    if (pattern && !pattern.test(e.message)) {
-      throw new AssertionError(`error ${show(e.message)} does not match ${pattern}`);
+    if (expected instanceof RegExp && !expected.test(e.message)) {
+      throw new AssertionError(`error ${show(e.message)} does not match ${expected}`);
+    }
+    if (typeof expected === "function" && !(error instanceof expected)) {
+      throw new AssertionError(`error ${show(String(error))} is not a ${expected.name}`);
     }
     return e;
   }

@@ -17,7 +17,7 @@ import { DEFAULT_REPLY, startFakeLlm } from "../fixtures/fake_llm_server.ts";
 import { agentInstalled, type AgentName, AGENTS, prepareAgent } from "../agents/agent_env.ts";
 import { agentLaunch, AgentRegistry } from "../../lib/agents/mod.ts";
 import { shellLine } from "../../lib/platform/shell.ts";
-import type { PaneInfo } from "../../lib/daemon/pane_info.ts";
+import type { PaneInfo } from "../../lib/protocol/panes.ts";
 
 function listed(variable: string, fallback: string): string[] {
   const value = Deno.env.get(variable) ?? fallback;

@@ -1,0 +1,28 @@
+/**
+ * `skiff daemon run`: run skiffd in the foreground.
+ *
+ * @module
+ */
+
+import { defineCommand } from "../../lib/cli/mod.ts";
+import { runtimeFiles } from "../../lib/config/paths.ts";
+
+/** The `daemon run` command. */
+export const command = defineCommand({
+  name: "run",
+  summary: "Run skiffd in the foreground",
+  description:
+    "Run skiffd in this terminal until it is stopped. Other commands start it detached on their own; use this to watch it or run it under a service manager.",
+  exits: [["DAEMON", "skiffd could not start"]],
+  run: async (ctx) => {
+    const { runDaemon } = await import("../../lib/daemon/mod.ts");
+    const outcome = await runDaemon();
+    if (outcome.alreadyRunning) {
+      const socket = runtimeFiles().socket;
+      ctx.out.result(
+        { running: true, already: true, socket },
+        () => ctx.out.line(`skiffd is already running (socket ${socket})`),
+      );
+    }
+  },
+});

@@ -1,0 +1,78 @@
+/**
+ * The daemon methods of the protocol: the greeting, status, stop, reload and
+ * the event subscription.
+ *
+ * @module
+ */
+
+/** A place in the event stream: a daemon run and an event number in it. */
+export interface EventCursor {
+  /** The daemon run. */
+  run: string;
+  /** The number of the last event seen (0: none). */
+  seq: number;
+}
+
+/** What `hello` answers. */
+export interface HelloResult {
+  /** The protocol version skiffd speaks. */
+  protocol: number;
+  /** skiffd's Skiff version. */
+  version: string;
+  /** skiffd's process id. */
+  pid: number;
+}
+
+/** What `daemon.status` answers. */
+export interface DaemonStatus {
+  /** skiffd's process id. */
+  pid: number;
+  /** Its Skiff version. */
+  version: string;
+  /** Its protocol version. */
+  protocol: number;
+  /** Its socket. */
+  socket: string;
+  /** When it started (ISO 8601). */
+  started: string;
+  /** How long it has run. */
+  uptime_ms: number;
+  /** How many panes it has. */
+  panes: number;
+  /** How many of them run. */
+  running_panes: number;
+  /** How many sessions it has. */
+  sessions: number;
+  /** How many clients are connected. */
+  clients: number;
+  /** The config file it reads. */
+  config: string;
+  /** The workspace file it keeps. */
+  workspace: string;
+  /** Its log. */
+  log: string;
+}
+
+/** The daemon methods: name → params and result. */
+export interface DaemonMethods {
+  /** The first request on every connection: agree on the protocol version. */
+  "hello": { params: { protocol: number; client?: string }; result: HelloResult };
+  /** Facts about the running daemon. */
+  "daemon.status": { params: Record<string, never>; result: DaemonStatus };
+  /** Stops the daemon after answering. */
+  "daemon.stop": { params: Record<string, never>; result: { stopping: true } };
+  /** Re-reads the config; refuses a broken one and keeps the old. */
+  "daemon.reload": {
+    params: Record<string, never>;
+    result: { reloaded: true; config: string; projects: number };
+  };
+  /**
+   * Turns the connection into a stream of events (see `events.ts`). With
+   * `after`, the events of this run after that one come first; a `resync`
+   * event says when some are no longer known.
+   */
+  "events.subscribe": {
+    params: { after?: EventCursor };
+    result: { subscribed: true; run: string; seq: number };
+  };
+}

@@ -1,0 +1,185 @@
+/**
+ * The pane methods of the protocol: make, list, read, type into, rename,
+ * resize, kill and attach panes, and the {@linkcode PaneInfo} they return.
+ *
+ * @module
+ */
+
+import type { ForegroundProcess } from "../platform/proc.ts";
+
+export type { ForegroundProcess };
+
+/** The states a pane can be in. */
+export type PaneState = "starting" | "working" | "idle" | "waiting" | "exited" | "shell";
+
+/**
+ * Why a pane is unread. The first four are news for the Skiff agent (the
+ * watcher tells it); `waiting` and `bell` are for the person (a desktop
+ * notification).
+ */
+export type UnreadReason = "turn-end" | "idle-no-turn" | "exit" | "agent-exit" | "waiting" | "bell";
+
+/** Every unread reason, in the order above. */
+export const UNREAD_REASONS: readonly UnreadReason[] = [
+  "turn-end",
+  "idle-no-turn",
+  "exit",
+  "agent-exit",
+  "waiting",
+  "bell",
+];
+
+/** A pane, as clients see it. The shape is part of `skiff ls --json`. */
+export interface PaneInfo {
+  /** Never-reused id, such as `p3`. */
+  id: string;
+  /** Unique name. */
+  name: string;
+  /** Project name, or null. */
+  project: string | null;
+  /** Session id. */
+  session: string;
+  /** Session name. */
+  session_name: string;
+  /** The process id, or null once it exited. */
+  pid: number | null;
+  /** Start time of the pane's process in ms since the epoch: changes when the process is replaced. */
+  generation: number;
+  /** The command the pane was started with. */
+  command: string[];
+  /** The process in front of the terminal, when known. */
+  foreground: ForegroundProcess | null;
+  /** The working folder. */
+  cwd: string;
+  /** Columns. */
+  cols: number;
+  /** Rows. */
+  rows: number;
+  /** The window title. */
+  title: string;
+  /** `running` or `exited`. */
+  status: "running" | "exited";
+  /** The known agent in front, or null. */
+  agent: string | null;
+  /** `starting`, `working`, `idle`, `waiting`, `exited`, or `shell` (no known agent in front). */
+  state: PaneState;
+  /** Whether a turn end, an idle after a prompt, a wait, a bell or an exit has not been marked seen. */
+  unread: boolean;
+  /** Why it is unread: every reason since it was last marked seen, oldest first; empty when read. */
+  unread_reasons: UnreadReason[];
+  /**
+   * How many inputs a person has made in the pane (an attached terminal or
+   * the app). `pane.send` with `since_inputs` refuses when it moved past a
+   * count read earlier.
+   */
+  person_inputs: number;
+  /** The marks of the pane's session. */
+  session_marks: Record<string, string>;
+  /** The exit code, once exited. */
+  exit_code: number | null;
+  /** The ending signal, once exited by one. */
+  exit_signal: number | null;
+  /** How many terminals are attached. */
+  attached: number;
+  /** When the pane was made (ISO 8601). */
+  created: string;
+}
+
+/** The params of `pane.new`. */
+export interface NewPaneParams {
+  /** The working folder (absolute). Defaults to the project's root, else the home folder. */
+  cwd?: string;
+  /** The project. */
+  project?: string;
+  /** The pane's name; made from the command when absent. */
+  name?: string;
+  /** The session to join, or to make under that name. */
+  session?: string;
+  /** Extra environment variables. */
+  env?: Record<string, string>;
+  /** The command; the project's or the shell when empty. */
+  command?: string[];
+  /** Columns. */
+  cols?: number;
+  /** Rows. */
+  rows?: number;
+}
+
+/** The params of `pane.list`. */
+export interface ListParams {
+  /** Only panes whose session has this mark (with this value, when given). */
+  mark?: { key: string; value?: string };
+}
+
+/** Names one pane: its id, its name, or `project/name`. */
+export interface PaneRef {
+  /** The pane. */
+  pane: string;
+}
+
+/** The params of `pane.capture`. */
+export interface CaptureParams extends PaneRef {
+  /** Keep colours and styles as SGR codes. */
+  ansi?: boolean;
+  /** How many lines of history to include. */
+  scrollback?: number;
+}
+
+/** What `pane.capture` returns. */
+export interface CaptureResult {
+  /** The pane's id. */
+  pane: string;
+  /** The pane's name. */
+  name: string;
+  /** The pane's process generation. */
+  generation: number;
+  /** The screen as text, trailing blank lines dropped. */
+  text: string;
+  /** Columns. */
+  cols: number;
+  /** Rows. */
+  rows: number;
+  /** The cursor, 0-based within the visible rows. */
+  cursor: { x: number; y: number; visible: boolean };
+  /** The window title. */
+  title: string;
+  /** Whether the alternate screen is active. */
+  alternate: boolean;
+  /** Whether the program enabled bracketed paste. */
+  bracketed_paste: boolean;
+  /** Every captured line, history first. */
+  lines: string[];
+}
+
+/** The params of `pane.keys`. */
+export interface KeysParams extends PaneRef {
+  /** Key names and text, as `skiff keys` takes them. */
+  keys: string[];
+  /** Type every word as text. */
+  literal?: boolean;
+}
+
+/** The pane methods: name → params and result. */
+export interface PaneMethods {
+  /** Starts a pane. */
+  "pane.new": { params: NewPaneParams; result: PaneInfo };
+  /** Lists every pane, or those whose session has a mark. */
+  "pane.list": { params: ListParams; result: { panes: PaneInfo[] } };
+  /** Describes one pane. */
+  "pane.get": { params: PaneRef; result: PaneInfo };
+  /** Reads a pane's screen. */
+  "pane.capture": { params: CaptureParams; result: CaptureResult };
+  /** Types keys with no checks. */
+  "pane.keys": { params: KeysParams; result: { pane: string; bytes: number } };
+  /** Renames a pane. */
+  "pane.rename": { params: PaneRef & { name: string }; result: PaneInfo };
+  /** Ends a pane's process and removes the pane. */
+  "pane.kill": { params: PaneRef; result: PaneInfo };
+  /** Resizes a pane. */
+  "pane.resize": { params: PaneRef & { cols: number; rows: number }; result: PaneInfo };
+  /**
+   * Turns the connection into a framed byte stream attached to the pane
+   * (see `frames.ts`). Call it with the `raw` option.
+   */
+  "attach": { params: PaneRef & { cols?: number; rows?: number }; result: PaneInfo };
+}

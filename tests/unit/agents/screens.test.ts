@@ -1,0 +1,113 @@
+/**
+ * The built-in profiles against screens captured from the real agent CLIs
+ * (tests/fixtures/screens): every agent's idle, busy, draft, approval and
+ * done screens, and a whole recorded session replayed byte for byte.
+ */
+
+import { assert, assertEquals } from "../../helpers/assert.ts";
+import { Screen } from "../../../lib/screen/screen.ts";
+import { BUILT_IN } from "../../../lib/agents/profiles/mod.ts";
+import { readScreen, type ScreenReading } from "../../../lib/agents/rules.ts";
+import { AgentRegistry } from "../../../lib/agents/registry.ts";
+
+const ROOT = new URL("../../fixtures/screens/", import.meta.url);
+const AGENTS = ["claude", "codex", "gemini", "opencode", "qwen", "grok"];
+const DRAFT = "draft: rename the parser module next";
+
+interface Fixture {
+  cols: number;
+  rows: number;
+  title: string;
+  foreground: { comm: string; argv: string[] };
+}
+
+async function load(bytes: Uint8Array, cols: number, rows: number): Promise<Screen> {
+  const screen = new Screen(cols, rows, { scrollback: 100, respond: () => {} });
+  await new Promise<void>((resolve) => screen.write(bytes, resolve));
+  return screen;
+}
+
+async function readFixture(
+  agent: string,
+  state: string,
+): Promise<{ reading: ScreenReading; meta: Fixture }> {
+  const meta: Fixture = JSON.parse(
+    await Deno.readTextFile(new URL(`${agent}/${state}.json`, ROOT)),
+  );
+  const text = await Deno.readTextFile(new URL(`${agent}/${state}.ans`, ROOT));
+  // capture-pane prints rows with \n; a terminal needs \r\n. The last row has no newline to add.
+  const body = text.replace(/\n$/, "").replace(/\r?\n/g, "\r\n") + `\x1b]2;${meta.title}\x07`;
+  const screen = await load(new TextEncoder().encode(body), meta.cols, meta.rows);
+  const profile = BUILT_IN.find((p) => p.id === agent)!;
+  return { reading: readScreen(profile, screen.view()), meta };
+}
+
+for (const agent of AGENTS) {
+  Deno.test(`${agent}: captured screens read as the state they show`, async () => {
+    const expected: Record<string, ScreenReading["verdict"]> = {
+      idle: "idle",
+      busy: "working",
+      draft: "idle",
+      approval: "waiting",
+      done: "idle",
+    };
+    for (const [state, verdict] of Object.entries(expected)) {
+      const { reading } = await readFixture(agent, state);
+      assertEquals(reading.verdict, verdict, `${agent} ${state}`);
+      if (state === "draft") {
+        assertEquals(reading.composer.draft, DRAFT, `${agent} draft text`);
+      } else if (state !== "approval") {
+        assertEquals(reading.composer.visible, true, `${agent} ${state}: the input box shows`);
+        assertEquals(reading.composer.draft, "", `${agent} ${state}: placeholders count as empty`);
+      }
+    }
+  });
+
+  Deno.test(`${agent}: the foreground process is recognised`, async () => {
+    const { meta } = await readFixture(agent, "idle");
+    const found = new AgentRegistry().identify({ pid: 1, ...meta.foreground });
+    assertEquals(found?.id, agent);
+  });
+
+  Deno.test(`${agent}: a whole recorded session replays to an idle screen`, async () => {
+    const raw = await Deno.readFile(new URL(`${agent}/session.raw`, ROOT));
+    const screen = await load(raw, 120, 40);
+    const profile = BUILT_IN.find((p) => p.id === agent)!;
+    const reading = readScreen(profile, screen.view());
+    assertEquals(reading.verdict, "idle", `${agent} after its session`);
+    assert(reading.composer.visible, "the input box shows at the end");
+  });
+}
+
+Deno.test("Codex's OSC 7501 status report outranks an idle-looking screen", async () => {
+  const { meta } = await readFixture("codex", "done");
+  const text = await Deno.readTextFile(new URL("codex/done.ans", ROOT));
+  const body = text.replace(/\n$/, "").replace(/\r?\n/g, "\r\n") +
+    "\x1b]7501;state=working:app=codex\x1b\\";
+  const screen = await load(new TextEncoder().encode(body), meta.cols, meta.rows);
+  const codex = BUILT_IN.find((p) => p.id === "codex")!;
+  const reading = readScreen(codex, screen.view());
+  assertEquals(reading.verdict, "working");
+  assert(reading.signals.some((s) => s.source === "status" && s.says === "working"));
+  screen.write(
+    new TextEncoder().encode("\x1b]7501;state=blocked:app=codex:kind=permission\x1b\\"),
+    () => {},
+  );
+  await new Promise<void>((resolve) => screen.write(new Uint8Array(0), resolve));
+  assertEquals(readScreen(codex, screen.view()).verdict, "waiting");
+});
+
+Deno.test("a quoted approval line in the transcript above the input box is not an approval", async () => {
+  const rule = "─".repeat(60);
+  const lines = [
+    "● The dialog says: Do you want to proceed?",
+    "",
+    rule,
+    "❯\u00a0",
+    rule,
+    "  ? for shortcuts",
+  ];
+  const screen = await load(new TextEncoder().encode(lines.join("\r\n")), 80, 24);
+  const claude = BUILT_IN.find((p) => p.id === "claude")!;
+  assertEquals(readScreen(claude, screen.view()).verdict, "idle");
+});

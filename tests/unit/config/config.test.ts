@@ -1,0 +1,312 @@
+import { assert, assertEquals, assertMatch, assertThrows } from "../../helpers/assert.ts";
+import {
+  ConfigSource,
+  DEFAULT_SCROLLBACK,
+  formatTomlError,
+  loadConfig,
+  parseConfig,
+  PROJECT_NAME,
+  splitCommand,
+} from "../../../lib/config/config.ts";
+import { homeDir } from "../../../lib/config/paths.ts";
+import { SkiffError } from "../../../lib/errors.ts";
+import { join } from "node:path";
+import { parse, TomlError } from "smol-toml";
+
+const FILE = "/cfg/projects.toml";
+
+function usage(fn: () => unknown): string {
+  const error = assertThrows(fn);
+  assert(error instanceof SkiffError, `expected a SkiffError, got ${error}`);
+  assertEquals(error.exit, "USAGE");
+  return error.message;
+}
+
+Deno.test("parseConfig: defaults for an empty file", () => {
+  const config = parseConfig("", FILE);
+  assertEquals(config, {
+    file: FILE,
+    exists: true,
+    projects: [],
+    daemon: { scrollback: DEFAULT_SCROLLBACK, shell: undefined, turnStartSeconds: 10 },
+    skiffAgent: {
+      name: "Skipper",
+      agent: "claude",
+      folder: join(homeDir(), "skiff-agent"),
+      continueOnRestore: true,
+    },
+    document: {},
+  });
+  assertEquals(DEFAULT_SCROLLBACK, 2000);
+  assertEquals(parseConfig("", FILE, false).exists, false);
+});
+
+Deno.test("parseConfig: projects in file order, roots resolved, commands split", () => {
+  const config = parseConfig(
+    `
+[projects.web]
+root = "/srv/web/../site/"
+command = "npm run 'dev server'"
+
+[projects.api_2]
+root = "/srv/api"
+command = ["go", "run", "./cmd/api"]
+
+[projects.Z-last]
+root = "/z"
+`,
+    FILE,
+  );
+  assertEquals(config.projects, [
+    { name: "web", root: "/srv/site", command: ["npm", "run", "dev server"] },
+    { name: "api_2", root: "/srv/api", command: ["go", "run", "./cmd/api"] },
+    { name: "Z-last", root: "/z" },
+  ]);
+  assertEquals(
+    (config.document.projects as Record<string, unknown>)["Z-last"],
+    { root: "/z" },
+  );
+});
+
+Deno.test("parseConfig: a root may start with ~", () => {
+  const config = parseConfig(`[projects.h]\nroot = "~/code"\n`, FILE);
+  assertEquals(config.projects[0].root, join(homeDir(), "code"));
+});
+
+Deno.test("parseConfig: project validation names the file and the key", () => {
+  const cases: [string, string][] = [
+    ["projects = 1", `${FILE}: 'projects' must be a table`],
+    ["[projects]\nweb = 1", `${FILE}: 'projects.web' must be a table`],
+    ["[projects.web]\ncommand = 'x'", `${FILE}: 'projects.web.root' must be a folder path`],
+    ['[projects.web]\nroot = ""', `${FILE}: 'projects.web.root' must be a folder path`],
+    ["[projects.web]\nroot = 5", `${FILE}: 'projects.web.root' must be a folder path`],
+    ['[projects.web]\nroot = "rel/dir"', `${FILE}: 'projects.web.root' must be an absolute path`],
+    [
+      '[projects.web]\nroot = "/a"\ncommand = 3',
+      `${FILE}: 'projects.web.command' must be a string or a list of strings`,
+    ],
+    [
+      '[projects.web]\nroot = "/a"\ncommand = ["a", 1]',
+      `${FILE}: 'projects.web.command' must be a string or a list of strings`,
+    ],
+    [
+      '[projects."bad name"]\nroot = "/a"',
+      `${FILE}: project name 'bad name' may hold only letters, digits, '_' and '-'`,
+    ],
+    [
+      '[projects."-dash"]\nroot = "/a"',
+      `${FILE}: project name '-dash' may hold only letters, digits, '_' and '-'`,
+    ],
+  ];
+  for (const [text, message] of cases) assertEquals(usage(() => parseConfig(text, FILE)), message);
+});
+
+Deno.test("PROJECT_NAME", () => {
+  for (const ok of ["a", "web", "A_1-b", "9lives", "x".repeat(64)]) {
+    assert(PROJECT_NAME.test(ok), ok);
+  }
+  for (const bad of ["", "-a", "_a", "a b", "a.b", "é", "x".repeat(65)]) {
+    assert(!PROJECT_NAME.test(bad), bad);
+  }
+});
+
+Deno.test("parseConfig: daemon settings and their bounds", () => {
+  assertEquals(parseConfig("[daemon]\nscrollback = 0", FILE).daemon.scrollback, 0);
+  assertEquals(parseConfig("[daemon]\nscrollback = 1000000", FILE).daemon.scrollback, 1_000_000);
+  assertEquals(parseConfig('[daemon]\nshell = "/bin/zsh"', FILE).daemon.shell, "/bin/zsh");
+  for (const bad of ["-1", "1.5", '"10"', "1000001", "true"]) {
+    assertEquals(
+      usage(() => parseConfig(`[daemon]\nscrollback = ${bad}`, FILE)),
+      `${FILE}: 'daemon.scrollback' must be a whole number of lines from 0 to 1000000`,
+    );
+  }
+  assertEquals(
+    usage(() => parseConfig("[daemon]\nshell = 1", FILE)),
+    `${FILE}: 'daemon.shell' must be a string`,
+  );
+  assertEquals(usage(() => parseConfig("daemon = []", FILE)), `${FILE}: 'daemon' must be a table`);
+  assertEquals(
+    parseConfig("[daemon]\nturn_start_seconds = 0.5", FILE).daemon.turnStartSeconds,
+    0.5,
+  );
+  assertEquals(
+    parseConfig("[daemon]\nturn_start_seconds = 3600", FILE).daemon.turnStartSeconds,
+    3600,
+  );
+  for (const bad of ["0.4", "0", "-1", "3601", "nan", '"10"']) {
+    assertEquals(
+      usage(() => parseConfig(`[daemon]\nturn_start_seconds = ${bad}`, FILE)),
+      `${FILE}: 'daemon.turn_start_seconds' must be a number of seconds from 0.5 to 3600`,
+    );
+  }
+});
+
+Deno.test("parseConfig: skiff_agent settings", () => {
+  const config = parseConfig(
+    '[skiff_agent]\nname = "Mate"\nagent = "codex"\nfolder = "/agents/mate"\ncontinue = false',
+    FILE,
+  );
+  assertEquals(config.skiffAgent, {
+    name: "Mate",
+    agent: "codex",
+    folder: "/agents/mate",
+    continueOnRestore: false,
+  });
+  assertEquals(
+    parseConfig('[skiff_agent]\nfolder = "~/a"', FILE).skiffAgent.folder,
+    join(homeDir(), "a"),
+  );
+  assertEquals(
+    usage(() => parseConfig('[skiff_agent]\nname = ""', FILE)),
+    `${FILE}: 'skiff_agent.name' must be a string`,
+  );
+  assertEquals(
+    usage(() => parseConfig("[skiff_agent]\nagent = 1", FILE)),
+    `${FILE}: 'skiff_agent.agent' must be a string`,
+  );
+  assertEquals(
+    usage(() => parseConfig('[skiff_agent]\ncontinue = "yes"', FILE)),
+    `${FILE}: 'skiff_agent.continue' must be true or false`,
+  );
+});
+
+Deno.test("parseConfig: TOML errors read file:line:col: message", () => {
+  const message = usage(() => parseConfig('[daemon]\nscrollback = 10\nshell = "/bin/sh\n', FILE));
+  assertMatch(message, /^\/cfg\/projects\.toml:3:\d+: \S/);
+  assert(!message.includes("Invalid TOML document"), message);
+  assert(!message.includes("\n"), "one line");
+  const second = usage(() => parseConfig("a = 1\n\n\n[t\n", FILE));
+  assertMatch(second, /^\/cfg\/projects\.toml:4:\d+: /);
+});
+
+Deno.test("formatTomlError: uses the error's line and column and its first line", () => {
+  let error: TomlError | undefined;
+  try {
+    parse("x = 1\ny = @\n");
+  } catch (e) {
+    error = e as TomlError;
+  }
+  assert(error instanceof TomlError, "smol-toml throws a TomlError");
+  const text = formatTomlError("f.toml", error);
+  assertEquals(text.startsWith(`f.toml:${error.line}:${error.column}: `), true, text);
+  assertEquals(error.line, 2);
+  assert(!text.includes("\n"), "one line");
+});
+
+Deno.test("splitCommand: words and quotes", () => {
+  assertEquals(splitCommand(""), []);
+  assertEquals(splitCommand("   "), []);
+  assertEquals(splitCommand("npm run dev"), ["npm", "run", "dev"]);
+  assertEquals(splitCommand("  a\t b  "), ["a", "b"]);
+  assertEquals(splitCommand(`"a b" 'c d' e`), ["a b", "c d", "e"]);
+  assertEquals(splitCommand(`echo "say \\"hi\\"" 'it\\s'`), ["echo", 'say "hi"', "it\\s"]);
+  assertEquals(splitCommand(`x "" ''`), ["x", "", ""]);
+  assertEquals(splitCommand(`sh -c 'echo $HOME; ls'`), ["sh", "-c", "echo $HOME; ls"]);
+});
+
+Deno.test("loadConfig: missing, present and unreadable files", () => {
+  const dir = Deno.makeTempDirSync({ prefix: "skiff-config-" });
+  try {
+    const file = join(dir, "projects.toml");
+    const missing = loadConfig(file);
+    assertEquals([missing.exists, missing.file, missing.projects], [false, file, []]);
+    Deno.writeTextFileSync(file, '[projects.a]\nroot = "/a"\n');
+    const present = loadConfig(file);
+    assertEquals([present.exists, present.projects.map((p) => p.name)], [true, ["a"]]);
+    // A folder where the file should be cannot be read.
+    const folder = join(dir, "folder.toml");
+    Deno.mkdirSync(folder);
+    const error = assertThrows(() => loadConfig(folder), /^Cannot read /);
+    assert(error instanceof SkiffError);
+    assertEquals(error.exit, "DATA");
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("ConfigSource: reloads on change and keeps the last good config on a broken edit", () => {
+  const dir = Deno.makeTempDirSync({ prefix: "skiff-config-" });
+  try {
+    const file = join(dir, "projects.toml");
+    const errors: string[] = [];
+    const source = new ConfigSource(file, (m) => errors.push(m));
+    assertEquals(source.get().exists, false);
+    assertEquals(source.get().projects, []);
+
+    Deno.writeTextFileSync(file, '[projects.a]\nroot = "/a"\n');
+    assertEquals(source.get().projects.map((p) => p.name), ["a"]);
+    const good = source.get();
+    assert(source.get() === good, "no reload while the file is unchanged");
+
+    Deno.writeTextFileSync(file, '[projects.a]\nroot = "/a"\n\n[projects.b\n');
+    assertEquals(source.get().projects.map((p) => p.name), ["a"]);
+    assertEquals(errors.length, 1);
+    assertMatch(errors[0], new RegExp(`^${file.replace(/[.]/g, "\\.")}:4:\\d+: `));
+    // The broken edit is reported once, not on every read.
+    source.get();
+    assertEquals(errors.length, 1);
+
+    // A config that parses but fails validation also keeps the old one.
+    Deno.writeTextFileSync(file, '[projects.a]\nroot = "relative/path"\n');
+    assertEquals(source.get().projects, [{ name: "a", root: "/a" }]);
+    assertEquals(errors.length, 2);
+    assertMatch(errors[1], /must be an absolute path$/);
+
+    Deno.writeTextFileSync(file, '[projects.a]\nroot = "/a"\n[projects.bb]\nroot = "/b"\n');
+    assertEquals(source.get().projects.map((p) => p.name), ["a", "bb"]);
+    assertEquals(errors.length, 2);
+
+    Deno.removeSync(file);
+    assertEquals(source.get().exists, false);
+    assertEquals(source.get().projects, []);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("ConfigSource: reload throws and keeps the old config", () => {
+  const dir = Deno.makeTempDirSync({ prefix: "skiff-config-" });
+  try {
+    const file = join(dir, "projects.toml");
+    Deno.writeTextFileSync(file, '[projects.a]\nroot = "/a"\n');
+    const source = new ConfigSource(file, () => {});
+    Deno.writeTextFileSync(file, "broken = \n");
+    assertThrows(() => source.reload(), /projects\.toml:1:\d+: /);
+    assertEquals(source.get().projects.map((p) => p.name), ["a"]);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("ConfigSource: a file broken from the start throws: a daemon must not run on it", () => {
+  const dir = Deno.makeTempDirSync({ prefix: "skiff-config-" });
+  try {
+    const file = join(dir, "projects.toml");
+    Deno.writeTextFileSync(file, "[daemon]\nscrollback = -5\n");
+    const errors: string[] = [];
+    assertThrows(
+      () => new ConfigSource(file, (m) => errors.push(m)),
+      /'daemon\.scrollback' must be/,
+    );
+    assertEquals(errors, [], "a refusal to start is not a reported edit");
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("ConfigSource: recent() looks at the file at most every RECHECK_MS, get() at once", () => {
+  const dir = Deno.makeTempDirSync({ prefix: "skiff-config-" });
+  try {
+    const file = join(dir, "projects.toml");
+    Deno.writeTextFileSync(file, '[projects.a]\nroot = "/a"\n');
+    const source = new ConfigSource(file, () => {});
+    assertEquals(source.get().projects.map((p) => p.name), ["a"]);
+    Deno.writeTextFileSync(file, '[projects.a]\nroot = "/a"\n[projects.bb]\nroot = "/b"\n');
+    // Within RECHECK_MS of the last look, recent() keeps what it had.
+    assertEquals(source.recent().projects.map((p) => p.name), ["a"]);
+    assertEquals(source.get().projects.map((p) => p.name), ["a", "bb"]);
+    assertEquals(source.recent().projects.map((p) => p.name), ["a", "bb"]);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});

@@ -1,0 +1,189 @@
+import { assert, assertEquals, assertMatch } from "../../helpers/assert.ts";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { open, raw, snapshot, tempDir, throwsSkiff } from "../../helpers/ledger.ts";
+
+/** The version 1 schema, written out here so the test does not lean on the code under test. */
+const V1 = `
+CREATE TABLE tasks (
+  id INTEGER PRIMARY KEY AUTOINCREMENT, parent_id INTEGER, pane TEXT, pane_name TEXT,
+  generation INTEGER, state TEXT NOT NULL, task TEXT NOT NULL, result TEXT NOT NULL, ref TEXT,
+  created_at TEXT, updated_at TEXT);
+PRAGMA user_version = 1;`;
+
+type V1Row = [
+  number,
+  number | null,
+  string | null,
+  string | null,
+  number | null,
+  string,
+  string,
+  string,
+  string | null,
+  string | null,
+  string | null,
+];
+
+const ROWS: V1Row[] = [
+  [
+    1,
+    null,
+    null,
+    null,
+    null,
+    "sent",
+    "Plan A",
+    "results/2024-01-01-plan-a/plan.md",
+    null,
+    "2024-01-01T00:00:00.000Z",
+    "2024-01-01T00:00:00.000Z",
+  ],
+  [
+    2,
+    1,
+    "p1",
+    "web",
+    111,
+    "sent",
+    "Step 1",
+    "results/2024-01-01-plan-a/step-1.md",
+    "T-1",
+    "2024-01-01T00:00:01.000Z",
+    "2024-01-02T00:00:00.000Z",
+  ],
+  [
+    4,
+    1,
+    "p2",
+    "api",
+    222,
+    "done",
+    "Step 2",
+    "/abs/step-2.md",
+    null,
+    "2024-01-01T00:00:02.000Z",
+    "2024-01-03T00:00:00.000Z",
+  ],
+  [5, null, "p3", null, null, "pending", "Lone | pipe", "results/lone.md", null, null, null],
+  [
+    7,
+    null,
+    "p1",
+    "web",
+    111,
+    "blocked",
+    "Blocked",
+    "results/blocked.md",
+    "https://x.test",
+    "2024-01-04T00:00:00.000Z",
+    "2024-01-04T00:00:00.000Z",
+  ],
+];
+
+/** Writes a version 1 ledger: ids 1, 2, 4, 5, 7 remain, and ids up to 9 were given. */
+function makeV1(path: string, rows: V1Row[] = ROWS): void {
+  raw(path, (db: DatabaseSync) => {
+    db.exec(V1);
+    const insert = db.prepare("INSERT INTO tasks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    for (const row of rows) insert.run(...row);
+    insert.run(9, null, "p9", null, null, "done", "removed later", "r.md", null, null, null);
+    db.exec("DELETE FROM tasks WHERE id = 9");
+  });
+}
+
+Deno.test("a version 1 ledger becomes version 2: ids kept, fresh unique uids", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, "ledger.db");
+  makeV1(path);
+  const ledger = open(dir.path);
+  assertEquals(ledger.migrated, { from: 1, to: 2, rows: 5 });
+  const rows = ledger.list({ all: true }, null).entries.flatMap((
+    e,
+  ) => [e.row, ...(e.tasks ?? []).map((t) => t.row)]);
+  assertEquals(rows.map((r) => r.id), [1, 2, 4, 5, 7]);
+  const uids = rows.map((r) => r.uid);
+  assertEquals(new Set(uids).size, 5);
+  for (const uid of uids) assertMatch(uid, /^[0-9a-f]{8}$/);
+  const step1 = ledger.get("2");
+  assertEquals(
+    [step1.parentUid, step1.pane, step1.paneName, step1.generation, step1.state, step1.ref],
+    [uids[0], "p1", "web", 111, "sent", "T-1"],
+  );
+  assertEquals(step1.result, join(dir.path, "results/2024-01-01-plan-a/step-1.md"));
+  assertEquals(step1.createdAt, "2024-01-01T00:00:01.000Z");
+  assertEquals(step1.updatedAt, "2024-01-02T00:00:00.000Z");
+  assertEquals(ledger.get("4").result, "/abs/step-2.md");
+  assertEquals(ledger.get("5").task, "Lone | pipe");
+  assertEquals(ledger.get("5").createdAt, new Date(2024, 2, 5, 12).toISOString(), "missing time");
+  assertEquals(ledger.get(uids[4]).id, 7);
+  // Row ids never go back: 9 was given before the change.
+  assertEquals(ledger.add({ task: "new", pane: { id: "p1" } }).id, 10);
+  ledger.close();
+  raw(path, (db) => {
+    assertEquals(db.prepare("PRAGMA user_version").get()!.user_version, 2);
+    const used = db.prepare("SELECT uid FROM used_uids").all().map((r) => String(r.uid));
+    assertEquals(used.length, 6);
+    for (const uid of uids) assert(used.includes(uid));
+    assertEquals(db.prepare("PRAGMA journal_mode").get()!.journal_mode, "wal");
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+      .all().map((r) => r.name);
+    assertEquals(tables, ["sqlite_sequence", "tasks", "used_uids"]);
+  });
+  // A second open changes nothing.
+  const again = open(dir.path);
+  assertEquals(again.migrated, null);
+  assertEquals(again.get("7").uid, uids[4]);
+  again.close();
+});
+
+Deno.test("an empty version 1 ledger keeps its id counter", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, "ledger.db");
+  makeV1(path, []);
+  using ledger = open(dir.path);
+  assertEquals(ledger.migrated, { from: 1, to: 2, rows: 0 });
+  assertEquals(ledger.add({ task: "x", pane: { id: "p1" } }).id, 10);
+});
+
+Deno.test("a failing change rolls back as one transaction: the file stays as it was", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, "ledger.db");
+  makeV1(path, [...ROWS, [
+    8,
+    null,
+    "p1",
+    null,
+    null,
+    "interrupted",
+    "bad",
+    "b.md",
+    null,
+    null,
+    null,
+  ]]);
+  const before = snapshot(dir.path);
+  throwsSkiff(() => open(dir.path), "DATA", /row 8 has the unknown state 'interrupted'/);
+  assertEquals(snapshot(dir.path), before);
+  raw(path, (db) => {
+    assertEquals(db.prepare("PRAGMA user_version").get()!.user_version, 1);
+    assertEquals(db.prepare("SELECT count(*) AS n FROM tasks").get()!.n, 6);
+  });
+});
+
+Deno.test("a locked version 1 ledger is not changed, and the error says it is locked", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, "ledger.db");
+  makeV1(path);
+  const holder = new DatabaseSync(path);
+  holder.exec("BEGIN EXCLUSIVE");
+  try {
+    throwsSkiff(() => open(dir.path, { timeout: 100 }), "DATA", /locked by another process/);
+  } finally {
+    holder.exec("ROLLBACK");
+    holder.close();
+  }
+  raw(path, (db) => assertEquals(db.prepare("PRAGMA user_version").get()!.user_version, 1));
+  using ledger = open(dir.path);
+  assertEquals(ledger.migrated?.rows, 5);
+});

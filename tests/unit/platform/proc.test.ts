@@ -1,0 +1,177 @@
+import { assert, assertEquals } from "../../helpers/assert.ts";
+import {
+  foregroundGroup,
+  foregroundProcess,
+  processCwd,
+  processInfo,
+  residentBytes,
+} from "../../../lib/platform/proc.ts";
+import { spawnPty } from "../../../lib/platform/pty.ts";
+import { basename, join } from "node:path";
+
+const isLinux = Deno.build.os === "linux";
+
+/** Asks `ps` for one field of process `pid`. */
+async function ps(pid: number, field: string): Promise<string> {
+  const { stdout } = await new Deno.Command("ps", { args: ["-o", `${field}=`, "-p", String(pid)] })
+    .output();
+  return new TextDecoder().decode(stdout).trim();
+}
+
+function tempDir(): { path: string; [Symbol.dispose](): void } {
+  const path = Deno.realPathSync(Deno.makeTempDirSync({ prefix: "skiff-proc-" }));
+  return { path, [Symbol.dispose]: () => Deno.removeSync(path, { recursive: true }) };
+}
+
+/** Resolves once `check` holds, checking every few milliseconds, for up to 10 s. */
+async function until(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/**
+ * Starts `file args…` in `cwd` and waits until the child has exec'd (its
+ * argv ends in `args` and its name is the file's); the handle kills and reaps
+ * it. Deno passes the resolved path as argv[0].
+ */
+async function start(file: string, args: string[], cwd: string) {
+  const child = new Deno.Command(file, { args, cwd, stdin: "null", stdout: "null", stderr: "null" })
+    .spawn();
+  const name = basename(file).slice(0, 15);
+  await until(() => {
+    const info = processInfo(child.pid);
+    return info?.comm === name && info.argv.slice(1).join("\0") === args.join("\0");
+  }, `${file} to start`).catch(async (error) => {
+    try {
+      child.kill("SIGKILL");
+    } catch {
+      // Already gone.
+    }
+    await child.status;
+    throw error;
+  });
+  return {
+    pid: child.pid,
+    async [Symbol.asyncDispose]() {
+      try {
+        child.kill("SIGKILL");
+      } catch {
+        // Already gone.
+      }
+      await child.status;
+    },
+  };
+}
+
+Deno.test({
+  name: "proc: the test's own process",
+  ignore: !isLinux,
+  async fn() {
+    const info = processInfo(Deno.pid);
+    assert(info !== undefined, "processInfo of self");
+    assertEquals(info.pid, Deno.pid);
+    assertEquals(info.comm, await ps(Deno.pid, "comm"));
+    assertEquals(info.argv.join(" "), await ps(Deno.pid, "args"));
+    assertEquals(processCwd(Deno.pid), Deno.cwd());
+    assert((residentBytes(Deno.pid) ?? 0) > 1 << 20, "more than 1 MB resident");
+    // The foreground group of our terminal, if we have one, as ps sees it.
+    const tpgid = Number(await ps(Deno.pid, "tpgid"));
+    assertEquals(foregroundGroup(Deno.pid), tpgid > 0 ? tpgid : undefined);
+    assertEquals(foregroundProcess(Deno.pid), tpgid > 0 ? processInfo(tpgid) : undefined);
+  },
+});
+
+Deno.test({
+  name: "proc: a spawned sleep",
+  ignore: !isLinux,
+  async fn() {
+    using dir = tempDir();
+    await using sleep = await start("sleep", ["30"], dir.path);
+    const info = processInfo(sleep.pid);
+    assertEquals(info?.pid, sleep.pid);
+    assertEquals(info?.comm, "sleep");
+    assertEquals(info?.argv.length, 2);
+    assertEquals(basename(info!.argv[0]), "sleep");
+    assertEquals(info?.argv[1], "30");
+    assertEquals(info?.argv.join(" "), await ps(sleep.pid, "args"));
+    assertEquals(processCwd(sleep.pid), dir.path);
+    assert((residentBytes(sleep.pid) ?? 0) > 0, "resident memory");
+    const tpgid = Number(await ps(sleep.pid, "tpgid"));
+    assertEquals(foregroundGroup(sleep.pid), tpgid > 0 ? tpgid : undefined);
+  },
+});
+
+Deno.test({
+  name: "proc: a command name with spaces and parentheses",
+  ignore: !isLinux,
+  async fn() {
+    using dir = tempDir();
+    const odd = join(dir.path, "a) (b c");
+    Deno.copyFileSync(Deno.realPathSync("/bin/sleep"), odd);
+    Deno.chmodSync(odd, 0o755);
+    await using child = await start(odd, ["30"], dir.path);
+    const info = processInfo(child.pid);
+    assertEquals(info?.comm, "a) (b c");
+    assertEquals(info?.argv, [odd, "30"]);
+    const tpgid = Number(await ps(child.pid, "tpgid"));
+    assertEquals(foregroundGroup(child.pid), tpgid > 0 ? tpgid : undefined);
+  },
+});
+
+Deno.test({
+  name: "proc: processes that do not exist",
+  ignore: !isLinux,
+  async fn() {
+    const child = new Deno.Command("true").spawn();
+    await child.status;
+    const gone = { pid: child.pid };
+    for (const pid of [gone.pid, 0, -1, 2 ** 31]) {
+      assertEquals(processInfo(pid), undefined);
+      assertEquals(processCwd(pid), undefined);
+      assertEquals(foregroundGroup(pid), undefined);
+      assertEquals(foregroundProcess(pid), undefined);
+      assertEquals(residentBytes(pid), undefined);
+    }
+  },
+});
+
+Deno.test({
+  name: "proc: foregroundProcess follows the job in front of a pty",
+  ignore: !isLinux,
+  async fn() {
+    using dir = tempDir();
+    const pty = await spawnPty("/bin/sh", [], {
+      cwd: dir.path,
+      env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", TERM: "xterm", PS1: "$ " },
+      cols: 80,
+      rows: 24,
+    });
+    const exited = new Promise<void>((resolve) => pty.onExit(() => resolve()));
+    let output = "";
+    pty.onData((d) => output += new TextDecoder().decode(d));
+    try {
+      await until(() => output.includes("$ "), "the prompt");
+      assertEquals(foregroundProcess(pty.pid)?.comm, "sh");
+      assertEquals(foregroundProcess(pty.pid)?.pid, pty.pid);
+      assertEquals(processCwd(pty.pid), dir.path);
+      pty.write(new TextEncoder().encode("cd /\rsleep 31\r"));
+      await until(() => foregroundProcess(pty.pid)?.comm === "sleep", "sleep in front");
+      const front = foregroundProcess(pty.pid)!;
+      assertEquals(front.argv, ["sleep", "31"]);
+      assert(front.pid !== pty.pid, "its own process group");
+      assertEquals(processCwd(front.pid), "/");
+      assertEquals(processCwd(pty.pid), "/");
+      pty.write(new TextEncoder().encode("\x03"));
+      await until(() => foregroundProcess(pty.pid)?.comm === "sh", "the shell back in front");
+    } finally {
+      // Kill the job we started, if it is still in front, then the shell.
+      const front = foregroundGroup(pty.pid);
+      if (front !== undefined && front !== pty.pid) Deno.kill(-front, "SIGKILL");
+      pty.kill("SIGKILL");
+      await exited;
+    }
+  },
+});

@@ -1,0 +1,36 @@
+/**
+ * The README is for users, and must stay true: its event table lists exactly
+ * the protocol's events, and it names every command.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import { assert, assertEquals } from "../helpers/assert.ts";
+import { ROOT } from "../helpers/skiff.ts";
+import { EVENT_NAMES } from "../../lib/protocol/events.ts";
+import { COMMANDS } from "../../cmd/mod.ts";
+
+const README = Deno.readTextFileSync(join(ROOT, "README.md"));
+
+/** The lines of the section under `heading`, up to the next heading of any level. */
+function section(heading: string): string[] {
+  const lines = README.split("\n");
+  const start = lines.findIndex((line) => line.trim() === heading);
+  assert(start !== -1, `README has no '${heading}' section`);
+  const end = lines.findIndex((line, i) => i > start && /^#{1,6} /.test(line));
+  return lines.slice(start + 1, end === -1 ? undefined : end);
+}
+
+Deno.test("README: the event table lists exactly the protocol's events", () => {
+  const names = section("### Events")
+    .filter((line) => line.startsWith("| `"))
+    .flatMap((line) => [...line.split("|")[1].matchAll(/`([a-z-]+)`/g)].map((m) => m[1]));
+  assertEquals([...names].sort(), [...EVENT_NAMES].sort());
+});
+
+Deno.test("README: every command is documented", () => {
+  const missing = COMMANDS.filter((entry) => !README.includes(`\`skiff ${entry.name}`))
+    .map((entry) => entry.name);
+  assertEquals(missing, []);
+});
