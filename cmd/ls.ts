@@ -4,7 +4,7 @@
  * @module
  */
 
-import { defineCommand, SkiffError, table } from "../lib/cli/mod.ts";
+import { defineCommand, outputWidth, SkiffError, table } from "../lib/cli/mod.ts";
 import { withDaemon } from "../lib/client/mod.ts";
 import { frontOf, tildePath } from "../lib/client/format.ts";
 
@@ -60,6 +60,7 @@ export const command = defineCommand({
           tildePath(p.cwd),
           p.title,
         ]),
+        { width: outputWidth() },
       ));
     });
   },

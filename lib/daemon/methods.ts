@@ -11,6 +11,7 @@ import { encodeKeys } from "../screen/keys.ts";
 import { AGENT_METHODS } from "./agent_methods.ts";
 import type { MethodName } from "../protocol/methods.ts";
 import type { MethodTable } from "./method_types.ts";
+import { clampSize } from "./live_workspace.ts";
 import {
   flag,
   maybeCursor,
@@ -61,6 +62,7 @@ export const METHODS: MethodTable<Exclude<MethodName, "hello">> = {
       session: maybeString(params, "session"),
       env: maybeStringRecord(params, "env"),
       command: maybeStrings(params, "command"),
+      clientEnv: maybeStringRecord(params, "client_env"),
       ...size(params),
     });
     return ctx.workspace.info(pane);
@@ -128,10 +130,11 @@ export const METHODS: MethodTable<Exclude<MethodName, "hello">> = {
 
   "pane.resize": (params, ctx) => {
     const pane = ctx.workspace.resolvePane(needString(params, "pane"));
-    const changed = pane.resize(
+    const wanted = clampSize(
       needInt(params, "cols", 2, MAX_SIZE),
       needInt(params, "rows", 2, MAX_SIZE),
     );
+    const changed = pane.resize(wanted.cols, wanted.rows);
     if (changed) {
       ctx.events.emit("resized", {
         pane: pane.id,
@@ -186,7 +189,9 @@ export const METHODS: MethodTable<Exclude<MethodName, "hello">> = {
       throw new SkiffError(`Pane '${pane.name}' is not running`, { exit: "NOT_RUNNING" });
     }
     const { cols, rows } = size(params);
-    const resize = (c: number, r: number) => {
+    const resize = (width: number, height: number) => {
+      // A terminal smaller than a pane can be never shrinks it: it sees the top-left part.
+      const { cols: c, rows: r } = clampSize(width, height);
       if (pane.resize(c, r)) {
         ctx.events.emit("resized", {
           pane: pane.id,

@@ -39,6 +39,8 @@ export interface SavedPane {
   command: string[];
   /** Environment variables given at `skiff new`. */
   env: Record<string, string>;
+  /** The variables of the command that started it, for `CLIENT_ENV` (absent: skiffd's own). */
+  client_env?: Record<string, string>;
   /** Columns. */
   cols: number;
   /** Rows. */

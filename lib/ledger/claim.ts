@@ -56,7 +56,7 @@ CREATE TABLE IF NOT EXISTS send_claims (
 
 /** Options for `Ledger.claimForSend`. */
 export interface ClaimOptions {
- /**
+  /**
    * The live panes, so that a task that shows `interrupted` can be claimed.
    * Absent or `null` (unknown): only a `pending` task can be.
    */

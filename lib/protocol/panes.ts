@@ -9,6 +9,15 @@ import type { ForegroundProcess } from "../platform/proc.ts";
 
 export type { ForegroundProcess };
 
+/**
+ * The smallest size a pane takes: an agent can still draw its input box in
+ * it. A smaller terminal attached to a pane shows its top-left part.
+ */
+export const MIN_PANE_SIZE = { cols: 20, rows: 5 } as const;
+
+/** The largest size a pane takes. */
+export const MAX_PANE_SIZE = { cols: 1000, rows: 1000 } as const;
+
 /** The states a pane can be in. */
 export type PaneState = "starting" | "working" | "idle" | "waiting" | "exited" | "shell";
 
@@ -99,11 +108,33 @@ export interface NewPaneParams {
   env?: Record<string, string>;
   /** The command; the project's or the shell when empty. */
   command?: string[];
-  /** Columns. */
+  /** Columns (at least {@linkcode MIN_PANE_SIZE}). */
   cols?: number;
-  /** Rows. */
+  /** Rows (at least {@linkcode MIN_PANE_SIZE}). */
   rows?: number;
+  /**
+   * The environment of the command that asks, for the variables that follow
+   * a person from terminal to terminal (see {@linkcode CLIENT_ENV}): present
+   * ones are set in the pane, absent ones removed, as tmux's
+   * update-environment does.
+   */
+  client_env?: Record<string, string>;
 }
+
+/** The variables a pane takes from the command that starts it, not from skiffd's own start. */
+export const CLIENT_ENV = [
+  "PATH",
+  "DISPLAY",
+  "WAYLAND_DISPLAY",
+  "XAUTHORITY",
+  "DBUS_SESSION_BUS_ADDRESS",
+  "SSH_AUTH_SOCK",
+  "SSH_AGENT_PID",
+  "SSH_CONNECTION",
+  "SSH_ASKPASS",
+  "KRB5CCNAME",
+  "WINDOWID",
+] as const;
 
 /** The params of `pane.list`. */
 export interface ListParams {
