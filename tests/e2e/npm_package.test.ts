@@ -207,10 +207,14 @@ Deno.test("npm package: pack, install globally without deno, run panes and the l
       )
         .trim();
       assertMatch(pane, /^p\d+$/);
-      must(await run(skiff, ["keys", pane, "echo npm-$((6*7))", "Enter"], inProject), "keys");
+      // `skiff` in a pane is skiffd's shim, which runs the npm program too.
+      must(
+        await run(skiff, ["keys", pane, "skiff --version; echo npm-$((6*7))", "Enter"], inProject),
+        "keys",
+      );
       await waitFor("the echo in the pane", async () => {
         const screen = must(await run(skiff, ["capture", pane], inProject), "capture");
-        return screen.includes("\nnpm-42\n");
+        return screen.includes(`\nskiff ${VERSION}\nnpm-42\n`);
       });
       // skiffd is a copy of the npm program, started with the launcher's flags.
       const pid = await skiffEnv.daemonPid();
