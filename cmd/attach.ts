@@ -25,7 +25,7 @@ export const command = defineCommand({
     const outcome = await attachTerminal(ctx.args.PANE);
     const label = `${outcome.name} (${outcome.pane})`;
     const messages: Record<string, string> = {
-      detached: `[detached from ${label}]`,
+      detached: `[detached from ${label}; 'skiff attach ${outcome.name}' attaches again]`,
       exited: `[${label} exited]`,
       killed: `[${label} was killed]`,
       "daemon stopped": `[skiffd stopped]`,

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { defineCommand } from "../lib/cli/mod.ts";
+import { defineCommand, SkiffError } from "../lib/cli/mod.ts";
 import { withDaemon } from "../lib/client/mod.ts";
 
 /** The `capture` command. */
@@ -31,6 +31,12 @@ export const command = defineCommand({
   ],
   exits: ["NOT_FOUND", "DAEMON"],
   run: async (ctx) => {
+    const lines = ctx.opts.scrollback;
+    if (lines !== undefined && (!Number.isInteger(lines) || lines < 0)) {
+      throw new SkiffError("Option '--scrollback' needs a whole number of lines, 0 or more", {
+        exit: "USAGE",
+      });
+    }
     const result = await withDaemon((client) =>
       client.call("pane.capture", {
         pane: ctx.args.PANE,

@@ -6,20 +6,22 @@
 
 import { defineCommand, Exit, SkiffError } from "../lib/cli/mod.ts";
 import { writeAllSync } from "../lib/platform/bytes.ts";
-import { connectDaemon, reconnect } from "../lib/client/mod.ts";
-import type { DaemonClient } from "../lib/client/mod.ts";
+import { followEvents } from "../lib/client/mod.ts";
 import { type Event, EVENT_NAMES } from "../lib/protocol/events.ts";
 
 /** How long to look for skiffd again after it drops the stream (a reload or restart). */
 const RECONNECT_MS = 10_000;
 
 function textLine(event: Event): string {
-  const { event: name, time, pane, name: paneName, ...rest } = event as
+  const { event: name, time, pane, name: paneName, run: _run, seq: _seq, ...rest } = event as
     & Event
     & { pane?: string; name?: string };
-  const fields = Object.entries(rest).map(([k, v]) =>
-    `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`
-  );
+  // Empty facts (no agent, no reasons) are left out: a line says what is there.
+  const fields = Object.entries(rest)
+    .filter(([, v]) => v !== null && v !== undefined && !(Array.isArray(v) && v.length === 0))
+    .map(([k, v]) =>
+      `${k}=${typeof v === "string" ? v : Array.isArray(v) ? v.join(",") : JSON.stringify(v)}`
+    );
   const who = pane ? `${pane}${paneName ? ` ${paneName}` : ""}` : "";
   return [time.slice(11, 19), name, who, ...fields].filter((s) => s !== "").join(" ");
 }
@@ -30,7 +32,7 @@ export const command = defineCommand({
   summary: "Follow the daemon's events, one a line",
   description: `Print events as they happen: ${
     EVENT_NAMES.join(", ")
-  }. With --json each line is one JSON object with the pane id, name, generation and time. The stream follows skiffd through reloads and restarts.`,
+  }. With --json each line is one JSON object with the pane id, name, generation, time, and the event's place in the stream (run, seq). The stream follows skiffd through reloads and restarts, resuming after the last event it printed; a resync event says when some could not be told.`,
   options: [
     { name: "count", type: "number", value: "N", help: "Exit after N events" },
   ],
@@ -42,19 +44,10 @@ export const command = defineCommand({
     }
     const encoder = new TextEncoder();
     let seen = 0;
-    let client: DaemonClient | undefined = await connectDaemon();
-    while (client) {
-      for await (const event of await client.subscribe()) {
-        const line = ctx.json ? JSON.stringify(event) : textLine(event);
-        writeAllSync(Deno.stdout, encoder.encode(line + "\n"));
-        if (limit !== undefined && ++seen >= limit) {
-          client.close();
-          return Exit.OK;
-        }
-      }
-      client.close();
-      client = await reconnect(RECONNECT_MS);
+    for await (const event of followEvents({ reconnectMs: RECONNECT_MS })) {
+      const line = ctx.json ? JSON.stringify(event) : textLine(event);
+      writeAllSync(Deno.stdout, encoder.encode(line + "\n"));
+      if (limit !== undefined && ++seen >= limit) return Exit.OK;
     }
-    throw new SkiffError("skiffd went away", { exit: "DAEMON" });
   },
 });

@@ -4,9 +4,19 @@
  * @module
  */
 
-import { defineCommand, table } from "../lib/cli/mod.ts";
+import { defineCommand, outputWidth, SkiffError, table } from "../lib/cli/mod.ts";
 import { withDaemon } from "../lib/client/mod.ts";
 import { frontOf, tildePath } from "../lib/client/format.ts";
+
+/** Reads `KEY` or `KEY=VALUE`. */
+function parseMark(text: string): { key: string; value?: string } {
+  const eq = text.indexOf("=");
+  const key = eq === -1 ? text : text.slice(0, eq);
+  if (key === "") {
+    throw new SkiffError(`Bad mark '${text}': use KEY or KEY=VALUE`, { exit: "USAGE" });
+  }
+  return eq === -1 ? { key } : { key, value: text.slice(eq + 1) };
+}
 
 /** The `ls` command. */
 export const command = defineCommand({
@@ -14,13 +24,27 @@ export const command = defineCommand({
   aliases: ["list"],
   summary: "List panes",
   description:
-    "List every pane: id, name, project, session, the agent or program in front, its state (starting, working, idle, waiting, exited, or shell when no known agent is in front), whether it is unread, folder and title. --json adds pid, generation, command, size and times.",
+    "List every pane: id, name, project, session, the agent or program in front, its state (starting, working, idle, waiting, exited, or shell when no known agent is in front), whether it is unread (and why), folder and title. --json adds pid, generation, command, size, times, the person's keystroke count (person_inputs) and the session's marks.",
+  options: [
+    {
+      name: "mark",
+      type: "string",
+      value: "KEY[=VALUE]",
+      help: "Only panes whose session has mark KEY (with VALUE, when given)",
+    },
+  ],
+  examples: ["skiff ls --mark skiff-agent --json"],
   exits: ["DAEMON"],
   run: async (ctx) => {
-    const { panes } = await withDaemon((client) => client.call("pane.list"));
+    const mark = ctx.opts.mark === undefined ? undefined : parseMark(ctx.opts.mark);
+    const { panes } = await withDaemon((client) => client.call("pane.list", { mark }));
     ctx.out.result({ panes }, () => {
       if (panes.length === 0) {
-        ctx.out.line("No panes. Start one with 'skiff new'.");
+        ctx.out.line(
+          mark
+            ? `No pane's session has mark ${ctx.opts.mark}.`
+            : "No panes. Start one with 'skiff new'.",
+        );
         return;
       }
       ctx.out.line(table(
@@ -32,10 +56,11 @@ export const command = defineCommand({
           p.session_name,
           p.agent ?? frontOf(p),
           p.state,
-          p.unread ? "yes" : "-",
+          p.unread ? (p.unread_reasons.join(",") || "yes") : "-",
           tildePath(p.cwd),
           p.title,
         ]),
+        { width: outputWidth() },
       ));
     });
   },

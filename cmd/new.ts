@@ -6,7 +6,7 @@
 
 import { join, resolve } from "node:path";
 import { defineCommand, parseEnvPairs, parseSize, SkiffError } from "../lib/cli/mod.ts";
-import { withDaemon } from "../lib/client/mod.ts";
+import { clientEnv, withDaemon } from "../lib/client/mod.ts";
 import type { NewPaneParams } from "../lib/protocol/panes.ts";
 import { loadConfig, stateDir } from "../lib/config/mod.ts";
 import { agentLaunch, AgentRegistry } from "../lib/agents/mod.ts";
@@ -106,6 +106,7 @@ export const command = defineCommand({
       session: ctx.opts.session,
       env,
       command,
+      client_env: clientEnv(),
       ...(size ? parseSize(size) : {}),
     };
     // Without a project, a pane starts where the command was run, as in tmux.

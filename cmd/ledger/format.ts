@@ -5,7 +5,7 @@
  * @module
  */
 
-import { table } from "../../lib/cli/mod.ts";
+import { outputWidth, table } from "../../lib/cli/mod.ts";
 import type { Entry, TaskRow } from "../../lib/ledger/mod.ts";
 
 /** The first line of a task text, with `…` when more lines follow. */
@@ -40,7 +40,7 @@ export function entriesTable(entries: readonly Entry[]): string {
     rows.push(cells(entry, ""));
     for (const task of entry.tasks ?? []) rows.push(cells(task, "  "));
   }
-  return table(["UID", "ID", "STATE", "PANE", "TASK"], rows);
+  return table(["UID", "ID", "STATE", "PANE", "TASK"], rows, { width: outputWidth() });
 }
 
 /** Every field of one entry, one a line; a plan's tasks follow as a table. */
@@ -54,6 +54,7 @@ export function entryDetails(entry: Entry): string {
     ["id", String(row.id)],
     ["kind", row.kind],
     ["state", entry.state === row.state ? row.state : `${entry.state} (stored: ${row.state})`],
+    ...(row.note ? [["note", row.note] as [string, string]] : []),
     ["pane", pane],
     ["result", row.result],
     ["ref", row.ref ?? "-"],
@@ -66,7 +67,7 @@ export function entryDetails(entry: Entry): string {
   const lines = fields.map(([key, value]) => `${`${key}:`.padEnd(9)}${value}`);
   const text = row.task.trim().split(/\r?\n/);
   lines.splice(
-    5,
+    row.note ? 6 : 5,
     0,
     `${"task:".padEnd(9)}${text[0]}`,
     ...text.slice(1).map((l) => " ".repeat(9) + l),

@@ -16,9 +16,11 @@ export function reportDelivery(
   delivery: Delivery,
 ): number {
   const entry = ledger.show(delivery.row.uid, null);
-  ctx.out.result({ row: entryToJson(entry), send: delivery.send, exit: delivery.exit }, () => {
-    const state = delivery.row.state;
-    ctx.out.line(`${delivery.row.uid} ${state} ${delivery.row.result}`);
+  const row = { ...entryToJson(entry), state: delivery.shown };
+  ctx.out.result({ row, send: delivery.send, exit: delivery.exit }, () => {
+    const { uid, state, result } = delivery.row;
+    const shown = delivery.shown === state ? state : `${delivery.shown} (stored ${state})`;
+    ctx.out.line(`${uid} ${shown} ${result}`);
   });
   if (delivery.error) reportError(delivery.error, ctx.json);
   return delivery.exit;

@@ -70,10 +70,43 @@ export function reportError(error: unknown, json: boolean): number {
   return Exit[exit];
 }
 
+/**
+ * The width text output should fit: the terminal's columns when stdout is
+ * one, else `COLUMNS`, else 120.
+ */
+export function outputWidth(): number {
+  try {
+    if (Deno.stdout.isTerminal()) {
+      const { columns } = Deno.consoleSize();
+      if (columns >= 20) return columns;
+    }
+  } catch {
+    // No console size here.
+  }
+  const fromEnv = Number(Deno.env.get("COLUMNS"));
+  return Number.isInteger(fromEnv) && fromEnv >= 20 ? fromEnv : 120;
+}
+
+/** Cuts `text` to `width` characters, ending it with `…` when it was longer. */
+export function cut(text: string, width: number): string {
+  const chars = [...text];
+  if (chars.length <= width) return text;
+  return chars.slice(0, Math.max(0, width - 1)).join("") + "…";
+}
+
+/** Options for {@linkcode table}. */
+export interface TableOptions {
+  /** Cut the last column so each line fits this many characters (never below 10 for it). */
+  width?: number;
+}
+
 /** Formats rows as aligned columns, for tables in text output. */
-export function table(header: string[], rows: string[][]): string {
+export function table(header: string[], rows: string[][], options: TableOptions = {}): string {
+  const last = header.length - 1;
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const before = widths.slice(0, last).reduce((sum, w) => sum + w + 2, 0);
+  const room = options.width === undefined ? Infinity : Math.max(10, options.width - before);
   const fmt = (cells: string[]) =>
-    cells.map((c, i) => i === cells.length - 1 ? c : c.padEnd(widths[i])).join("  ").trimEnd();
+    cells.map((c, i) => i === last ? cut(c, room) : c.padEnd(widths[i])).join("  ").trimEnd();
   return [fmt(header), ...rows.map(fmt)].join("\n");
 }

@@ -20,6 +20,20 @@ export interface RunCliOptions {
 }
 
 /**
+ * What `skiff --version --json` prints: this build, the runtime it runs on,
+ * and whether it is a compiled binary (else `deno run` of the sources or of
+ * the npm package's bundle).
+ */
+export function versionReport(): Record<string, unknown> {
+  return {
+    version: VERSION,
+    runtime: { deno: Deno.version.deno, v8: Deno.version.v8, typescript: Deno.version.typescript },
+    compiled: Deno.build.standalone,
+    target: Deno.build.target,
+  };
+}
+
+/**
  * Runs the command line `argv` against `entries` and returns the exit code.
  * `skiff __complete -- WORDS…` (for the shell scripts of `skiff
  * completions`) prints the candidates for the last word.
@@ -48,7 +62,7 @@ export async function runCli(
     return runCli(entries, [topic, "--help"], options);
   }
   if (first === "--version" || first === "-V") {
-    if (json) new Output(true).data({ version: VERSION });
+    if (json) new Output(true).data(versionReport());
     else console.log(`skiff ${VERSION}`);
     return Exit.OK;
   }

@@ -32,12 +32,16 @@ export interface AttachOutcome {
   name: string;
 }
 
-function size(): { cols: number; rows: number } {
+/**
+ * This terminal's size, or nothing when it does not know (some report 0×0):
+ * then the pane keeps its size rather than shrinking to nothing.
+ */
+function size(): { cols: number; rows: number } | Record<string, never> {
   try {
     const { columns, rows } = Deno.consoleSize();
-    return { cols: Math.max(2, columns), rows: Math.max(2, rows) };
+    return columns >= 2 && rows >= 2 ? { cols: columns, rows } : {};
   } catch {
-    return { cols: 80, rows: 24 };
+    return {};
   }
 }
 
@@ -82,7 +86,9 @@ function attachOnce(client: DaemonClient, pane: string): Promise<string> {
       }
     });
     const onResize = () => {
-      if (!done) client.write(encodeFrame(Frame.RESIZE, JSON.stringify(size()))).catch(() => {});
+      const now = size();
+      if (done || !("cols" in now)) return;
+      client.write(encodeFrame(Frame.RESIZE, JSON.stringify(now))).catch(() => {});
     };
     try {
       Deno.addSignalListener("SIGWINCH", onResize);

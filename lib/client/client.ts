@@ -12,7 +12,7 @@ import { Exit, type ExitName, SkiffError } from "../errors.ts";
 import { joinBytes } from "../platform/bytes.ts";
 import type { Event } from "../protocol/events.ts";
 import type { Response } from "../protocol/messages.ts";
-import type { HelloResult } from "../protocol/daemon.ts";
+import type { EventCursor, HelloResult } from "../protocol/daemon.ts";
 import type { MethodName, ParamsOf, ResultOf } from "../protocol/methods.ts";
 import { PROTOCOL_VERSION } from "../version.ts";
 
@@ -55,6 +55,37 @@ export class ConnectionClosed extends SkiffError {
   constructor(reason?: string) {
     super(`skiffd closed the connection${reason ? `: ${reason}` : ""}`, { exit: "DAEMON" });
     this.name = "ConnectionClosed";
+  }
+}
+
+/** A stream of events from skiffd; see {@linkcode DaemonClient.subscribe}. */
+export class EventSubscription implements AsyncIterable<Event> {
+  /** The place of the last event seen, or where the stream stood when it began. */
+  cursor: EventCursor;
+  readonly #next: () => Promise<Event | null>;
+  #done = false;
+
+  /** Wraps a source of events; `null` from it ends the stream. */
+  constructor(cursor: EventCursor, next: () => Promise<Event | null>) {
+    this.cursor = cursor;
+    this.#next = next;
+  }
+
+  /** The next event, or `done` once the connection has ended. */
+  async next(): Promise<IteratorResult<Event, undefined>> {
+    if (this.#done) return { done: true, value: undefined };
+    const event = await this.#next();
+    if (event === null) {
+      this.#done = true;
+      return { done: true, value: undefined };
+    }
+    this.cursor = { run: event.run, seq: event.seq };
+    return { done: false, value: event };
+  }
+
+  /** Iterates the events until the connection ends. */
+  [Symbol.asyncIterator](): AsyncIterator<Event, undefined> {
+    return { next: () => this.next() };
   }
 }
 
@@ -210,28 +241,30 @@ export class DaemonClient {
 
   /**
    * Subscribes to events. Resolves once skiffd has confirmed the
-   * subscription, so nothing that happens afterwards is missed; the
-   * generator yields events until the connection ends.
+   * subscription, so nothing that happens afterwards is missed. With `after`,
+   * the events since that place come first (or a `resync` event when skiffd
+   * no longer knows them). The subscription yields events until the
+   * connection ends, and its `cursor` always names the last one seen.
    */
-  async subscribe(): Promise<AsyncGenerator<Event>> {
+  async subscribe(options: { after?: EventCursor } = {}): Promise<EventSubscription> {
     const queue: (Event | null)[] = [];
     let wake: (() => void) | undefined;
     this.#eventSink = (event) => {
       queue.push(event);
       wake?.();
     };
-    await this.call("events.subscribe");
-    return (async function* () {
-      for (;;) {
-        while (queue.length > 0) {
-          const event = queue.shift()!;
-          if (event === null) return;
-          yield event;
-        }
+    const reply = await this.call(
+      "events.subscribe",
+      options.after ? { after: options.after } : {},
+    );
+    const next = async (): Promise<Event | null> => {
+      while (queue.length === 0) {
         await new Promise<void>((resolve) => wake = resolve);
         wake = undefined;
       }
-    })();
+      return queue.shift()!;
+    };
+    return new EventSubscription({ run: reply.run, seq: reply.seq }, next);
   }
 
   /**

@@ -5,6 +5,7 @@
  */
 
 import { SkiffError } from "../errors.ts";
+import { loadConfig } from "../config/config.ts";
 import { runtimeFiles, socketPath } from "../config/paths.ts";
 import { spawnDetached } from "../platform/spawn_self.ts";
 import { ConnectionClosed, DaemonClient } from "./client.ts";
@@ -41,9 +42,11 @@ export async function tryConnect(socket: string = socketPath()): Promise<DaemonC
 
 /**
  * Starts skiffd detached for `socket` and waits until it answers. A daemon
- * that is already running counts as started.
+ * that is already running counts as started. A broken `projects.toml` is
+ * reported here (`file:line:col`, exit `USAGE`) and nothing is started.
  */
 export async function startDaemon(socket: string = socketPath()): Promise<DaemonClient> {
+  loadConfig();
   const child = spawnDetached(["daemon", "run"], { env: { SKIFF_SOCKET: socket } });
   let failed: number | undefined;
   child.exited.then((code) => {

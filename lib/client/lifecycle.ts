@@ -6,6 +6,7 @@
  */
 
 import { SkiffError } from "../errors.ts";
+import { loadConfig } from "../config/config.ts";
 import { socketPath } from "../config/paths.ts";
 import type { DaemonClient } from "./client.ts";
 import { daemonAlive, startDaemon, tryConnect } from "./connect.ts";
@@ -67,8 +68,13 @@ export interface RestartOutcome {
   pid?: number;
 }
 
-/** Stops the skiffd on `socket` (if any) and starts a new one. */
+/**
+ * Stops the skiffd on `socket` (if any) and starts a new one. The config is
+ * checked first: a broken one is reported (exit `USAGE`) and the running
+ * skiffd is left alone.
+ */
 export async function restartDaemon(socket: string = socketPath()): Promise<RestartOutcome> {
+  loadConfig();
   const stopped = await stopDaemon(socket);
   const client = await startDaemon(socket);
   const pid = client.server?.pid;

@@ -10,7 +10,9 @@ export {
   ConnectionClosed,
   DaemonClient,
   errorFromResponse,
+  EventSubscription,
 } from "./client.ts";
+export { followEvents, type FollowOptions } from "./follow.ts";
 export {
   connectDaemon,
   type ConnectOptions,
@@ -20,6 +22,7 @@ export {
   tryConnect,
 } from "./connect.ts";
 export { withDaemon } from "./use.ts";
+export { clientEnv } from "./env.ts";
 export {
   restartDaemon,
   type RestartOutcome,

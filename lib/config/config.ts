@@ -260,18 +260,15 @@ export class ConfigSource {
   #stamp = "";
   #checkedAt = 0;
 
-  /** Reads `file` now; `onError` hears about edits that could not be read. */
+  /**
+   * Reads `file` now; a broken file throws (a daemon must not start on a
+   * config it cannot read). Later, `onError` hears about edits that could not
+   * be read, and the last good config stays.
+   */
   constructor(file: string, onError: (message: string) => void) {
     this.#file = file;
     this.#onError = onError;
-    this.#config = parseConfig("", file, false);
-    try {
-      this.#config = this.reload();
-    } catch (error) {
-      onError((error as Error).message);
-      // Report a broken file once, not again on the first read.
-      this.#stamp = this.#currentStamp();
-    }
+    this.#config = this.reload();
   }
 
   #currentStamp(): string {

@@ -83,6 +83,8 @@ export interface RuntimeFiles {
   watchLock: string;
   /** The watcher's log. */
   watchLog: string;
+  /** The folder of the `skiff` script that panes find on their PATH. */
+  bin: string;
 }
 
 /** Returns the runtime files for a socket path (by default, the current one). */
@@ -97,6 +99,7 @@ export function runtimeFiles(socket = socketPath()): RuntimeFiles {
     lock: join(dir, `${stem}.lock`),
     watchLock: join(dir, `${stem}.watch.lock`),
     watchLog: join(dir, `${stem}.watch.log`),
+    bin: join(dir, `${stem}.bin`),
   };
 }
 

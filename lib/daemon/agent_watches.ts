@@ -1,7 +1,7 @@
 /**
  * The agent side of every pane: one {@linkcode PaneWatch} each, the agent
  * registry (rebuilt when the config changes), and the events and unread
- * flags that come from them.
+ * flags (with their reasons) that come from them.
  *
  * @module
  */
@@ -11,6 +11,7 @@ import type { TrackerEvent } from "../agents/tracker.ts";
 import { SkiffError } from "../errors.ts";
 import type { Config } from "../config/config.ts";
 import type { EventName, PaneEventBase } from "../protocol/events.ts";
+import type { UnreadReason } from "../protocol/panes.ts";
 import type { EventBus } from "./events.ts";
 import type { InputSource, Pane, PaneHooks } from "./pane.ts";
 import { PaneWatch } from "./pane_watch.ts";
@@ -18,8 +19,22 @@ import { PaneWatch } from "./pane_watch.ts";
 /** At most one `typed` event per pane in this many ms. */
 const TYPED_EVENT_EVERY_MS = 1000;
 
+/** The unread reason a tracker event brings, if any. */
+function unreadReasonOf(event: TrackerEvent): UnreadReason | undefined {
+  switch (event.event) {
+    case "turn-end":
+    case "idle-no-turn":
+    case "waiting":
+      return event.event;
+    case "exit":
+      return event.fields.what === "agent" ? "agent-exit" : "exit";
+    default:
+      return undefined;
+  }
+}
+
 /** The fields every pane event carries. */
-export function paneEventFields(pane: Pane): Omit<PaneEventBase, "time"> {
+export function paneEventFields(pane: Pane): Omit<PaneEventBase, "time" | "run" | "seq"> {
   return { pane: pane.id, name: pane.name, generation: pane.saved.generation };
 }
 
@@ -40,6 +55,7 @@ export class AgentWatches {
   readonly #watches = new Map<string, PaneWatch>();
   readonly #typedEventAt = new Map<string, number>();
   readonly #options: AgentWatchesOptions;
+  #stopping = false;
   #registry: { config: Config; registry: AgentRegistry } | undefined;
 
   /** Makes an empty set of watches. */
@@ -80,10 +96,12 @@ export class AgentWatches {
   paneHooks(): Pick<PaneHooks, "bell" | "activity" | "input"> {
     return {
       bell: (pane) => {
-        this.get(pane)?.markUnread();
+        if (this.#stopping) return;
+        this.#markUnread(pane, "bell");
         this.#options.events.emit("bell", {
           ...paneEventFields(pane),
           agent: this.get(pane)?.tracker.agent?.id ?? null,
+          unread_reasons: pane.saved.unread_reasons ?? [],
         });
       },
       activity: (pane) => this.get(pane)?.schedule(),
@@ -96,11 +114,6 @@ export class AgentWatches {
     const watch = new PaneWatch(pane, {
       registry: () => this.registry(),
       emit: (p, event) => this.#trackerEvent(p, event),
-      unreadChanged: (p) => {
-        p.saved.unread = this.get(p)?.tracker.unread ?? false;
-        this.#options.save();
-      },
-      unread: pane.saved.unread,
       noTurnMs: () => this.#options.config().daemon.turnStartSeconds * 1000,
     });
     this.#watches.set(pane.id, watch);
@@ -114,7 +127,34 @@ export class AgentWatches {
     this.#typedEventAt.delete(pane.id);
   }
 
+  /**
+   * From now on, exits are skiffd's own doing (it is stopping): they are not
+   * the panes' news, so they neither set unread nor go out as events.
+   */
+  stopping(): void {
+    this.#stopping = true;
+  }
+
+  #markUnread(pane: Pane, reason: UnreadReason): void {
+    const reasons = pane.saved.unread_reasons ?? [];
+    if (pane.saved.unread && reasons.includes(reason)) return;
+    pane.saved.unread = true;
+    pane.saved.unread_reasons = reasons.includes(reason) ? reasons : [...reasons, reason];
+    this.#options.save();
+  }
+
+  /** Clears a pane's unread flag; says whether it was set, and why. */
+  seen(pane: Pane): { was: boolean; reasons: UnreadReason[] } {
+    if (!pane.saved.unread) return { was: false, reasons: [] };
+    const reasons = pane.saved.unread_reasons ?? [];
+    pane.saved.unread = false;
+    pane.saved.unread_reasons = [];
+    this.#options.save();
+    return { was: true, reasons };
+  }
+
   #trackerEvent(pane: Pane, event: TrackerEvent): void {
+    if (this.#stopping && event.event === "exit") return;
     const fields: Record<string, unknown> = {
       ...paneEventFields(pane),
       agent: this.get(pane)?.tracker.agent?.id ?? null,
@@ -123,6 +163,11 @@ export class AgentWatches {
     if (event.event === "exit" && event.fields.what === "process") {
       fields.exit_code = pane.exit?.exitCode ?? null;
       fields.signal = pane.exit?.signal || null;
+    }
+    const reason = unreadReasonOf(event);
+    if (reason) {
+      this.#markUnread(pane, reason);
+      fields.unread_reasons = pane.saved.unread_reasons ?? [];
     }
     this.#options.log(`pane ${pane.id} ${event.event} ${JSON.stringify(event.fields)}`);
     // The tracker raises only agent events; their fields are the ones built here.

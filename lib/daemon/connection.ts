@@ -39,6 +39,8 @@ export class Connection {
   #unsubscribe: (() => void) | undefined;
   #closed = false;
   #onClose: (() => void)[] = [];
+  #inflight = 0;
+  #endWhenIdle = false;
 
   /** Wraps a socket; `line` receives each request line while in JSON-lines mode. */
   constructor(id: number, socket: Socket, line: (connection: Connection, text: string) => void) {
@@ -63,6 +65,27 @@ export class Connection {
   /** Whether the connection is gone. */
   get closed(): boolean {
     return this.#closed;
+  }
+
+  /** Notes that a request started; its answer is owed. */
+  requestStarted(): void {
+    this.#inflight++;
+  }
+
+  /** Notes that a request was answered; ends the connection if it waited to be idle. */
+  requestFinished(): void {
+    this.#inflight = Math.max(0, this.#inflight - 1);
+    if (this.#endWhenIdle && this.#inflight === 0 && this.#mode === "rpc") this.end();
+  }
+
+  /**
+   * Ends the connection once no request is in flight (a reload): every
+   * request gets its answer first. Event streams and attached terminals end
+   * at once; their clients reconnect and resume.
+   */
+  endWhenIdle(): void {
+    if (this.#mode !== "rpc" || this.#inflight === 0) this.end();
+    else this.#endWhenIdle = true;
   }
 
   /** Runs `callback` when the connection closes. */

@@ -5,10 +5,12 @@
  * @module
  */
 
-import { basename } from "node:path";
+import { basename, delimiter, resolve } from "node:path";
 import { SkiffError } from "../errors.ts";
 import type { Config, ConfigSource } from "../config/config.ts";
 import { loginShell } from "../platform/spawn_self.ts";
+import { which } from "../platform/shell.ts";
+import { CLIENT_ENV, MAX_PANE_SIZE, MIN_PANE_SIZE } from "../protocol/panes.ts";
 import { AgentWatches, paneEventFields } from "./agent_watches.ts";
 import type { EventBus } from "./events.ts";
 import { Pane } from "./pane.ts";
@@ -57,6 +59,8 @@ export interface NewPaneRequest {
    * (named `session`, which must be free) that carries them from the start.
    */
   marks?: Record<string, string>;
+  /** The asking command's own environment, for the variables of `CLIENT_ENV`. */
+  clientEnv?: Record<string, string>;
 }
 
 /** Options for {@linkcode LiveWorkspace}. */
@@ -69,6 +73,16 @@ export interface LiveWorkspaceOptions {
   events: EventBus;
   /** Writes a line to the daemon's log. */
   log: (line: string) => void;
+  /** A folder put first on every pane's PATH (it holds the `skiff` script). */
+  binDir?: string;
+}
+
+/** A size no smaller than a pane takes, nor larger. */
+export function clampSize(cols: number, rows: number): { cols: number; rows: number } {
+  return {
+    cols: Math.min(MAX_PANE_SIZE.cols, Math.max(MIN_PANE_SIZE.cols, cols)),
+    rows: Math.min(MAX_PANE_SIZE.rows, Math.max(MIN_PANE_SIZE.rows, rows)),
+  };
 }
 
 function isDirectory(path: string): boolean {
@@ -86,6 +100,11 @@ export class LiveWorkspace {
   readonly #options: LiveWorkspaceOptions;
   readonly #configSource: ConfigSource;
   #lastGeneration = 0;
+  #stopping = false;
+  /** Sessions that have sent `session-ended` in this run. */
+  readonly #ended = new Set<string>();
+  /** Sessions removed with their last pane, kept until their `session-ended` is sent. */
+  readonly #removedSessions = new Map<string, SavedSession>();
   /** The agent watch of every pane. */
   readonly watches: AgentWatches;
 
@@ -144,7 +163,14 @@ export class LiveWorkspace {
   #paneEnv(saved: SavedPane): Record<string, string> {
     const env = Deno.env.toObject();
     for (const key of DROPPED_ENV) delete env[key];
-    return {
+    // The variables that follow the person come from the command that started the pane.
+    if (saved.client_env) {
+      for (const key of CLIENT_ENV) {
+        if (saved.client_env[key] !== undefined) env[key] = saved.client_env[key];
+        else delete env[key];
+      }
+    }
+    const full: Record<string, string> = {
       ...env,
       TERM: "xterm-256color",
       COLORTERM: "truecolor",
@@ -153,6 +179,20 @@ export class LiveWorkspace {
       SKIFF_SESSION: saved.session,
       SKIFF_SOCKET: this.#options.socket,
     };
+    const bin = this.#options.binDir;
+    if (bin) full.PATH = full.PATH ? `${bin}${delimiter}${full.PATH}` : bin;
+    return full;
+  }
+
+  /** Throws exit `NOT_FOUND` when `program` cannot be found or run with the pane's PATH. */
+  #checkProgram(program: string, env: Record<string, string>, cwd: string): void {
+    const path = program.includes("/") ? resolve(cwd, program) : program;
+    if (which(path, env.PATH ?? "")) return;
+    const where = program.includes("/") ? "does not exist or cannot be run" : "is not on the PATH";
+    throw new SkiffError(`Cannot start '${program}': it ${where}; no pane was made`, {
+      exit: "NOT_FOUND",
+      details: { program },
+    });
   }
 
   async #start(saved: SavedPane, argv: string[]): Promise<Pane> {
@@ -167,12 +207,15 @@ export class LiveWorkspace {
           this.#options.log(`pane ${p.id} exited code=${exit.exitCode} signal=${exit.signal}`);
           this.watches.get(p)?.evaluate();
           p.endAttachments("exited");
+          this.#sessionMayHaveEnded(p.saved.session, "exited");
         },
         title: (p, title) => events.emit("title", { ...paneEventFields(p), title }),
       },
     });
     this.#panes.set(saved.id, pane);
     this.watches.add(pane);
+    // A session that runs a process again can end again.
+    this.#ended.delete(saved.session);
     return pane;
   }
 
@@ -270,21 +313,25 @@ export class LiveWorkspace {
         marks: { ...request.marks },
         created: new Date().toISOString(),
       };
-      this.#data.sessions.push(session);
     }
+    const size = clampSize(request.cols ?? DEFAULT_SIZE.cols, request.rows ?? DEFAULT_SIZE.rows);
     const saved: SavedPane = {
-      id: `p${this.#data.next_pane++}`,
+      id: `p${this.#data.next_pane}`,
       name,
       session: session.id,
       project: project?.name ?? session.project,
       cwd,
       command: argv,
       env: request.env ?? {},
-      cols: request.cols ?? DEFAULT_SIZE.cols,
-      rows: request.rows ?? DEFAULT_SIZE.rows,
+      ...(request.clientEnv ? { client_env: request.clientEnv } : {}),
+      cols: size.cols,
+      rows: size.rows,
       created: new Date().toISOString(),
       generation: this.#nextGeneration(),
     };
+    this.#checkProgram(argv[0], this.#paneEnv(saved), cwd);
+    this.#data.next_pane++;
+    if (!this.#data.sessions.includes(session)) this.#data.sessions.push(session);
     this.#data.panes.push(saved);
     this.save();
     const pane = await this.#start(saved, argv);
@@ -355,6 +402,15 @@ export class LiveWorkspace {
     }
     const old = pane.saved.name;
     pane.saved.name = name;
+    // A pane alone in a session named after it takes the session's name with it,
+    // so `ls` does not show the old name; a session named on purpose keeps its name.
+    const session = this.#data.sessions.find((s) => s.id === pane.saved.session);
+    const alone = !this.#data.panes.some((p) =>
+      p.session === pane.saved.session && p.id !== pane.id
+    );
+    if (session && alone && session.name === old && !this.#sessionNamed(name)) {
+      session.name = name;
+    }
     this.save();
     this.#options.events.emit("pane-renamed", { ...paneEventFields(pane), old_name: old });
   }
@@ -373,12 +429,38 @@ export class LiveWorkspace {
     if (index !== -1) this.#data.panes.splice(index, 1);
     const session = pane.saved.session;
     if (!this.#data.panes.some((p) => p.session === session)) {
+      const removed = this.#data.sessions.find((s) => s.id === session);
+      if (removed) this.#removedSessions.set(session, removed);
       this.#data.sessions = this.#data.sessions.filter((s) => s.id !== session);
     }
     this.save();
     pane.dispose();
     this.#options.log(`pane ${pane.id} (${pane.name}) killed`);
     this.#options.events.emit("gone", paneEventFields(pane));
+    this.#sessionMayHaveEnded(session, "killed");
+  }
+
+  /**
+   * Sends `session-ended` once when a session has no running pane left: its
+   * last pane was killed, or its last process exited. A stopping skiffd's
+   * own ending of processes is not news.
+   */
+  #sessionMayHaveEnded(id: string, why: "killed" | "exited"): void {
+    if (this.#stopping || this.#ended.has(id)) return;
+    const panes = [...this.#panes.values()].filter((p) => p.saved.session === id);
+    if (panes.some((p) => p.status === "running")) return;
+    const saved = this.#data.sessions.find((s) => s.id === id);
+    const known = saved ?? this.#removedSessions.get(id);
+    if (!known) return;
+    this.#ended.add(id);
+    this.#removedSessions.delete(id);
+    this.#options.log(`session ${id} (${known.name}) ended: ${why}`);
+    this.#options.events.emit("session-ended", {
+      session: id,
+      session_name: known.name,
+      marks: { ...known.marks },
+      why,
+    });
   }
 
   /** Sets (`value` given) or clears (`null`) a mark on a session. */
@@ -409,6 +491,8 @@ export class LiveWorkspace {
 
   /** Ends every process (the workspace file keeps the panes for the next start). */
   async shutdown(reason: string): Promise<void> {
+    this.#stopping = true;
+    this.watches.stopping();
     const running = [...this.#panes.values()].filter((p) => p.status === "running");
     // Read the groups before the hang-up: the front process may leave the group as it goes.
     const groups = running.map((p) => ({ pane: p, kill: () => p.killGroups() }));

@@ -11,10 +11,13 @@ import { AGENT_METHODS } from "./agent_methods.ts";
 import { ENSURE_METHODS } from "./ensure_methods.ts";
 import type { MethodName } from "../protocol/methods.ts";
 import type { MethodTable } from "./method_types.ts";
+import { clampSize } from "./live_workspace.ts";
 import { MAX_SIZE, newPaneRequest, paneSize as size } from "./new_pane_params.ts";
 import {
   flag,
+  maybeCursor,
   maybeInt,
+  maybeMark,
   maybeString,
   maybeStrings,
   needInt,
@@ -44,9 +47,17 @@ export const METHODS: MethodTable<Exclude<MethodName, "hello">> = {
     return ctx.workspace.info(pane);
   },
 
-  "pane.list": (_params, ctx) => {
+  "pane.list": (params, ctx) => {
+    const mark = maybeMark(params, "mark");
     ctx.workspace.refreshCwds();
-    return { panes: ctx.workspace.panes.map((p) => ctx.workspace.info(p)) };
+    const panes = ctx.workspace.panes.map((p) => ctx.workspace.info(p));
+    if (!mark) return { panes };
+    return {
+      panes: panes.filter((p) =>
+        Object.hasOwn(p.session_marks, mark.key) &&
+        (mark.value === undefined || p.session_marks[mark.key] === mark.value)
+      ),
+    };
   },
 
   "pane.get": (params, ctx) => {
@@ -98,10 +109,11 @@ export const METHODS: MethodTable<Exclude<MethodName, "hello">> = {
 
   "pane.resize": (params, ctx) => {
     const pane = ctx.workspace.resolvePane(needString(params, "pane"));
-    const changed = pane.resize(
+    const wanted = clampSize(
       needInt(params, "cols", 2, MAX_SIZE),
       needInt(params, "rows", 2, MAX_SIZE),
     );
+    const changed = pane.resize(wanted.cols, wanted.rows);
     if (changed) {
       ctx.events.emit("resized", {
         pane: pane.id,
@@ -147,9 +159,13 @@ export const METHODS: MethodTable<Exclude<MethodName, "hello">> = {
     return { session: session.id, name: session.name, marks: session.marks };
   },
 
-  "events.subscribe": (_params, ctx) => {
-    ctx.afterReply(() => ctx.connection.startEvents((sink) => ctx.events.subscribe(sink)));
-    return { subscribed: true };
+  "events.subscribe": (params, ctx) => {
+    const after = maybeCursor(params, "after");
+    const cursor = ctx.events.cursor();
+    ctx.afterReply(() =>
+      ctx.connection.startEvents((sink) => ctx.events.subscribe(sink, { after }))
+    );
+    return { subscribed: true as const, ...cursor };
   },
 
   "attach": (params, ctx) => {
@@ -158,7 +174,9 @@ export const METHODS: MethodTable<Exclude<MethodName, "hello">> = {
       throw new SkiffError(`Pane '${pane.name}' is not running`, { exit: "NOT_RUNNING" });
     }
     const { cols, rows } = size(params);
-    const resize = (c: number, r: number) => {
+    const resize = (width: number, height: number) => {
+      // A terminal smaller than a pane can be never shrinks it: it sees the top-left part.
+      const { cols: c, rows: r } = clampSize(width, height);
       if (pane.resize(c, r)) {
         ctx.events.emit("resized", {
           pane: pane.id,

@@ -34,6 +34,7 @@ export function newPaneRequest(params: Params): NewPaneRequest {
     session: maybeString(params, "session"),
     env: maybeStringRecord(params, "env"),
     command: maybeStrings(params, "command"),
+    clientEnv: maybeStringRecord(params, "client_env"),
     ...paneSize(params),
   };
 }

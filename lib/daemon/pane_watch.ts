@@ -22,10 +22,6 @@ export interface PaneWatchOptions {
   registry: () => AgentRegistry;
   /** Receives each event the tracker raises. */
   emit: (pane: Pane, event: TrackerEvent) => void;
-  /** Called when the unread flag changed, so it can be saved. */
-  unreadChanged: (pane: Pane) => void;
-  /** The saved unread flag. */
-  unread?: boolean;
   /** How long a turn may take to start after a prompt. */
   noTurnMs: () => number;
 }
@@ -47,7 +43,6 @@ export class PaneWatch {
     this.#pane = pane;
     this.#options = options;
     this.tracker = new AgentTracker(options.registry, {
-      unread: options.unread,
       noTurnMs: options.noTurnMs,
     });
   }
@@ -71,7 +66,6 @@ export class PaneWatch {
       this.#timer = undefined;
     }
     this.#lastAt = Date.now();
-    const unreadBefore = this.tracker.unread;
     const events = this.tracker.update({
       now: this.#lastAt,
       view: () => this.#pane.screen.view(),
@@ -79,7 +73,6 @@ export class PaneWatch {
       running: this.#pane.status === "running",
     });
     for (const event of events) this.#options.emit(this.#pane, event);
-    if (this.tracker.unread !== unreadBefore) this.#options.unreadChanged(this.#pane);
     this.#armDueTimer();
     for (const waiter of [...this.#waiters]) waiter();
   }
@@ -99,18 +92,6 @@ export class PaneWatch {
   hook(report: HookReport): void {
     this.tracker.hookReport(report);
     this.evaluate();
-  }
-
-  /** Sets the unread flag. */
-  markUnread(): void {
-    if (this.tracker.markUnread()) this.#options.unreadChanged(this.#pane);
-  }
-
-  /** Clears the unread flag. */
-  seen(): boolean {
-    const was = this.tracker.seen();
-    if (was) this.#options.unreadChanged(this.#pane);
-    return was;
   }
 
   /**

@@ -93,3 +93,34 @@ export function needMarkKey(params: Params, key: string): string {
   }
   return value;
 }
+
+/** Reads an optional place in the event stream: `{run, seq}`. */
+export function maybeCursor(params: Params, key: string): { run: string; seq: number } | undefined {
+  const value = params[key];
+  if (value === undefined || value === null) return undefined;
+  const record = value as Record<string, unknown>;
+  if (
+    typeof value !== "object" || Array.isArray(value) || typeof record.run !== "string" ||
+    typeof record.seq !== "number" || !Number.isInteger(record.seq) || record.seq < 0
+  ) {
+    throw bad(key, "an object {run, seq} with a run id and a whole number");
+  }
+  return { run: record.run, seq: record.seq };
+}
+
+/** Reads an optional mark filter: `{key, value?}`. */
+export function maybeMark(
+  params: Params,
+  key: string,
+): { key: string; value?: string } | undefined {
+  const value = params[key];
+  if (value === undefined || value === null) return undefined;
+  const record = value as Record<string, unknown>;
+  if (
+    typeof value !== "object" || Array.isArray(value) || typeof record.key !== "string" ||
+    record.key === "" || (record.value !== undefined && typeof record.value !== "string")
+  ) {
+    throw bad(key, "an object {key, value?} of strings");
+  }
+  return { key: record.key, value: record.value as string | undefined };
+}

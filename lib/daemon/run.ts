@@ -22,6 +22,7 @@ import { LiveWorkspace } from "./live_workspace.ts";
 import { openLog } from "./log.ts";
 import type { DaemonControl } from "./method_types.ts";
 import { Server } from "./server.ts";
+import { writeSkiffShim } from "./shim.ts";
 import { loadWorkspace } from "./workspace.ts";
 
 /** How often each pane's working folder is re-read, so a restore finds it. */
@@ -107,6 +108,7 @@ async function serve(files: RuntimeFiles): Promise<DaemonOutcome> {
     socket: files.socket,
     events,
     log,
+    binDir: writeSkiffShim(files.bin),
   });
   log(`skiffd ${VERSION} starting, pid ${Deno.pid}, socket ${files.socket}`);
 

@@ -105,9 +105,10 @@ export class Server {
       });
       return;
     }
+    connection.requestStarted();
     this.#dispatch(connection, request).catch((error) => {
       this.#options.log(`internal error in ${request.method}: ${error?.stack ?? error}`);
-    });
+    }).finally(() => connection.requestFinished());
   }
 
   async #dispatch(connection: Connection, request: Request): Promise<void> {
@@ -184,9 +185,9 @@ export class Server {
     for (const action of after) action();
   }
 
-  /** Closes every connection (a reload). */
+  /** Ends every connection once its requests are answered (a reload). */
   dropClients(): void {
-    for (const connection of this.#connections) connection.end();
+    for (const connection of this.#connections) connection.endWhenIdle();
   }
 
   /** Stops listening and closes every connection. */

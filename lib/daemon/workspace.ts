@@ -7,6 +7,7 @@
 
 import { dirname } from "node:path";
 import { ensureDir, writeFileAtomic } from "../platform/files.ts";
+import { UNREAD_REASONS, type UnreadReason } from "../protocol/panes.ts";
 
 /** A session as saved. */
 export interface SavedSession {
@@ -38,6 +39,8 @@ export interface SavedPane {
   command: string[];
   /** Environment variables given at `skiff new`. */
   env: Record<string, string>;
+  /** The variables of the command that started it, for `CLIENT_ENV` (absent: skiffd's own). */
+  client_env?: Record<string, string>;
   /** Columns. */
   cols: number;
   /** Rows. */
@@ -48,6 +51,8 @@ export interface SavedPane {
   generation: number;
   /** Whether something happened in it that nobody has marked seen. */
   unread?: boolean;
+  /** Why it is unread, oldest first. */
+  unread_reasons?: UnreadReason[];
 }
 
 /** The whole saved workspace. */
@@ -80,6 +85,13 @@ function validPane(value: unknown): value is SavedPane {
     isRecord(value.env) && Object.values(value.env).every((v) => typeof v === "string") &&
     typeof value.cols === "number" && typeof value.rows === "number" &&
     typeof value.generation === "number";
+}
+
+/** Keeps the unread reasons this Skiff knows; an unread pane from an older file gets none. */
+function withKnownReasons(pane: SavedPane): SavedPane {
+  if (pane.unread_reasons === undefined) return pane;
+  const reasons = Array.isArray(pane.unread_reasons) ? pane.unread_reasons : [];
+  return { ...pane, unread_reasons: reasons.filter((r) => UNREAD_REASONS.includes(r)) };
 }
 
 function validSession(value: unknown): value is SavedSession {
@@ -123,7 +135,7 @@ export function loadWorkspace(path: string): LoadedWorkspace {
         next_pane: raw.next_pane,
         next_session: raw.next_session,
         sessions: raw.sessions.filter(validSession),
-        panes: raw.panes.filter(validPane),
+        panes: raw.panes.filter(validPane).map(withKnownReasons),
       },
     };
   } catch {

@@ -1,8 +1,14 @@
 /**
- * Send claims: a compare-and-set that lets only one process at a time send a
- * task, for `skiff ledger send`.
+ * Send claims: only one process at a time sends a task, and a claim lives
+ * exactly as long as the process that made it.
  *
- * A claim is a row in the side table `send_claims`:
+ * A claim is two things:
+ *
+ * - an exclusive lock on the file `<ledger>-claims/<row id>.lock`, held by the
+ *   sending process until it finishes. The operating system releases it when
+ *   that process ends in any way, so a claim never outlives its sender and
+ *   never goes stale while it waits (a send may wait up to a day for a turn);
+ * - a row in the side table `send_claims`, for people: which process has it.
  *
  * ```sql
  * CREATE TABLE IF NOT EXISTS send_claims (
@@ -13,34 +19,31 @@
  * ```
  *
  * The table belongs to schema version 2 but came after the rest of it, so a
- * version 2 ledger may or may not have it, and the schema version stays 2.
- * The first claim makes it (`CREATE TABLE IF NOT EXISTS`) inside the claim's
- * own `BEGIN IMMEDIATE` transaction, so opening and reading a ledger never
- * write for it, and a version 1 ledger still changes straight to version 2.
+ * version 2 ledger may or may not have it. The first claim makes it inside
+ * the claim's own `BEGIN IMMEDIATE` transaction, so opening and reading a
+ * ledger never write for it.
  *
  * A sender calls `Ledger.claimForSend` before it types anything and
- * `Ledger.finishSend` after, each one transaction:
+ * `Ledger.finishSend` after:
  *
- * - A claim succeeds only when the task's stored state is `pending`, or it
- *   shows `interrupted` (for that the caller passes the liveness), and no
- *   fresh claim exists. Otherwise it fails with exit `CONFLICT` and changes
- *   nothing.
- * - A claim older than `staleMs` (default {@linkcode DEFAULT_STALE_MS}) is
- *   taken to be from a sender that crashed, and may be taken over.
- * - Finishing sets the state `sent` or `blocked` with the pane's generation
- *   (or, for `released`, leaves the row as it was) and drops the claim.
+ * - A claim succeeds only when the task's lock is free, its stored state is
+ *   `pending` or it shows `interrupted` (for that the caller passes the
+ *   liveness). Otherwise it fails with exit `CONFLICT` and changes nothing.
+ * - Finishing stores `sent` or `blocked` with the pane's generation (or, for
+ *   `released`, leaves the row as it was), drops the claim row and releases
+ *   the lock. The lock files stay: removing one could let two senders lock
+ *   two different files under one name.
  *
  * @module
  */
 
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import { SkiffError } from "../errors.ts";
 import { usage } from "./inputs.ts";
 import type { TaskRow } from "./rows.ts";
 import { type Liveness, taskShownState } from "./states.ts";
-
-/** How long, in ms, a claim holds before another process may take it over. */
-export const DEFAULT_STALE_MS = 120_000;
 
 /** The statement that makes the claims table. It does nothing when the table exists. */
 export const SEND_CLAIMS_SCHEMA = `
@@ -58,8 +61,6 @@ export interface ClaimOptions {
    * Absent or `null` (unknown): only a `pending` task can be.
    */
   liveness?: Liveness;
-  /** How old, in ms, a claim must be to count as left by a crashed sender. Default 120000. */
-  staleMs?: number;
   /** The process id stored with the claim. Defaults to this process. */
   pid?: number;
 }
@@ -74,10 +75,46 @@ export function hasSendClaims(db: DatabaseSync): boolean {
   ).get() !== undefined;
 }
 
+/** The folder of a ledger's claim locks. */
+export function claimsDir(ledgerPath: string): string {
+  return `${ledgerPath}-claims`;
+}
+
 /**
- * Claims `row` for sending. Call inside a write transaction that read `row`.
- * Throws a {@linkcode SkiffError}: exit `USAGE` for a plan, exit `CONFLICT`
- * when the task is not pending or interrupted, or a fresh claim exists.
+ * Takes the lock of task `id`, or returns `undefined` when another sender
+ * holds it. The returned file keeps the lock until it is closed.
+ */
+export function lockClaim(ledgerPath: string, id: number): Deno.FsFile | undefined {
+  const dir = claimsDir(ledgerPath);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const file = Deno.openSync(join(dir, `${id}.lock`), {
+    read: true,
+    write: true,
+    create: true,
+    mode: 0o600,
+  });
+  if (file.tryLockSync(true)) return file;
+  file.close();
+  return undefined;
+}
+
+/** The error for a task that another process is sending. */
+export function claimedElsewhere(db: DatabaseSync, row: TaskRow): SkiffError {
+  const claim = hasSendClaims(db)
+    ? db.prepare("SELECT pid FROM send_claims WHERE task_id = ?").get(row.id)
+    : undefined;
+  const who = claim ? ` (pid ${claim.pid})` : "";
+  return new SkiffError(`Task ${row.uid} is being sent by another process${who}`, {
+    exit: "CONFLICT",
+    details: { uid: row.uid, pid: claim ? Number(claim.pid) : null },
+  });
+}
+
+/**
+ * Records the claim of `row`, whose lock the caller holds. Call inside a
+ * write transaction that read `row`. Throws a {@linkcode SkiffError}: exit
+ * `USAGE` for a plan, exit `CONFLICT` when the task is not pending or
+ * interrupted.
  */
 export function claimRow(
   db: DatabaseSync,
@@ -95,22 +132,15 @@ export function claimRow(
     });
   }
   db.exec(SEND_CLAIMS_SCHEMA);
-  const staleMs = options.staleMs ?? DEFAULT_STALE_MS;
-  const claim = db.prepare("SELECT claimed_at, pid FROM send_claims WHERE task_id = ?").get(row.id);
-  if (claim !== undefined && nowMs - Number(claim.claimed_at) < staleMs) {
-    throw new SkiffError(
-      `Task ${row.uid} is being sent by another process (pid ${claim.pid})`,
-      { exit: "CONFLICT", details: { uid: row.uid, pid: Number(claim.pid) } },
-    );
-  }
   db.prepare("INSERT OR REPLACE INTO send_claims (task_id, claimed_at, pid) VALUES (?, ?, ?)")
     .run(row.id, nowMs, options.pid ?? Deno.pid);
 }
 
 /**
- * Ends a send of `row`: stores the outcome and drops the claim. Call inside a
- * write transaction. `sent` and `blocked` store the state, the generation and
- * `sent_at` (the text was delivered); `released` changes only the claim.
+ * Ends a send of `row`: stores the outcome and drops the claim row. Call
+ * inside a write transaction. `sent` and `blocked` store the state, the
+ * generation and `sent_at` (the text was delivered); `released` changes only
+ * the claim.
  */
 export function finishRow(
   db: DatabaseSync,

@@ -68,7 +68,19 @@ export function usage(message: string, details: Record<string, unknown> = {}): S
 /** Refuses a blank task text. */
 export function checkText(task: string): void {
   if (task.trim() === "") throw usage("Task text is empty");
+  const bytes = new TextEncoder().encode(task).length;
+  if (bytes > MAX_TASK_BYTES) {
+    throw usage(
+      `Task text is ${Math.ceil(bytes / 1024)} KB; the limit is ${
+        MAX_TASK_BYTES / 1024
+      } KB: put the details in a file and name it in the task`,
+      { bytes, limit: MAX_TASK_BYTES },
+    );
+  }
 }
+
+/** The longest task text, in bytes of UTF-8: agents' input boxes are not made for more. */
+export const MAX_TASK_BYTES = 32 * 1024;
 
 /** Refuses a state that is not stored. */
 export function checkState(state: string): void {

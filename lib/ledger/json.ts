@@ -19,6 +19,7 @@
  *   updated_at: string,
  *   sent_at: string | null,
  *   done_at: string | null,
+ *   note: string | null,      // why the last send left it blocked
  *   tasks?: [...]             // plans only: their tasks, in this same shape
  * }
  * ```
@@ -66,6 +67,8 @@ export interface TaskJson {
   sent_at: string | null;
   /** When the row was marked done, or `null`. */
   done_at: string | null;
+  /** Why the last send left the task blocked, or `null`. */
+  note: string | null;
   /** Plans only: their tasks, in this same shape. */
   tasks?: TaskJson[];
 }
@@ -97,6 +100,7 @@ export function toJson(row: TaskRow, shown: Shown): TaskJson {
     updated_at: row.updatedAt,
     sent_at: row.sentAt,
     done_at: row.doneAt,
+    note: row.note,
   };
   if (row.kind === "plan") json.tasks = (shown.tasks ?? []).map((t) => toJson(t.row, t));
   return json;

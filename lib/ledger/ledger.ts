@@ -10,14 +10,29 @@
 import { dirname } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import { SkiffError } from "../errors.ts";
-import { type ClaimOptions, claimRow, finishRow, type SendOutcome } from "./claim.ts";
+import {
+  claimedElsewhere,
+  type ClaimOptions,
+  claimRow,
+  finishRow,
+  lockClaim,
+  type SendOutcome,
+} from "./claim.ts";
+import { clearNote, hasNotes, setNote } from "./notes.ts";
 import { guarded, immediate } from "./db.ts";
 import type { ImportReport } from "./import_md.ts";
 import { buildList, entryOf, type ListFilter } from "./listing.ts";
 import type { Migration } from "./migrate.ts";
 import { resolveRef } from "./refs.ts";
 import { resultPathFor, storedCallerResult } from "./result_path.ts";
-import { type Entry, type ListResult, ROW_SELECT, rowFrom, type TaskRow } from "./rows.ts";
+import {
+  type Entry,
+  type ListResult,
+  ROW_SELECT,
+  ROW_SELECT_NOTES,
+  rowFrom,
+  type TaskRow,
+} from "./rows.ts";
 import {
   type AddInput,
   checkPane,
@@ -58,6 +73,8 @@ export class Ledger {
   #db: DatabaseSync;
   #now: () => Date;
   #cwd: string;
+  /** The claim locks this ledger holds, by row id: released by `finishSend` or `close`. */
+  readonly #claims = new Map<number, Deno.FsFile>();
 
   /** Wraps an open, current connection. Use `openLedger` instead. */
   constructor(db: DatabaseSync, path: string, settings: LedgerSettings) {
@@ -70,14 +87,19 @@ export class Ledger {
     this.migrated = settings.migrated;
   }
 
+  /** The row query: with notes once the ledger has them (another process may have made them). */
+  #select(): string {
+    return hasNotes(this.#db) ? ROW_SELECT_NOTES : ROW_SELECT;
+  }
+
   #row(id: number): TaskRow {
-    const record = this.#db.prepare(`${ROW_SELECT} WHERE t.id = ?`).get(id);
+    const record = this.#db.prepare(`${this.#select()} WHERE t.id = ?`).get(id);
     if (!record) throw new SkiffError(`No task with ID ${id}`, { exit: "NOT_FOUND" });
     return rowFrom(record, this.folder);
   }
 
   #all(): TaskRow[] {
-    return this.#db.prepare(`${ROW_SELECT} ORDER BY t.id`).all().map((r) =>
+    return this.#db.prepare(`${this.#select()} ORDER BY t.id`).all().map((r) =>
       rowFrom(r, this.folder)
     );
   }
@@ -170,7 +192,8 @@ export class Ledger {
       const id = resolveRef(this.#db, ref);
       const row = this.#row(id);
       // Only the row and its plan's tasks matter, not the whole ledger.
-      const tasks = this.#db.prepare(`${ROW_SELECT} WHERE t.parent_id = ? ORDER BY t.id`).all(id)
+      const tasks = this.#db.prepare(`${this.#select()} WHERE t.parent_id = ? ORDER BY t.id`)
+        .all(id)
         .map((r) => rowFrom(r, this.folder));
       return entryOf(row, tasks, liveness);
     });
@@ -245,6 +268,8 @@ export class Ledger {
       this.#db.prepare(
         `UPDATE tasks SET ${names.map((n) => `${n} = ?`).join(", ")} WHERE id = ?`,
       ).run(...names.map((n) => set[n]), row.id);
+      // A note says why the last send left the task blocked; a new state makes it stale.
+      if (changes.state !== undefined) clearNote(this.#db, row.id);
       return this.#row(row.id);
     });
   }
@@ -287,33 +312,58 @@ export class Ledger {
   }
 
   /**
-   * Claims a task for sending, in one transaction, and returns it. Only a task
-   * whose stored state is `pending`, or that shows `interrupted` with
-   * `options.liveness`, and that has no fresh claim can be claimed; otherwise
-   * exit `CONFLICT`. A claim older than `options.staleMs` is taken over. See
-   * `claim.ts`.
+   * Claims a task for sending and returns it. Only a task whose stored state
+   * is `pending`, or that shows `interrupted` with `options.liveness`, and
+   * that no other sender holds can be claimed; otherwise exit `CONFLICT`.
+   * The claim holds until {@linkcode Ledger.finishSend} or until this process
+   * ends. See `claim.ts`.
    */
   claimForSend(ref: string, options: ClaimOptions = {}): TaskRow {
     const now = this.#now().getTime();
-    return this.#write(() => {
-      const row = this.#row(resolveRef(this.#db, ref));
-      claimRow(this.#db, row, now, options);
+    const id = this.resolve(ref);
+    if (this.#claims.has(id)) throw this.#read(() => claimedElsewhere(this.#db, this.#row(id)));
+    const lock = lockClaim(this.path, id);
+    if (!lock) throw this.#read(() => claimedElsewhere(this.#db, this.#row(id)));
+    try {
+      const row = this.#write(() => {
+        const row = this.#row(id);
+        claimRow(this.#db, row, now, options);
+        return row;
+      });
+      this.#claims.set(id, lock);
       return row;
-    });
+    } catch (error) {
+      lock.close();
+      throw error;
+    }
   }
 
   /**
    * Ends a send, in one transaction, and returns the row: `sent` or `blocked`
    * stores that state with the pane's `generation`; `released` (a refusal)
-   * keeps the row as it was. The claim is dropped in each case.
+   * keeps the row as it was. The claim is dropped in each case. `note` says
+   * why a blocked task is blocked; `sent` clears any note.
    */
-  finishSend(ref: string, outcome: SendOutcome, generation: number | null = null): TaskRow {
+  finishSend(
+    ref: string,
+    outcome: SendOutcome,
+    generation: number | null = null,
+    note?: string,
+  ): TaskRow {
     const stamp = this.#now().toISOString();
-    return this.#write(() => {
-      const row = this.#row(resolveRef(this.#db, ref));
-      finishRow(this.#db, row, outcome, generation, stamp);
-      return this.#row(row.id);
-    });
+    try {
+      return this.#write(() => {
+        const row = this.#row(resolveRef(this.#db, ref));
+        finishRow(this.#db, row, outcome, generation, stamp);
+        if (outcome === "blocked" && note) setNote(this.#db, row.id, note, stamp);
+        else if (outcome !== "released") clearNote(this.#db, row.id);
+        return this.#row(row.id);
+      });
+    } finally {
+      const id = this.#read(() => resolveRef(this.#db, ref));
+      this.#claims.get(id)?.close();
+      this.#claims.delete(id);
+    }
   }
 
   /** Marks a row done. Same as `update(ref, {state: "done"})`. */
@@ -341,13 +391,18 @@ export class Ledger {
       }
       const removed = [row, ...tasks];
       const del = this.#db.prepare("DELETE FROM tasks WHERE id = ?");
-      for (const r of removed) del.run(r.id);
+      for (const r of removed) {
+        del.run(r.id);
+        clearNote(this.#db, r.id);
+      }
       return removed;
     });
   }
 
-  /** Closes the connection. Calling it again does nothing. */
+  /** Closes the connection and releases any claim it still holds. Calling it again does nothing. */
   close(): void {
+    for (const lock of this.#claims.values()) lock.close();
+    this.#claims.clear();
     if (this.#db.isOpen) this.#db.close();
   }
 

@@ -23,16 +23,18 @@
  * @module
  */
 
-export {
-  type ClaimOptions,
-  DEFAULT_STALE_MS,
-  SEND_CLAIMS_SCHEMA,
-  type SendOutcome,
-} from "./claim.ts";
+export { type ClaimOptions, claimsDir, SEND_CLAIMS_SCHEMA, type SendOutcome } from "./claim.ts";
+export { TASK_NOTES_SCHEMA } from "./notes.ts";
 export { DEFAULT_TIMEOUT_MS } from "./db.ts";
 export { type ImportReport, type MdRow, parseLedgerMd } from "./import_md.ts";
 export { entryToJson, listToJson, type Shown, type TaskJson, toJson } from "./json.ts";
-export type { AddInput, LedgerPane, RemoveOptions, UpdateInput } from "./inputs.ts";
+export {
+  type AddInput,
+  type LedgerPane,
+  MAX_TASK_BYTES,
+  type RemoveOptions,
+  type UpdateInput,
+} from "./inputs.ts";
 export { Ledger, type LedgerSettings } from "./ledger.ts";
 export { buildList, entryOf, type ListFilter, type ResolvedFilter } from "./listing.ts";
 export type { Migration } from "./migrate.ts";

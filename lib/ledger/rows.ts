@@ -41,6 +41,8 @@ export interface TaskRow {
   sentAt: string | null;
   /** When the task was marked done; `null` while it is open. */
   doneAt: string | null;
+  /** Why the last send did not end in `sent` (see `notes.ts`), or `null`. */
+  note: string | null;
 }
 
 /** The columns every row query selects, from `tasks t` joined to its plan `p`. */
@@ -48,6 +50,12 @@ export const ROW_SELECT = `SELECT t.id, t.uid, t.parent_id, p.uid AS parent_uid,
   t.pane_name, t.generation, t.state, t.task, t.result, t.ref, t.created_at, t.updated_at,
   t.sent_at, t.done_at
   FROM tasks t LEFT JOIN tasks p ON p.id = t.parent_id`;
+
+/** {@linkcode ROW_SELECT} with each row's note, for a ledger that has the notes table. */
+export const ROW_SELECT_NOTES = `SELECT t.id, t.uid, t.parent_id, p.uid AS parent_uid, t.pane,
+  t.pane_name, t.generation, t.state, t.task, t.result, t.ref, t.created_at, t.updated_at,
+  t.sent_at, t.done_at, n.note AS note
+  FROM tasks t LEFT JOIN tasks p ON p.id = t.parent_id LEFT JOIN task_notes n ON n.task_id = t.id`;
 
 type Value = string | number | bigint | null | Uint8Array;
 
@@ -79,6 +87,7 @@ export function rowFrom(record: Record<string, Value>, ledgerDir: string): TaskR
     updatedAt: String(record.updated_at),
     sentAt: str(record.sent_at),
     doneAt: str(record.done_at),
+    note: str(record.note),
   };
 }
 

@@ -13,6 +13,24 @@ export interface CommandLine {
   args: string[];
 }
 
+/** How a program other than `main.ts` is run again: see {@linkcode setSelfEntry}. */
+export interface SelfEntry {
+  /** The entry module's URL. */
+  entry: string;
+  /** Deno flags that must come before the entry, as its launcher passes them. */
+  denoFlags?: string[];
+}
+
+let selfEntry: SelfEntry | undefined;
+
+/**
+ * Tells {@linkcode selfCommand} that this program runs from another entry than
+ * `main.ts`, such as the npm package's bundle, and with which Deno flags.
+ */
+export function setSelfEntry(entry: SelfEntry): void {
+  selfEntry = entry;
+}
+
 /**
  * Returns the command line that runs this program with `args`.
  *
@@ -23,8 +41,9 @@ export function selfCommand(args: string[]): CommandLine {
   if (Deno.build.standalone) return { program: Deno.execPath(), args };
   // The entry is found from this module, not Deno.mainModule, so the library
   // can start the daemon from any host program.
-  const entry = new URL("../../main.ts", import.meta.url).href;
-  return { program: Deno.execPath(), args: ["run", "-A", "--quiet", entry, ...args] };
+  const entry = selfEntry?.entry ?? new URL("../../main.ts", import.meta.url).href;
+  const flags = selfEntry?.denoFlags ?? [];
+  return { program: Deno.execPath(), args: ["run", "-A", "--quiet", ...flags, entry, ...args] };
 }
 
 /** Options for {@linkcode spawnDetached}. */

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { PaneInfo, PaneRef, PaneState } from "./panes.ts";
+import type { PaneInfo, PaneRef, PaneState, UnreadReason } from "./panes.ts";
 
 /** What a hook event means for an agent's state. */
 export type HookState = "working" | "waiting" | "idle" | "info";
@@ -119,7 +119,14 @@ export interface AgentMethods {
   /** Clears the pane's unread flag. */
   "pane.seen": {
     params: PaneRef;
-    result: { pane: string; name: string; was_unread: boolean; unread: false };
+    result: {
+      pane: string;
+      name: string;
+      was_unread: boolean;
+      unread: false;
+      /** Why it was unread. */
+      reasons: UnreadReason[];
+    };
   };
   /** Says which agent is in front and which rules fired. */
   "pane.explain": { params: PaneRef; result: ExplainResult };

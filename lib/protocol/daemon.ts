@@ -5,6 +5,14 @@
  * @module
  */
 
+/** A place in the event stream: a daemon run and an event number in it. */
+export interface EventCursor {
+  /** The daemon run. */
+  run: string;
+  /** The number of the last event seen (0: none). */
+  seq: number;
+}
+
 /** What `hello` answers. */
 export interface HelloResult {
   /** The protocol version skiffd speaks. */
@@ -58,6 +66,13 @@ export interface DaemonMethods {
     params: Record<string, never>;
     result: { reloaded: true; config: string; projects: number };
   };
-  /** Turns the connection into a stream of events (see `events.ts`). */
-  "events.subscribe": { params: Record<string, never>; result: { subscribed: true } };
+  /**
+   * Turns the connection into a stream of events (see `events.ts`). With
+   * `after`, the events of this run after that one come first; a `resync`
+   * event says when some are no longer known.
+   */
+  "events.subscribe": {
+    params: { after?: EventCursor };
+    result: { subscribed: true; run: string; seq: number };
+  };
 }

@@ -5,10 +5,22 @@
  * @module
  */
 
+import type { UnreadReason } from "./panes.ts";
+
 /** The fields every event has. */
 export interface EventBase {
   /** When it happened (ISO 8601). */
   time: string;
+  /** The daemon run that sent it: a new one after each start of skiffd. */
+  run: string;
+  /** Its number within the run, from 1, with no gaps. */
+  seq: number;
+}
+
+/** The fields of events that set a pane's unread flag. */
+export interface UnreadFields {
+  /** Every reason the pane is unread now, oldest first. */
+  unread_reasons: UnreadReason[];
 }
 
 /** The fields of every pane event. */
@@ -91,20 +103,26 @@ export interface AgentStartEvent extends AgentEventBase {
   event: "agent-start";
 }
 
-/** An agent started, ended, or skipped a turn, or began to wait for approval. */
-export interface TurnEvent extends AgentEventBase {
+/** An agent started a turn. */
+export interface TurnStartEvent extends AgentEventBase {
   /** The event's name. */
-  event: "turn-start" | "turn-end" | "idle-no-turn" | "waiting";
+  event: "turn-start";
+}
+
+/** An agent ended a turn, went idle after a prompt with no turn, or began to wait for approval. */
+export interface TurnEvent extends AgentEventBase, UnreadFields {
+  /** The event's name. */
+  event: "turn-end" | "idle-no-turn" | "waiting";
 }
 
 /** A pane rang the bell. */
-export interface BellEvent extends AgentEventBase {
+export interface BellEvent extends AgentEventBase, UnreadFields {
   /** The event's name. */
   event: "bell";
 }
 
 /** A pane's process exited, or the agent in front of it did. */
-export interface ExitEvent extends AgentEventBase {
+export interface ExitEvent extends AgentEventBase, UnreadFields {
   /** The event's name. */
   event: "exit";
   /** `process` when the pane's process ended, `agent` when only the agent left the front. */
@@ -131,6 +149,35 @@ export interface GoneEvent extends PaneEventBase {
 export interface SeenEvent extends PaneEventBase {
   /** The event's name. */
   event: "seen";
+  /** The reasons it was unread for. */
+  unread_reasons: UnreadReason[];
+}
+
+/** A session ended: its last pane was killed, or every process in it exited. */
+export interface SessionEndedEvent extends EventBase {
+  /** The event's name. */
+  event: "session-ended";
+  /** The session's id. */
+  session: string;
+  /** The session's name. */
+  session_name: string;
+  /** Its marks, so a client can tell which session it was. */
+  marks: Record<string, string>;
+  /** `killed` when its last pane was removed, `exited` when its last process ended. */
+  why: "killed" | "exited";
+}
+
+/**
+ * Sent to a subscriber that asked for the events after a place in the
+ * stream when some of them are not known any more: skiffd restarted, or the
+ * backlog no longer holds them. The subscriber should list panes again
+ * rather than guess.
+ */
+export interface ResyncEvent extends EventBase {
+  /** The event's name. */
+  event: "resync";
+  /** `new-run` when skiffd started again since, `missed` when the backlog lost events. */
+  reason: "new-run" | "missed";
 }
 
 /** skiffd re-read its config. */
@@ -156,14 +203,17 @@ export type Event =
   | TitleEvent
   | SessionMarkedEvent
   | AgentStartEvent
+  | TurnStartEvent
   | TurnEvent
   | BellEvent
   | ExitEvent
   | TypedEvent
   | GoneEvent
   | SeenEvent
+  | SessionEndedEvent
   | DaemonReloadedEvent
-  | DaemonStoppingEvent;
+  | DaemonStoppingEvent
+  | ResyncEvent;
 
 /** An event's name. */
 export type EventName = Event["event"];
@@ -171,8 +221,8 @@ export type EventName = Event["event"];
 /** The event named `N`. */
 export type EventOf<N extends EventName> = Extract<Event, { event: N }>;
 
-/** The fields an emitter gives for event `N`: all but the name and the time. */
-export type EventFields<N extends EventName> = Omit<EventOf<N>, "event" | "time">;
+/** The fields an emitter gives for event `N`: all but the name, the time and the numbering. */
+export type EventFields<N extends EventName> = Omit<EventOf<N>, "event" | "time" | "run" | "seq">;
 
 /**
  * Every event name, in the order the README lists them. The type check
@@ -195,8 +245,10 @@ export const EVENT_NAMES = [
   "exit",
   "gone",
   "seen",
+  "session-ended",
   "daemon-reloaded",
   "daemon-stopping",
+  "resync",
 ] as const satisfies readonly EventName[];
 
 // Fails to compile when an event of the union is missing from EVENT_NAMES.

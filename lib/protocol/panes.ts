@@ -9,8 +9,34 @@ import type { ForegroundProcess } from "../platform/proc.ts";
 
 export type { ForegroundProcess };
 
+/**
+ * The smallest size a pane takes: an agent can still draw its input box in
+ * it. A smaller terminal attached to a pane shows its top-left part.
+ */
+export const MIN_PANE_SIZE = { cols: 20, rows: 5 } as const;
+
+/** The largest size a pane takes. */
+export const MAX_PANE_SIZE = { cols: 1000, rows: 1000 } as const;
+
 /** The states a pane can be in. */
 export type PaneState = "starting" | "working" | "idle" | "waiting" | "exited" | "shell";
+
+/**
+ * Why a pane is unread. The first four are news for the Skiff agent (the
+ * watcher tells it); `waiting` and `bell` are for the person (a desktop
+ * notification).
+ */
+export type UnreadReason = "turn-end" | "idle-no-turn" | "exit" | "agent-exit" | "waiting" | "bell";
+
+/** Every unread reason, in the order above. */
+export const UNREAD_REASONS: readonly UnreadReason[] = [
+  "turn-end",
+  "idle-no-turn",
+  "exit",
+  "agent-exit",
+  "waiting",
+  "bell",
+];
 
 /** A pane, as clients see it. The shape is part of `skiff ls --json`. */
 export interface PaneInfo {
@@ -48,6 +74,16 @@ export interface PaneInfo {
   state: PaneState;
   /** Whether a turn end, an idle after a prompt, a wait, a bell or an exit has not been marked seen. */
   unread: boolean;
+  /** Why it is unread: every reason since it was last marked seen, oldest first; empty when read. */
+  unread_reasons: UnreadReason[];
+  /**
+   * How many inputs a person has made in the pane (an attached terminal or
+   * the app). `pane.send` with `since_inputs` refuses when it moved past a
+   * count read earlier.
+   */
+  person_inputs: number;
+  /** The marks of the pane's session. */
+  session_marks: Record<string, string>;
   /** The exit code, once exited. */
   exit_code: number | null;
   /** The ending signal, once exited by one. */
@@ -72,10 +108,38 @@ export interface NewPaneParams {
   env?: Record<string, string>;
   /** The command; the project's or the shell when empty. */
   command?: string[];
-  /** Columns. */
+  /** Columns (at least {@linkcode MIN_PANE_SIZE}). */
   cols?: number;
-  /** Rows. */
+  /** Rows (at least {@linkcode MIN_PANE_SIZE}). */
   rows?: number;
+  /**
+   * The environment of the command that asks, for the variables that follow
+   * a person from terminal to terminal (see {@linkcode CLIENT_ENV}): present
+   * ones are set in the pane, absent ones removed, as tmux's
+   * update-environment does.
+   */
+  client_env?: Record<string, string>;
+}
+
+/** The variables a pane takes from the command that starts it, not from skiffd's own start. */
+export const CLIENT_ENV = [
+  "PATH",
+  "DISPLAY",
+  "WAYLAND_DISPLAY",
+  "XAUTHORITY",
+  "DBUS_SESSION_BUS_ADDRESS",
+  "SSH_AUTH_SOCK",
+  "SSH_AGENT_PID",
+  "SSH_CONNECTION",
+  "SSH_ASKPASS",
+  "KRB5CCNAME",
+  "WINDOWID",
+] as const;
+
+/** The params of `pane.list`. */
+export interface ListParams {
+  /** Only panes whose session has this mark (with this value, when given). */
+  mark?: { key: string; value?: string };
 }
 
 /** Names one pane: its id, its name, or `project/name`. */
@@ -130,8 +194,8 @@ export interface KeysParams extends PaneRef {
 export interface PaneMethods {
   /** Starts a pane. */
   "pane.new": { params: NewPaneParams; result: PaneInfo };
-  /** Lists every pane. */
-  "pane.list": { params: Record<string, never>; result: { panes: PaneInfo[] } };
+  /** Lists every pane, or those whose session has a mark. */
+  "pane.list": { params: ListParams; result: { panes: PaneInfo[] } };
   /** Describes one pane. */
   "pane.get": { params: PaneRef; result: PaneInfo };
   /** Reads a pane's screen. */

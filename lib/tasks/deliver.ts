@@ -3,37 +3,51 @@
  * record the outcome. `skiff ledger add --send`, `skiff ledger send`, the
  * watcher's pending lines and the app all deliver through here.
  *
- * Exit 0 makes the task sent and exit 8 blocked; a refusal leaves it as it
- * was.
+ * The task becomes `sent` only when it was submitted and a turn started
+ * (exit 0). Text that went in without a turn, text typed without Enter, and
+ * a send whose outcome is unknown because skiffd went away all leave it
+ * `blocked`, with a note that says which (exit 8, or 4 for the lost
+ * connection): the pane needs the person, and sending again could type the
+ * task twice. A refusal (nothing was typed) leaves the task as it was.
  *
  * @module
  */
 
 import { SkiffError } from "../errors.ts";
+import { ConnectionClosed, type DaemonClient } from "../client/client.ts";
 import { connectDaemon } from "../client/connect.ts";
-import type { DaemonClient } from "../client/client.ts";
-import type { Ledger, PaneLiveness, TaskRow } from "../ledger/mod.ts";
+import {
+  type Ledger,
+  type PaneLiveness,
+  type ShownState,
+  type TaskRow,
+  taskShownState,
+} from "../ledger/mod.ts";
 import type { SendResult } from "../protocol/agents.ts";
 
 /** Options for {@linkcode deliverTask}. */
 export interface DeliverOptions {
-  /** Press Enter and wait for a turn to start. */
+  /** Press Enter and wait for a turn to start. Without it the task ends up blocked. */
   enter: boolean;
   /** Milliseconds to wait for the turn, or the daemon's default. */
   timeoutMs?: number;
   /** A connection to use; by default one is made (starting skiffd when needed) and closed. */
   client?: DaemonClient;
+  /** Refuse when a person's keystroke count in the pane moved past this (see `pane.send`). */
+  sinceInputs?: number;
 }
 
 /** What a delivery did. */
 export interface Delivery {
   /** The row after the send. */
   row: TaskRow;
-  /** The send's result, on exit 0. */
+  /** The state the row shows now (a refused send of an interrupted task still shows interrupted). */
+  shown: ShownState;
+  /** The send's result, when the text went in. */
   send: SendResult | null;
   /** The exit code, the same as `skiff send` would give. */
   exit: number;
-  /** The error of a refusal or of exit 8. */
+  /** The error of a refusal, of exit 8, or of a lost connection. */
   error?: SkiffError;
 }
 
@@ -42,9 +56,16 @@ export function taskMessage(row: TaskRow): string {
   return `${row.task}\n\n(Skiff task ${row.uid}) When you are done, write your result to ${row.result}`;
 }
 
+/** What the note of a blocked task says, by cause (no turn: skiffd's own words). */
+export const BLOCKED_NOTES = {
+  noEnter: "typed without Enter: the text waits in the input box, not submitted",
+  lost: "skiffd closed the connection during the send: whether the text went in is unknown",
+} as const;
+
 /**
- * Sends task `ref` to its pane. Refusals come back as an exit code with the
- * error, after the claim is released; other failures throw.
+ * Sends task `ref` to its pane. Refusals, no turn and a lost connection come
+ * back as an exit code with the error; other failures throw after the claim
+ * is released.
  */
 export async function deliverTask(
   ledger: Ledger,
@@ -58,34 +79,47 @@ export async function deliverTask(
       panes.map((p) => [p.id, { generation: p.generation }]),
     );
     const row = ledger.claimForSend(ref, { liveness });
-    if (row.pane === null) {
-      ledger.finishSend(row.uid, "released");
-      throw new SkiffError(`Row ${row.uid} is a plan; plans have no pane to send to`, {
-        exit: "USAGE",
-      });
-    }
+    const generation = panes.find((p) => p.id === row.pane)?.generation ?? null;
+    const blocked = (note: string, error: SkiffError, send: SendResult | null): Delivery => {
+      const stored = ledger.finishSend(row.uid, "blocked", send?.generation ?? generation, note);
+      return { row: stored, shown: "blocked", send, exit: error.code, error };
+    };
     let send: SendResult;
     try {
       send = await client.call("pane.send", {
-        pane: row.pane,
+        pane: row.pane!,
         text: taskMessage(row),
         enter: options.enter,
         timeout_ms: options.timeoutMs,
+        since_inputs: options.sinceInputs,
       });
     } catch (error) {
       if (error instanceof SkiffError && error.exit === "NO_TURN") {
-        const generation = panes.find((p) => p.id === row.pane)?.generation ?? null;
-        const blocked = ledger.finishSend(row.uid, "blocked", generation);
-        return { row: blocked, send: null, exit: error.code, error };
+        return blocked(error.message.replace(/^Pane '[^']*': /, ""), error, null);
       }
-      ledger.finishSend(row.uid, "released");
+      if (error instanceof ConnectionClosed) {
+        const lost = new SkiffError(
+          `Task ${row.uid}: ${BLOCKED_NOTES.lost}; it is now blocked`,
+          { exit: "DAEMON", cause: error },
+        );
+        return blocked(BLOCKED_NOTES.lost, lost, null);
+      }
+      const released = ledger.finishSend(row.uid, "released");
       if (error instanceof SkiffError && error.exit !== "DAEMON" && error.exit !== "ERROR") {
-        return { row: ledger.get(row.uid), send: null, exit: error.code, error };
+        const shown = taskShownState(released, liveness);
+        return { row: released, shown, send: null, exit: error.code, error };
       }
       throw error;
     }
+    if (!options.enter) {
+      const waiting = new SkiffError(
+        `Task ${row.uid}: typed into ${send.name} without Enter, so it was not submitted; it is blocked until Enter is pressed in the pane (send with --enter to submit)`,
+        { exit: "NO_TURN", details: { pane: send.pane, reason: "no_enter" } },
+      );
+      return blocked(BLOCKED_NOTES.noEnter, waiting, send);
+    }
     const sent = ledger.finishSend(row.uid, "sent", send.generation);
-    return { row: sent, send, exit: 0 };
+    return { row: sent, shown: "sent", send, exit: 0 };
   } finally {
     if (!options.client) client.close();
   }

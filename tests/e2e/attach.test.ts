@@ -40,7 +40,7 @@ Deno.test("attach redraws, types, follows resizes, and Ctrl+\\ detaches", async 
 
       term.type("\x1c");
       assertEquals(await term.exited, 0);
-      assertMatch(term.raw, /\[detached from web \(p1\)\]/);
+      assertMatch(term.raw, /\[detached from web \(p1\); .skiff attach web. attaches again\]/);
     } finally {
       term.kill();
     }

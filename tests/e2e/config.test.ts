@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { withSkiff } from "../helpers/skiff.ts";
 
@@ -167,5 +167,35 @@ Deno.test("--help works everywhere and lists options and exit codes", async () =
     assertMatch(await skiff.ok(["help", "new"]), /--project P/);
     assertEquals((await skiff.run(["daemon"])).code, 2);
     assertMatch(await skiff.ok(["--version"]), /^skiff \d+\.\d+\.\d+\n$/);
+  });
+});
+
+Deno.test("skiffd does not start on a broken config: the starting command says file:line:col, exit 2", async () => {
+  await withSkiff(async (skiff) => {
+    await Deno.mkdir(dirname(skiff.configFile), { recursive: true });
+    await Deno.writeTextFile(skiff.configFile, '[projects.demo]\nroot = "/tmp"\nroot = "/x"\n');
+    const started = await skiff.run(["new", "--project", "demo"]);
+    assertEquals(started.code, 2, started.stderr);
+    assertMatch(started.stderr, /projects\.toml:3:\d+: /);
+    assertEquals(started.stderr.trim().split("\n").length, 1, "one line");
+    assertEquals((await skiff.run(["daemon", "status"])).code, 4, "nothing was started");
+    // Run in the foreground, skiffd refuses too, and says why.
+    const foreground = await skiff.run(["daemon", "run"]);
+    assertEquals(foreground.code, 2, foreground.stderr);
+    assertMatch(foreground.stderr, /projects\.toml:3:\d+: /);
+  });
+});
+
+Deno.test("daemon restart checks the config before it stops the running skiffd", async () => {
+  await withSkiff(async (skiff) => {
+    await skiff.ok(["new", "--name", "keep", "--", "bash", "--norc"]);
+    const before = await skiff.json<{ pid: number }>(["daemon", "status"]);
+    await Deno.mkdir(dirname(skiff.configFile), { recursive: true });
+    await Deno.writeTextFile(skiff.configFile, "[daemon\n");
+    const restart = await skiff.run(["daemon", "restart"]);
+    assertEquals(restart.code, 2, restart.stderr);
+    assertMatch(restart.stderr, /projects\.toml:1:\d+: /);
+    const after = await skiff.json<{ pid: number }>(["daemon", "status"]);
+    assertEquals(after.pid, before.pid, "the running skiffd was left alone");
   });
 });

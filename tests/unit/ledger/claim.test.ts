@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { SkiffError } from "../../../lib/errors.ts";
-import { DEFAULT_STALE_MS, type Ledger, openLedger } from "../../../lib/ledger/mod.ts";
+import { type Ledger, openLedger } from "../../../lib/ledger/mod.ts";
 import { assert, assertEquals, assertMatch } from "../../helpers/assert.ts";
 import { NOON, startTogether, tempDir } from "../../helpers/ledger.ts";
 
@@ -133,24 +133,48 @@ Deno.test("claimForSend takes an interrupted task only with liveness, and refuse
   assertEquals(ledger.claimForSend(lost.uid, { liveness: restarted }).id, lost.id);
 });
 
-Deno.test("a claim older than staleMs is taken over; a fresh one is not", async () => {
+/** A process that claims a task, says so, and then waits (holding the claim) until stdin closes. */
+const HOLDER = `
+import { openLedger } from ${
+  JSON.stringify(new URL("../../../lib/ledger/mod.ts", import.meta.url).href)
+};
+const [path, uid] = Deno.args;
+const ledger = openLedger(path);
+ledger.claimForSend(uid);
+console.log("claimed");
+await Deno.stdin.readable.pipeTo(new WritableStream());
+`;
+
+Deno.test("a claim lives exactly as long as its sender: never stale while it runs, free once it ends", async () => {
   await using dir = await tempDir();
   let now = T0;
   using ledger = open(dir.path, () => now);
-  const task = ledger.add({ pane, task: "Crashed sender" });
-  ledger.claimForSend(task.uid, { pid: 4242 });
-  now = new Date(T0.getTime() + DEFAULT_STALE_MS - 1);
-  throwsSkiff(() => ledger.claimForSend(task.uid), "CONFLICT", /another process \(pid 4242\)/);
-  now = new Date(T0.getTime() + 5_000);
-  assertEquals(ledger.claimForSend(task.uid, { staleMs: 5_000 }).id, task.id);
-  assertEquals(claimRows(ledger.path), [{
-    task_id: task.id,
-    claimed_at: now.getTime(),
-    pid: Deno.pid,
-  }]);
-  now = new Date(now.getTime() + DEFAULT_STALE_MS);
+  const task = ledger.add({ pane, task: "Long send" });
+  const holder = new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--ext=ts", HOLDER, ledger.path, task.uid],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const reader = holder.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  assertEquals((await reader.read()).value?.trim(), "claimed");
+  // A day later the sender still waits for its turn: the claim holds.
+  now = new Date(T0.getTime() + 86_400_000);
+  const busy = throwsSkiff(
+    () => ledger.claimForSend(task.uid),
+    "CONFLICT",
+    new RegExp(`another process \\(pid ${holder.pid}\\)`),
+  );
+  assertEquals(busy.details.pid, holder.pid);
+  // The sender dies without finishing: its claim goes with it.
+  holder.kill("SIGKILL");
+  await holder.status;
+  await reader.cancel();
+  await holder.stdin.close().catch(() => {});
   assertEquals(ledger.claimForSend(task.uid, { pid: 7 }).id, task.id);
   assertEquals(claimRows(ledger.path)[0].pid, 7);
+  ledger.finishSend(task.uid, "released");
+  assertEquals(claimRows(ledger.path), []);
 });
 
 Deno.test("a version 2 ledger without send_claims gets it on the first claim; version 1 too", async () => {
@@ -214,8 +238,19 @@ for (const id of ids) {
   // A real sender types between its claims; meanwhile the other process may take the lock.
   await new Promise((resolve) => setTimeout(resolve, 1));
 }
-ledger.close();
+// Claims live as long as their sender: hold them until the other claimer is done too.
+await Deno.writeTextFile(\`\${path}.done-\${order}\`, "");
+const other = order === "down" ? "up" : "down";
+for (let i = 0; i < 3000; i++) {
+  try {
+    await Deno.stat(\`\${path}.done-\${other}\`);
+    break;
+  } catch {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
 console.log(JSON.stringify({ won, lost }));
+ledger.close();
 `;
 
 Deno.test("two claimers in separate processes: each task is claimed by exactly one", async () => {

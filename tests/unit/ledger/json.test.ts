@@ -19,6 +19,7 @@ const KEYS = [
   "updated_at",
   "sent_at",
   "done_at",
+  "note",
 ];
 
 Deno.test("toJson: one stable shape, keys in order; plans carry tasks", async () => {
@@ -49,6 +50,7 @@ Deno.test("toJson: one stable shape, keys in order; plans carry tasks", async ()
       updated_at: 0,
       sent_at: null,
       done_at: null,
+      note: null,
       tasks: undefined,
     },
   );

@@ -1,0 +1,25 @@
+/**
+ * The entry of the npm package: `bin/skiff` runs the bundle built from this
+ * file on the Deno that npm installed beside it. It is `main.ts` plus telling
+ * skiffd's spawner how this program is run.
+ *
+ * @module
+ */
+
+import { COMMANDS } from "../../cmd/mod.ts";
+import { runCli } from "../../lib/cli/run.ts";
+import type { CompleteKind } from "../../lib/cli/spec.ts";
+import { setSelfEntry } from "../../lib/platform/spawn_self.ts";
+
+/**
+ * The Deno flags `bin/skiff` passes, so that skiffd runs the same way.
+ * No config: a `deno.json` in the user's folder must not steer Skiff. npm owns
+ * `node_modules`: Deno reads it and never writes it.
+ */
+export const NPM_DENO_FLAGS = ["--no-config", "--node-modules-dir=manual"];
+
+setSelfEntry({ entry: import.meta.url, denoFlags: NPM_DENO_FLAGS });
+// As in main.ts: completion values load only when a shell asks for them.
+const values = async (kind: CompleteKind) =>
+  (await import("../../lib/cli/completion_values.ts")).completionValues(kind);
+Deno.exit(await runCli(COMMANDS, Deno.args, { values }));

@@ -1,0 +1,91 @@
+/**
+ * `deno task compile` where Deno's compile runtime cannot be downloaded: one
+ * line that says so, a documented exit code, and no binary.
+ *
+ * The download is made to fail on every machine: a fresh Deno cache (so no
+ * runtime is cached; npm packages are shared from the real cache) and an
+ * HTTPS proxy on a closed loopback port.
+ */
+
+import { join } from "node:path";
+import { assertEquals, assertMatch } from "../helpers/assert.ts";
+import { ROOT } from "../helpers/skiff.ts";
+import { TARGETS } from "../../scripts/compile.ts";
+
+const COMPILE = join(ROOT, "scripts", "compile.ts");
+
+async function denoDir(): Promise<string> {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json"],
+    stdout: "piped",
+  }).output();
+  return JSON.parse(new TextDecoder().decode(output.stdout)).denoDir;
+}
+
+function closedPort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return port;
+}
+
+async function compile(args: string[], env: Record<string, string>) {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", COMPILE, ...args],
+    env: {
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      HOME: Deno.env.get("HOME") ?? "/",
+      ...env,
+    },
+    clearEnv: true,
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decoder = new TextDecoder();
+  return {
+    code: output.code,
+    stdout: decoder.decode(output.stdout),
+    stderr: decoder.decode(output.stderr),
+  };
+}
+
+Deno.test("compile says in one line that the runtime cannot be downloaded, and builds nothing", async () => {
+  const target = TARGETS.find((t) => t.triple === Deno.build.target) ?? TARGETS[0];
+  const temp = await Deno.makeTempDir({ prefix: "skiff-compile-" });
+  try {
+    const cache = join(temp, "deno");
+    await Deno.mkdir(cache);
+    await Deno.symlink(join(await denoDir(), "npm"), join(cache, "npm"));
+    const out = join(temp, "out");
+    const proxy = `http://127.0.0.1:${closedPort()}`;
+    const result = await compile([target.name, "--out", out], {
+      DENO_DIR: cache,
+      HTTPS_PROXY: proxy,
+      https_proxy: proxy,
+    });
+    assertEquals(result.code, 3, result.stderr);
+    assertEquals(result.stdout, "");
+    const url = `https://dl.deno.land/release/v${Deno.version.deno}/denort-${target.triple}.zip`;
+    assertMatch(
+      result.stderr,
+      new RegExp(
+        `^compile: cannot download Deno's runtime for ${target.triple} \\(${
+          url.replaceAll(".", "\\.")
+        }\\): [^\\n]+\\. Build where dl\\.deno\\.land is reachable; the release workflow does\\.\\n$`,
+      ),
+    );
+    assertEquals([...Deno.readDirSync(out)], []);
+  } finally {
+    await Deno.remove(temp, { recursive: true });
+  }
+});
+
+Deno.test("compile refuses an unknown target in one line", async () => {
+  const result = await compile(["windows-x64"], {});
+  assertEquals(result.code, 2);
+  assertEquals(
+    result.stderr,
+    "compile: unknown target 'windows-x64'; targets: linux-x64, linux-arm64, macos-x64, macos-arm64\n",
+  );
+});
