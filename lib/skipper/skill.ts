@@ -7,6 +7,7 @@
  */
 
 import { join } from "node:path";
+import { SKIFF_CLI_SKILL } from "../assets/mod.ts";
 import { configDir } from "../config/paths.ts";
 import { ensureDir, writeFileAtomic } from "../platform/files.ts";
 
@@ -17,13 +18,11 @@ export const SKILL_NAME = "skiff-cli";
 export const SKILL_FILE = "SKILL.md";
 
 /**
- * The skill built into this Skiff. For now it is read from the source tree
- * beside this module; a compiled binary will carry it embedded (the one
- * place to change is here).
+ * The skill built into this Skiff (`skills/skiff-cli/SKILL.md`, embedded by
+ * `deno task embed`), so a compiled binary carries it.
  */
 export function builtInSkill(): string {
-  const url = new URL(`../../skills/${SKILL_NAME}/${SKILL_FILE}`, import.meta.url);
-  return Deno.readTextFileSync(url);
+  return SKIFF_CLI_SKILL;
 }
 
 /** Skiff's copy of the skill: `skills/skiff-cli` in the config folder. */
