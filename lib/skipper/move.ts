@@ -145,7 +145,7 @@ export async function moveSkiffAgent(
     if (client) {
       if (options.dryRun) {
         const found = await findSkiffAgentSession(client);
-        outcome.ended = found ? found.session.panes : [];
+        outcome.ended = found ? found.panes.map((p) => p.id) : [];
       } else {
         // The agent works in the old folder: it stops before the folder changes.
         outcome.ended = await endSkiffAgentSession(client);

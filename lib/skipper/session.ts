@@ -6,16 +6,20 @@
 
 import type { DaemonClient } from "../client/client.ts";
 import type { PaneInfo } from "../protocol/panes.ts";
-import type { SessionInfo } from "../protocol/sessions.ts";
 import { SKIFF_AGENT_MARK, SKIFF_AGENT_MARK_VALUE } from "./marks.ts";
 
 /** The Skiff agent's session and its pane. */
 export interface SkiffAgentSession {
-  /** The session. */
-  session: SessionInfo;
+  /** The session's id and name. */
+  session: { id: string; name: string };
+  /** Its panes. */
+  panes: PaneInfo[];
   /** Its pane: the first running one, else the first one. */
   pane: PaneInfo;
 }
+
+/** The mark filter that lists the Skiff agent's panes. */
+const MARK = { key: SKIFF_AGENT_MARK, value: SKIFF_AGENT_MARK_VALUE };
 
 /** Whether a session's marks make it the Skiff agent's. */
 export function isSkiffAgentSession(marks: Record<string, string>): boolean {
@@ -26,13 +30,11 @@ export function isSkiffAgentSession(marks: Record<string, string>): boolean {
 export async function findSkiffAgentSession(
   client: DaemonClient,
 ): Promise<SkiffAgentSession | undefined> {
-  const { sessions } = await client.call("session.list");
-  const session = sessions.find((s) => isSkiffAgentSession(s.marks));
-  if (!session) return undefined;
-  const { panes } = await client.call("pane.list");
-  const mine = panes.filter((p) => p.session === session.id);
-  const pane = mine.find((p) => p.status === "running") ?? mine[0];
-  return pane ? { session, pane } : undefined;
+  const { panes } = await client.call("pane.list", { mark: MARK });
+  const pane = panes.find((p) => p.status === "running") ?? panes[0];
+  if (!pane) return undefined;
+  const mine = panes.filter((p) => p.session === pane.session);
+  return { session: { id: pane.session, name: pane.session_name }, panes: mine, pane };
 }
 
 /** How long {@linkcode endSkiffAgentSession} waits for the session's processes to go. */
@@ -54,13 +56,10 @@ function running(pid: number): boolean {
  * are gone, so nothing works in the folder any more. Returns the panes' ids.
  */
 export async function endSkiffAgentSession(client: DaemonClient): Promise<string[]> {
-  const { sessions } = await client.call("session.list");
-  const mine = new Set(sessions.filter((s) => isSkiffAgentSession(s.marks)).map((s) => s.id));
-  if (mine.size === 0) return [];
-  const { panes } = await client.call("pane.list");
+  const { panes } = await client.call("pane.list", { mark: MARK });
   const ended: string[] = [];
   const pids: number[] = [];
-  for (const pane of panes.filter((p) => mine.has(p.session))) {
+  for (const pane of panes) {
     if (pane.pid) pids.push(pane.pid);
     if (pane.foreground) pids.push(pane.foreground.pid);
     await client.call("pane.kill", { pane: pane.id });

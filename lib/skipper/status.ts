@@ -69,7 +69,7 @@ export async function skiffAgentStatus(config: Config = loadConfig()): Promise<S
     return {
       ...status,
       running: true,
-      session: { id: found.session.id, name: found.session.name },
+      session: found.session,
       pane: found.pane,
       state: found.pane.state,
     };
