@@ -9,6 +9,7 @@
 
 import type { DaemonClient } from "../client/client.ts";
 import { connectDaemon } from "../client/connect.ts";
+import { clientEnv } from "../client/env.ts";
 import { agentFolder, type Config, loadConfig } from "../config/config.ts";
 import { SkiffError } from "../errors.ts";
 import type { AgentProfile } from "../agents/profile.ts";
@@ -104,7 +105,8 @@ export async function openSkiffAgent(options: OpenSkiffAgentOptions = {}): Promi
     const ensured = await client.call("session.ensure", {
       mark: { key: SKIFF_AGENT_MARK, value: SKIFF_AGENT_MARK_VALUE },
       adopt: { name, cwd: folder, agent: profile.id },
-      create: { cwd: folder, name, session: name },
+      // The pane gets the opener's PATH and session variables, as `skiff new` gives.
+      create: { cwd: folder, name, session: name, client_env: clientEnv() },
     });
     const start = await startIfBare(client, ensured, {
       profile,
