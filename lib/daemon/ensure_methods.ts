@@ -73,6 +73,7 @@ async function ensure(params: Params, workspace: LiveWorkspace): Promise<EnsureS
   const key = needMarkKey(mark, "key");
   const value = needString(mark, "value");
   const create = newPaneRequest(record(params, "create"));
+  const replaced: string[] = [];
   const answer = (how: EnsureSessionResult["how"], session: SavedSession, pane: Pane) => ({
     how,
     session: { session: session.id, name: session.name, marks: session.marks },
@@ -80,7 +81,6 @@ async function ensure(params: Params, workspace: LiveWorkspace): Promise<EnsureS
     replaced,
   });
 
-  const replaced: string[] = [];
   const marked = workspace.sessions.find((s) => s.marks[key] === value);
   if (marked) {
     const panes = panesOf(workspace, marked);

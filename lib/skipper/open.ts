@@ -74,11 +74,10 @@ export function paneNameFor(name: string): string {
 }
 
 /**
- * Checks that the Skiff agent is on and its folder usable, then sets the
- * folder up and refreshes Skiff's copy of the skill. Returns the folder.
+ * Checks that the Skiff agent's folder can be used, then sets it up and
+ * refreshes Skiff's copy of the skill. Returns the folder.
  */
 export function prepareFolder(config: Config): string {
-  if (!config.skiffAgent.enabled) throw offError();
   const folder = agentFolder(config);
   const check = checkFolder(folder, config);
   if (!check.usable) {
@@ -97,8 +96,10 @@ export function prepareFolder(config: Config): string {
  */
 export async function openSkiffAgent(options: OpenSkiffAgentOptions = {}): Promise<OpenOutcome> {
   const config = options.config ?? loadConfig();
-  const folder = prepareFolder(config);
+  if (!config.skiffAgent.enabled) throw offError();
+  // Everything that can be refused is checked before the folder is touched.
   const profile = skiffAgentProfile(config);
+  const folder = prepareFolder(config);
   const name = paneNameFor(config.skiffAgent.name);
   const client = options.client ?? await connectDaemon();
   try {
