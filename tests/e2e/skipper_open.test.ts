@@ -7,7 +7,7 @@
 
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { files } from "../helpers/ledger.ts";
+import { exists, files } from "../helpers/ledger.ts";
 import { pidAlive, type SkiffEnv, waitFor, withSkiff } from "../helpers/skiff.ts";
 import {
   allPanes,
@@ -41,7 +41,7 @@ async function idle(skiff: SkiffEnv, pane: string): Promise<void> {
   await skiff.ok(["wait", pane, "--until", "idle", "--timeout", "30"]);
 }
 
-Deno.test("skipper: off says how to turn it on (exit 5); a folder with other files is refused (exit 2)", async () => {
+Deno.test("skipper: off says how to turn it on (exit 5); an unknown agent (exit 3) and a folder with other files (exit 2) are refused", async () => {
   await withSkiff(async (skiff) => {
     await useFakeSkipper(skiff, { enabled: false });
     for (const args of [["skipper"], ["skipper", "--json"]]) {
@@ -53,6 +53,11 @@ Deno.test("skipper: off says how to turn it on (exit 5); a folder with other fil
       );
     }
     assert(!(await skiff.daemonPid()), "nothing was started");
+    await useFakeSkipper(skiff, { agent: "nope" });
+    const unknown = await skiff.run(["skipper", "--json"]);
+    assertEquals(unknown.code, 3, unknown.stderr);
+    assertMatch(unknown.stderr, /No agent 'nope' for the Skiff agent/);
+    assert(!(await exists(skipperDir(skiff))), "the folder was not touched");
     await useFakeSkipper(skiff);
     await Deno.mkdir(skipperDir(skiff));
     await Deno.writeTextFile(join(skipperDir(skiff), "notes.txt"), "mine\n");

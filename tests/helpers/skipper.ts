@@ -26,6 +26,8 @@ export interface OpenJson extends SkiffAgentStatus {
 export interface FakeSkipperOptions {
   /** `[skiff_agent] enabled` (default true). */
   enabled?: boolean;
+  /** `[skiff_agent] agent` (default `fake`). */
+  agent?: string;
   /** More `[skiff_agent]` lines. */
   settings?: string[];
   /** More TOML after everything else. */
@@ -70,7 +72,7 @@ export async function useFakeSkipper(
     "",
     "[skiff_agent]",
     `enabled = ${options.enabled ?? true}`,
-    'agent = "fake"',
+    `agent = "${options.agent ?? "fake"}"`,
     ...(options.settings ?? []),
     "",
     "[agents.fake]",
