@@ -278,3 +278,21 @@ Deno.test("skipper: setup keeps an edited AGENTS.md, puts back missing parts, an
     assertEquals(first.pane?.name, "Mate");
   });
 });
+
+Deno.test("skipper: a marked session whose shell has exited is replaced by a new one", async () => {
+  await withSkiff(async (skiff) => {
+    await useFakeSkipper(skiff);
+    const first = await openJson(skiff);
+    await idle(skiff, "p1");
+    await skiff.ok(["send", "p1", "EXIT", "--enter"]).catch(() => {});
+    await bareShell(skiff, "p1");
+    await skiff.ok(["keys", "p1", "exit", "Enter"]);
+    await skiff.ok(["wait", "p1", "--until", "exited", "--timeout", "20"]);
+    const again = await openJson(skiff);
+    assertEquals([again.how, again.pane?.id, again.start.typed], ["created", "p2", "start"]);
+    assert(again.session?.id !== first.session?.id, "a new session");
+    assertEquals((await allPanes(skiff)).map((p) => p.id), ["p2"], "the exited pane is gone");
+    assertEquals((await marksOf(skiff, "p2"))["skiff-agent"], "1");
+    await idle(skiff, "p2");
+  });
+});
