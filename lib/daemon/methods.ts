@@ -9,6 +9,7 @@ import { isAbsolute } from "node:path";
 import { SkiffError } from "../errors.ts";
 import { encodeKeys } from "../screen/keys.ts";
 import { AGENT_METHODS } from "./agent_methods.ts";
+import { WATCH_METHODS } from "./watch_methods.ts";
 import type { MethodName } from "../protocol/methods.ts";
 import type { MethodTable } from "./method_types.ts";
 import { clampSize } from "./live_workspace.ts";
@@ -37,6 +38,7 @@ function size(params: Params): { cols?: number; rows?: number } {
 /** Every method by name, except `hello`, which the server answers itself. */
 export const METHODS: MethodTable<Exclude<MethodName, "hello">> = {
   ...AGENT_METHODS,
+  ...WATCH_METHODS,
   "daemon.status": (_params, ctx) => ctx.control.status(),
 
   "daemon.stop": (_params, ctx) => {

@@ -10,9 +10,11 @@ import type { AgentMethods } from "./agents.ts";
 import type { DaemonMethods } from "./daemon.ts";
 import type { PaneMethods } from "./panes.ts";
 import type { SessionMethods } from "./sessions.ts";
+import type { WatchMethods } from "./watch.ts";
 
 /** Every method: name → `{params, result}`. */
-export interface Methods extends PaneMethods, AgentMethods, SessionMethods, DaemonMethods {}
+export interface Methods
+  extends PaneMethods, AgentMethods, SessionMethods, DaemonMethods, WatchMethods {}
 
 /** A method's name. */
 export type MethodName = keyof Methods;

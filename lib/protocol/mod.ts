@@ -14,3 +14,4 @@ export * from "./agents.ts";
 export * from "./sessions.ts";
 export * from "./daemon.ts";
 export * from "./events.ts";
+export * from "./watch.ts";
