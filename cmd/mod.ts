@@ -96,6 +96,11 @@ export const COMMANDS: CommandEntry[] = [
     load: async () => (await import("./settings.ts")).command,
   },
   {
+    name: "watch",
+    summary: "Wake the Skiff agent when its tasks' panes have news (Skiff starts it)",
+    load: async () => (await import("./watch.ts")).command,
+  },
+  {
     name: "project",
     summary: "Add, list or remove projects",
     load: async () => (await import("./project.ts")).command,

@@ -7,7 +7,7 @@
 import { SkiffError } from "../errors.ts";
 import { loadConfig } from "../config/config.ts";
 import { runtimeFiles, socketPath } from "../config/paths.ts";
-import { spawnDetached } from "../platform/spawn_self.ts";
+import { spawnApart } from "../platform/apart.ts";
 import { ConnectionClosed, DaemonClient } from "./client.ts";
 
 /** How long a command waits for a daemon it started. */
@@ -41,13 +41,17 @@ export async function tryConnect(socket: string = socketPath()): Promise<DaemonC
 }
 
 /**
- * Starts skiffd detached for `socket` and waits until it answers. A daemon
- * that is already running counts as started. A broken `projects.toml` is
- * reported here (`file:line:col`, exit `USAGE`) and nothing is started.
+ * Starts skiffd for `socket`, apart from this login (see
+ * `lib/platform/apart.ts`), and waits until it answers. A daemon that is
+ * already running counts as started. A broken `projects.toml` is reported
+ * here (`file:line:col`, exit `USAGE`) and nothing is started.
  */
 export async function startDaemon(socket: string = socketPath()): Promise<DaemonClient> {
   loadConfig();
-  const child = spawnDetached(["daemon", "run"], { env: { SKIFF_SOCKET: socket } });
+  const child = await spawnApart(["daemon", "run"], {
+    unit: runtimeFiles(socket).daemonUnit,
+    env: { SKIFF_SOCKET: socket },
+  });
   let failed: number | undefined;
   child.exited.then((code) => {
     if (code !== 0) failed = code;

@@ -22,8 +22,13 @@ export interface FollowOptions {
   reconnectMs?: number;
   /** Start skiffd when none answers at first (default true). */
   start?: boolean;
-  /** Called with each new connection, for callers that also make requests. */
-  connected?: (client: DaemonClient) => void;
+  /** Called with each new connection, for callers that also make requests on it. */
+  connected?: (client: DaemonClient) => void | Promise<void>;
+  /**
+   * Called once each subscription is live, before its first event: the
+   * place to list what is there now, knowing no later event is missed.
+   */
+  subscribed?: (client: DaemonClient) => void | Promise<void>;
 }
 
 /**
@@ -40,9 +45,10 @@ export async function* followEvents(options: FollowOptions = {}): AsyncGenerator
   });
   try {
     while (client) {
-      options.connected?.(client);
+      await options.connected?.(client);
       const subscription = await client.subscribe({ after: cursor });
       cursor = subscription.cursor;
+      await options.subscribed?.(client);
       for await (const event of subscription) {
         cursor = subscription.cursor;
         yield event;

@@ -85,6 +85,10 @@ export interface RuntimeFiles {
   watchLog: string;
   /** The folder of the `skiff` script that panes find on their PATH. */
   bin: string;
+  /** The systemd scope unit skiffd runs in, when it runs in one (without `.scope`). */
+  daemonUnit: string;
+  /** The systemd scope unit the watcher runs in, when it runs in one. */
+  watchUnit: string;
 }
 
 /** Returns the runtime files for a socket path (by default, the current one). */
@@ -100,6 +104,8 @@ export function runtimeFiles(socket = socketPath()): RuntimeFiles {
     watchLock: join(dir, `${stem}.watch.lock`),
     watchLog: join(dir, `${stem}.watch.log`),
     bin: join(dir, `${stem}.bin`),
+    daemonUnit: `skiffd-${stem}`,
+    watchUnit: `skiff-watch-${stem}`,
   };
 }
 

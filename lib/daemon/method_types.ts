@@ -10,6 +10,7 @@ import type { Connection } from "./connection.ts";
 import type { EventBus } from "./events.ts";
 import type { LiveWorkspace } from "./live_workspace.ts";
 import type { Params } from "./params.ts";
+import type { WatcherRegistry } from "./watcher_health.ts";
 
 /** What the daemon itself offers to methods. */
 export interface DaemonControl {
@@ -33,6 +34,8 @@ export interface MethodContext {
   connection: Connection;
   /** The daemon. */
   control: DaemonControl;
+  /** The watcher's health. */
+  watcher: WatcherRegistry;
   /** Runs `action` once the answer has been written, such as switching the connection's mode. */
   afterReply(action: () => void): void;
 }

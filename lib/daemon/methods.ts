@@ -9,6 +9,7 @@ import { SkiffError } from "../errors.ts";
 import { encodeKeys } from "../screen/keys.ts";
 import { AGENT_METHODS } from "./agent_methods.ts";
 import { ENSURE_METHODS } from "./ensure_methods.ts";
+import { WATCH_METHODS } from "./watch_methods.ts";
 import type { MethodName } from "../protocol/methods.ts";
 import type { MethodTable } from "./method_types.ts";
 import { clampSize } from "./live_workspace.ts";
@@ -29,6 +30,7 @@ import {
 export const METHODS: MethodTable<Exclude<MethodName, "hello">> = {
   ...AGENT_METHODS,
   ...ENSURE_METHODS,
+  ...WATCH_METHODS,
   "daemon.status": (_params, ctx) => ctx.control.status(),
 
   "daemon.stop": (_params, ctx) => {

@@ -19,10 +19,13 @@ import { ensureDir } from "../platform/files.ts";
 import { PROTOCOL_VERSION, VERSION } from "../version.ts";
 import { EventBus } from "./events.ts";
 import { LiveWorkspace } from "./live_workspace.ts";
-import { openLog } from "./log.ts";
+import { openLog } from "../platform/log.ts";
+import { logApart, spawnApart } from "../platform/apart.ts";
+import { SKIFF_AGENT_MARK } from "../protocol/sessions.ts";
 import type { DaemonControl } from "./method_types.ts";
 import { Server } from "./server.ts";
 import { writeSkiffShim } from "./shim.ts";
+import { WatcherRegistry } from "./watcher_health.ts";
 import { loadWorkspace } from "./workspace.ts";
 
 /** How often each pane's working folder is re-read, so a restore finds it. */
@@ -111,6 +114,7 @@ async function serve(files: RuntimeFiles): Promise<DaemonOutcome> {
     binDir: writeSkiffShim(files.bin),
   });
   log(`skiffd ${VERSION} starting, pid ${Deno.pid}, socket ${files.socket}`);
+  logApart(log);
 
   let resolveStopped: () => void = () => {};
   const stopped = new Promise<void>((resolve) => resolveStopped = resolve);
@@ -132,6 +136,7 @@ async function serve(files: RuntimeFiles): Promise<DaemonOutcome> {
       config: workspace.config.file,
       workspace: stateFile,
       log: files.log,
+      watcher: watcher.status(),
     }),
     stop: () => stop("stopped"),
     reload: () => {
@@ -142,8 +147,9 @@ async function serve(files: RuntimeFiles): Promise<DaemonOutcome> {
     },
     dropClients: () => server.dropClients(),
   };
+  const watcher = new WatcherRegistry(events);
   const server: Server = new Server({
-    context: (connection) => ({ workspace, events, connection, control }),
+    context: (connection) => ({ workspace, events, connection, control, watcher }),
     log,
   });
   await server.listen(files.socket);
@@ -151,6 +157,25 @@ async function serve(files: RuntimeFiles): Promise<DaemonOutcome> {
   lock.writeSync(new TextEncoder().encode(`${Deno.pid}\n`));
 
   await workspace.restore();
+
+  // The watcher runs while the Skiff agent's session exists: start it now if
+  // the session came back, and whenever a session gets the mark. Its lock
+  // keeps it to one.
+  const startWatcher = (why: string) => {
+    spawnApart(["watch"], { unit: files.watchUnit, env: { SKIFF_SOCKET: files.socket } })
+      .then((child) => log(`started the watcher (${why}), pid ${child.pid}`))
+      .catch((error) => log(`could not start the watcher: ${(error as Error).message}`));
+  };
+  if (workspace.sessions.some((s) => Object.hasOwn(s.marks, SKIFF_AGENT_MARK))) {
+    startWatcher("the Skiff agent's session exists");
+  }
+  events.subscribe((event) => {
+    if (
+      event.event === "session-marked" && event.key === SKIFF_AGENT_MARK && event.value !== null
+    ) {
+      startWatcher(`session ${event.session_name} is the Skiff agent's`);
+    }
+  });
 
   const refresh = setInterval(() => workspace.refreshCwds(), CWD_REFRESH_MS);
 

@@ -5,6 +5,8 @@
  * @module
  */
 
+import type { WatcherHealth } from "./watch.ts";
+
 /** A place in the event stream: a daemon run and an event number in it. */
 export interface EventCursor {
   /** The daemon run. */
@@ -51,6 +53,8 @@ export interface DaemonStatus {
   workspace: string;
   /** Its log. */
   log: string;
+  /** The watcher's health. */
+  watcher: WatcherHealth;
 }
 
 /** The daemon methods: name → params and result. */

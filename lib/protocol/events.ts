@@ -6,6 +6,7 @@
  */
 
 import type { UnreadReason } from "./panes.ts";
+import type { WatcherHealth } from "./watch.ts";
 
 /** The fields every event has. */
 export interface EventBase {
@@ -180,6 +181,12 @@ export interface ResyncEvent extends EventBase {
   reason: "new-run" | "missed";
 }
 
+/** The watcher started, stopped, or reported on its last line. */
+export interface WatcherEvent extends EventBase, WatcherHealth {
+  /** The event's name. */
+  event: "watcher";
+}
+
 /** skiffd re-read its config. */
 export interface DaemonReloadedEvent extends EventBase {
   /** The event's name. */
@@ -211,6 +218,7 @@ export type Event =
   | GoneEvent
   | SeenEvent
   | SessionEndedEvent
+  | WatcherEvent
   | DaemonReloadedEvent
   | DaemonStoppingEvent
   | ResyncEvent;
@@ -246,6 +254,7 @@ export const EVENT_NAMES = [
   "gone",
   "seen",
   "session-ended",
+  "watcher",
   "daemon-reloaded",
   "daemon-stopping",
   "resync",

@@ -15,3 +15,4 @@ export * from "./sessions.ts";
 export * from "./session_ensure.ts";
 export * from "./daemon.ts";
 export * from "./events.ts";
+export * from "./watch.ts";

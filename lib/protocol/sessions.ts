@@ -4,6 +4,12 @@
  * @module
  */
 
+/**
+ * The mark that names the Skiff agent's session (its value is `1`). Every
+ * part of Skiff finds the session by it.
+ */
+export const SKIFF_AGENT_MARK = "skiff-agent";
+
 /** A session as `session.list` describes it. */
 export interface SessionInfo {
   /** `s<number>`, never reused. */

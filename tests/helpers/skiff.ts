@@ -182,8 +182,27 @@ export class SkiffEnv {
     }
   }
 
-  /** Stops the daemon (by signal, so a broken daemon still goes) and removes the folders. */
+  /** The watcher's pid from its lock file, if one wrote it. */
+  async watcherPid(): Promise<number | undefined> {
+    try {
+      const text = await Deno.readTextFile(join(this.root, "run", "skiffd.watch.lock"));
+      const pid = Number(text.trim());
+      return pid > 0 ? pid : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Stops the daemon and the watcher (by signal, so a broken one still goes) and removes the folders. */
   async dispose(): Promise<void> {
+    const watcher = await this.watcherPid();
+    if (watcher && pidAlive(watcher)) {
+      try {
+        Deno.kill(watcher, "SIGKILL");
+      } catch {
+        // Gone already.
+      }
+    }
     const pid = await this.daemonPid();
     if (pid) {
       try {

@@ -1,5 +1,6 @@
 /**
- * The daemon's log: one timestamped line per action, beside the socket.
+ * A log of one timestamped line per action, such as skiffd's and the
+ * watcher's beside the socket.
  *
  * @module
  */

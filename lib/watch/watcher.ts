@@ -1,0 +1,426 @@
+/**
+ * The watcher: follows skiffd's events for the panes of open tasks, turns
+ * what happened into lines for the Skiff agent, and types them into the
+ * agent's pane only when it is safe. What needs the person (an approval, a
+ * bell) becomes a desktop notification instead.
+ *
+ * It keeps no state of its own: the ledger, the pane list and each pane's
+ * unread flag are its input, so a new run tells the agent again what is
+ * still unread. Within a run it remembers what it already told.
+ *
+ * @module
+ */
+
+import { existsSync } from "node:fs";
+import { SkiffError } from "../errors.ts";
+import type { DaemonClient } from "../client/client.ts";
+import { followEvents } from "../client/follow.ts";
+import { type Ledger, type Liveness, openLedger, type TaskRow } from "../ledger/mod.ts";
+import type { Event } from "../protocol/events.ts";
+import type { PaneInfo, UnreadReason } from "../protocol/panes.ts";
+import { SKIFF_AGENT_MARK } from "../protocol/sessions.ts";
+import { type FollowedPane, followedPanes, followedUid } from "./follow.ts";
+import { type Fact, joinLines, lineOf } from "./lines.ts";
+import { notifyDesktop, type NotifyOutcome } from "./notify.ts";
+import { WakeQueue } from "./queue.ts";
+
+/** How long the watcher looks for skiffd again after it went away. */
+export const RECONNECT_MS = 10 * 60_000;
+/** How soon a held line is tried again. */
+export const RETRY_MS = 2000;
+/** How long the watcher gathers facts that arrive together into one line. */
+export const GATHER_MS = 100;
+
+/** Options for {@linkcode runWatcher}. */
+export interface WatcherOptions {
+  /** The socket; by default the configured one. */
+  socket?: string;
+  /** The ledger's path. */
+  ledgerPath: () => string;
+  /** Writes one line to the watcher's log. */
+  log: (line: string) => void;
+  /** Send desktop notifications (default true). */
+  notify?: boolean;
+  /** Sends a notification; by default `notify-send` or `osascript`. */
+  notifier?: (title: string, body: string) => Promise<NotifyOutcome>;
+  /** How long to look for skiffd again after it went away (default 10 minutes). */
+  reconnectMs?: number;
+}
+
+/** Why the watcher stopped. */
+export type WatcherStop = "session-ended" | "no-session" | "daemon-gone";
+
+/** The unread reasons that are news for the agent, and the fact each brings. */
+const LINE_REASONS: Partial<Record<UnreadReason, Fact["kind"]>> = {
+  "turn-end": "idle",
+  "idle-no-turn": "idle",
+  "exit": "exit",
+  "agent-exit": "agent-exit",
+};
+
+class Watcher {
+  readonly #options: WatcherOptions;
+  readonly #queue = new WakeQueue();
+  /** Facts told in this run, by key. */
+  readonly #told = new Set<string>();
+  /** Panes told of a pending task in their current idle stretch. */
+  readonly #pendingTold = new Set<string>();
+  #client: DaemonClient | undefined;
+  #ledger: Ledger | undefined;
+  #followed = new Map<string, FollowedPane>();
+  #agentPane: PaneInfo | undefined;
+  #stop: WatcherStop | undefined;
+  #flushTimer: ReturnType<typeof setTimeout> | undefined;
+  #retryTimer: ReturnType<typeof setTimeout> | undefined;
+  #flushing = false;
+  #again = false;
+  #lastHold = "";
+  #ok = true;
+  /** Keys of the facts each queued fact stands for, told once it is typed. */
+  readonly #keys = new Map<Fact, string>();
+
+  constructor(options: WatcherOptions) {
+    this.#options = options;
+  }
+
+  get stopReason(): WatcherStop | undefined {
+    return this.#stop;
+  }
+
+  async run(): Promise<WatcherStop> {
+    const events = followEvents({
+      socket: this.#options.socket,
+      start: false,
+      reconnectMs: this.#options.reconnectMs ?? RECONNECT_MS,
+      connected: async (client) => {
+        this.#client = client;
+        await client.call("watch.register", { pid: Deno.pid });
+      },
+      subscribed: async () => await this.#relist("connected"),
+    });
+    try {
+      for await (const event of events) {
+        await this.#onEvent(event);
+        if (this.#stop) break;
+      }
+    } catch (error) {
+      if (!(error instanceof SkiffError) || error.exit !== "DAEMON") throw error;
+      this.#options.log(`skiffd did not come back: ${error.message}; stopping`);
+      this.#stop = "daemon-gone";
+    } finally {
+      clearTimeout(this.#flushTimer);
+      clearTimeout(this.#retryTimer);
+      this.#ledger?.close();
+    }
+    return this.#stop ?? "daemon-gone";
+  }
+
+  /** Calls skiffd on the current connection. */
+  get #call(): DaemonClient["call"] {
+    const client = this.#client;
+    if (!client) throw new SkiffError("not connected to skiffd", { exit: "DAEMON" });
+    return client.call.bind(client) as DaemonClient["call"];
+  }
+
+  #rows(): TaskRow[] {
+    const path = this.#options.ledgerPath();
+    if (!existsSync(path)) return [];
+    this.#ledger ??= openLedger(path);
+    const list = this.#ledger.list({}, null);
+    return list.entries.flatMap((e) => [e.row, ...(e.tasks ?? []).map((t) => t.row)]);
+  }
+
+  /** Reads the panes and the ledger again; returns the panes by id. */
+  async #refresh(): Promise<Map<string, PaneInfo>> {
+    const { panes } = await this.#call("pane.list");
+    const byId = new Map(panes.map((p) => [p.id, p]));
+    this.#agentPane = panes.find((p) => Object.hasOwn(p.session_marks, SKIFF_AGENT_MARK));
+    const liveness: Liveness = new Map(panes.map((p) => [p.id, { generation: p.generation }]));
+    const names = new Map(panes.map((p) => [p.id, p.name]));
+    this.#followed = followedPanes(this.#rows(), liveness, names);
+    if (this.#agentPane) this.#followed.delete(this.#agentPane.id);
+    return byId;
+  }
+
+  /** Puts a fact in the queue unless it was told already in this run under `key`. */
+  #put(fact: Fact, key: string): void {
+    if (this.#told.has(key)) return;
+    this.#queue.put(fact);
+    this.#keys.set(fact, key);
+  }
+
+  /** The idle fact for a followed pane: the pending form when a task waits there. */
+  #idleFact(followed: FollowedPane): Fact | undefined {
+    const uid = followedUid(followed);
+    if (!uid) return undefined;
+    const pending = followed.pending[0];
+    if (pending && !this.#pendingTold.has(followed.pane)) {
+      return {
+        pane: followed.pane,
+        name: followed.name,
+        uid,
+        kind: "pending",
+        pending: pending.uid,
+      };
+    }
+    return { pane: followed.pane, name: followed.name, uid, kind: "idle" };
+  }
+
+  /** Facts that need no event: interrupted and gone tasks, once per run. */
+  #standingFacts(): void {
+    for (const followed of this.#followed.values()) {
+      for (const task of followed.interrupted) {
+        this.#put({
+          pane: followed.pane,
+          name: followed.name,
+          uid: task.uid,
+          kind: "interrupted",
+        }, `interrupted:${task.uid}`);
+      }
+      if (followed.gone) {
+        const uid = followedUid(followed)!;
+        this.#put({ pane: followed.pane, name: followed.name, uid, kind: "gone" }, `gone:${uid}`);
+      }
+    }
+  }
+
+  /** Lists everything again (a new connection, or a resync) and queues what is unread. */
+  async #relist(why: string): Promise<void> {
+    const panes = await this.#refresh();
+    if (!this.#agentPane) {
+      this.#options.log("no Skiff agent session (no pane with the skiff-agent mark); stopping");
+      this.#stop = "no-session";
+      return;
+    }
+    this.#options.log(
+      `${why}: following ${this.#followed.size} pane(s) for ${this.#agentPane.name} (${this.#agentPane.id})`,
+    );
+    this.#standingFacts();
+    for (const followed of this.#followed.values()) {
+      const pane = panes.get(followed.pane);
+      if (!pane) continue;
+      const reason = [...pane.unread_reasons].reverse().find((r) => LINE_REASONS[r]);
+      if (reason) {
+        const kind = LINE_REASONS[reason]!;
+        const fact = kind === "idle"
+          ? this.#idleFact(followed)
+          : { pane: followed.pane, name: followed.name, uid: followedUid(followed)!, kind };
+        if (fact) this.#put(fact, `unread:${followed.pane}:${pane.unread_reasons.join(",")}`);
+      } else if (pane.state === "idle" && followed.pending.length > 0) {
+        const fact = this.#idleFact(followed);
+        if (fact?.kind === "pending") this.#put(fact, `pending:${followed.pane}:${fact.pending}`);
+      }
+    }
+    this.#schedule();
+  }
+
+  async #onEvent(event: Event): Promise<void> {
+    if (event.event === "resync") return await this.#relist(`resync (${event.reason})`);
+    if (event.event === "session-ended") {
+      if (Object.hasOwn(event.marks, SKIFF_AGENT_MARK)) {
+        this.#options.log(`the Skiff agent's session ${event.session_name} ended; stopping`);
+        this.#stop = "session-ended";
+      }
+      return;
+    }
+    if (!("pane" in event)) return;
+    const interesting = [
+      "turn-start",
+      "turn-end",
+      "idle-no-turn",
+      "waiting",
+      "bell",
+      "exit",
+      "gone",
+      "pane-restored",
+    ];
+    if (!interesting.includes(event.event)) return;
+    await this.#refresh();
+    const key = `${event.run}:${event.seq}`;
+    const agent = this.#agentPane;
+    if (agent && event.pane === agent.id) {
+      if (event.event === "waiting") await this.#notify(agent.name, "waits for an approval");
+      this.#schedule();
+      return;
+    }
+    const followed = this.#followed.get(event.pane);
+    if (!followed) return;
+    const uid = followedUid(followed);
+    switch (event.event) {
+      case "turn-start":
+      case "waiting":
+        // The pane works or waits again: an idle line about it is old news.
+        this.#queue.dropIdle(followed.pane);
+        this.#pendingTold.delete(followed.pane);
+        if (event.event === "waiting") await this.#notify(followed.name, "waits for an approval");
+        break;
+      case "bell":
+        await this.#notify(followed.name, "rang the bell");
+        break;
+      case "turn-end":
+      case "idle-no-turn": {
+        const fact = this.#idleFact(followed);
+        if (fact) this.#put(fact, `event:${key}`);
+        break;
+      }
+      case "exit":
+        if (uid) {
+          const kind = event.what === "agent" ? "agent-exit" : "exit";
+          this.#put({ pane: followed.pane, name: followed.name, uid, kind }, `event:${key}`);
+        }
+        break;
+      case "gone":
+      case "pane-restored":
+        this.#standingFacts();
+        break;
+    }
+    this.#schedule();
+  }
+
+  async #notify(name: string, what: string): Promise<void> {
+    if (this.#options.notify === false) {
+      this.#options.log(`pane ${name} ${what} (notifications are off)`);
+      return;
+    }
+    const outcome = await (this.#options.notifier ?? notifyDesktop)("Skiff", `${name} ${what}`);
+    const how = outcome === "sent"
+      ? "notified"
+      : outcome === "missing"
+      ? "no notification tool; this line is the record"
+      : "the notification failed";
+    this.#options.log(`pane ${name} ${what}: ${how}`);
+  }
+
+  /** Flushes soon, so facts that arrive together go out as one line. */
+  #schedule(delay = GATHER_MS): void {
+    if (this.#stop || this.#queue.size === 0) {
+      void this.#report();
+      return;
+    }
+    if (this.#flushTimer !== undefined) return;
+    this.#flushTimer = setTimeout(() => {
+      this.#flushTimer = undefined;
+      this.#flush().catch((error) => this.#options.log(`wake failed: ${error?.message ?? error}`));
+    }, delay);
+  }
+
+  #retry(): void {
+    clearTimeout(this.#retryTimer);
+    this.#retryTimer = setTimeout(() => {
+      this.#retryTimer = undefined;
+      this.#schedule(0);
+    }, RETRY_MS);
+  }
+
+  #hold(reason: string): void {
+    if (reason !== this.#lastHold) this.#options.log(`held ${this.#queue.size} line(s): ${reason}`);
+    this.#lastHold = reason;
+    this.#retry();
+  }
+
+  async #report(last?: string): Promise<void> {
+    try {
+      await this.#client?.call("watch.report", {
+        ok: this.#ok,
+        last,
+        watching: [...this.#followed.keys()],
+        waiting_lines: this.#queue.size,
+      });
+    } catch {
+      // skiffd went away; the next connection registers again.
+    }
+  }
+
+  async #flush(): Promise<void> {
+    if (this.#flushing) {
+      this.#again = true;
+      return;
+    }
+    this.#flushing = true;
+    try {
+      await this.#deliver();
+    } finally {
+      this.#flushing = false;
+      if (this.#again) {
+        this.#again = false;
+        this.#schedule(0);
+      }
+    }
+  }
+
+  async #deliver(): Promise<void> {
+    if (this.#queue.size === 0 || this.#stop) return;
+    await this.#refresh();
+    const agent = this.#agentPane;
+    if (!agent) return this.#hold("the Skiff agent has no pane");
+    if (agent.status !== "running") return this.#hold("the Skiff agent's pane has exited");
+    if (!agent.agent) return this.#hold("a shell is in front of the Skiff agent's pane");
+    if (agent.state !== "idle") return this.#hold(`the Skiff agent is ${agent.state}`);
+    // The ledger was just read again: a pending task sent meanwhile is not news any more,
+    // and a line names the task followed in its pane now.
+    for (const fact of this.#queue.facts) {
+      const followed = this.#followed.get(fact.pane);
+      if (fact.kind === "pending" && !followed?.pending.some((t) => t.uid === fact.pending)) {
+        this.#queue.drop(fact.pane);
+        this.#options.log(`dropped: task ${fact.pending} is no longer pending`);
+        continue;
+      }
+      if (followed && fact.kind !== "gone" && fact.kind !== "interrupted") {
+        fact.uid = followedUid(followed) ?? fact.uid;
+      }
+    }
+    const facts = this.#queue.facts;
+    if (facts.length === 0) return void this.#report();
+    const text = joinLines(facts.map(lineOf));
+    try {
+      await this.#call("pane.send", {
+        pane: agent.id,
+        text,
+        enter: true,
+        since_inputs: agent.person_inputs,
+      });
+    } catch (error) {
+      if (!(error instanceof SkiffError)) throw error;
+      if (error.exit === "NO_TURN") {
+        this.#consume(facts);
+        this.#ok = false;
+        const line =
+          `undelivered: typed into ${agent.name} and pressed Enter, but no turn started; ` +
+          `Enter is not pressed again: ${text}`;
+        this.#options.log(line);
+        await this.#report(line);
+        return;
+      }
+      if (error.exit === "DAEMON" || error.exit === "ERROR") throw error;
+      if (error.exit === "NOT_DELIVERED") this.#ok = false;
+      this.#hold(error.message);
+      await this.#report();
+      return;
+    }
+    this.#consume(facts);
+    this.#ok = true;
+    this.#lastHold = "";
+    const line = `woke ${agent.name}: ${text}`;
+    this.#options.log(line);
+    await this.#report(line);
+  }
+
+  /** The facts went in (or may have): never type them again in this run. */
+  #consume(facts: readonly Fact[]): void {
+    this.#queue.take(facts);
+    for (const fact of facts) {
+      const key = this.#keys.get(fact);
+      if (key) this.#told.add(key);
+      this.#keys.delete(fact);
+      if (fact.kind === "pending") this.#pendingTold.add(fact.pane);
+    }
+  }
+}
+
+/**
+ * Runs the watcher until the Skiff agent's session ends, there is none, or
+ * skiffd does not come back. Returns why it stopped.
+ */
+export async function runWatcher(options: WatcherOptions): Promise<WatcherStop> {
+  return await new Watcher(options).run();
+}
