@@ -6,6 +6,8 @@
  * @module
  */
 
+import { keepFilesFromChildren } from "./fds.ts";
+
 /** How a pane's process ended. */
 export interface PtyExit {
   /** The exit code, or 0 when a signal ended it. */
@@ -75,6 +77,8 @@ export async function spawnPty(
   options: SpawnPtyOptions,
 ): Promise<Pty> {
   const module = await loadNodePty();
+  // The pane gets its own terminal and nothing else of skiffd's.
+  keepFilesFromChildren();
   const child = module.spawn(file, args, {
     name: options.env.TERM ?? "xterm-256color",
     cols: options.cols,
