@@ -6,6 +6,14 @@
 
 import type { MoveOutcome, SkiffAgentStatus } from "../../lib/skipper/mod.ts";
 
+function watcherLine(health: SkiffAgentStatus["watcher"]): string {
+  if (!health) return "- (skiffd is not running)";
+  if (!health.running) return "not running";
+  const state = health.ok ? "ok" : "its last line failed";
+  const last = health.last ? `; last: ${health.last}` : "";
+  return `running (pid ${health.pid}), ${state}, following ${health.watching.length} pane(s)${last}`;
+}
+
 /** Lines for `skiff skipper status`. */
 export function statusLines(status: SkiffAgentStatus): string[] {
   const rows: [string, string][] = [
@@ -15,7 +23,7 @@ export function statusLines(status: SkiffAgentStatus): string[] {
     ["agent", status.agent],
     ["state", status.state ?? "-"],
     ["folder", status.folder ?? "- (HOME is not set)"],
-    ["watcher", status.watcher ?? "-"],
+    ["watcher", watcherLine(status.watcher)],
   ];
   return rows.map(([key, value]) => `${key.padEnd(8)} ${value}`);
 }

@@ -5,8 +5,8 @@
  * @module
  */
 
-/** The mark key of the Skiff agent's session. The watcher and the app find the session by it. */
-export const SKIFF_AGENT_MARK = "skiff-agent";
+/** The mark key of the Skiff agent's session, defined once in the protocol. */
+export { SKIFF_AGENT_MARK } from "../protocol/sessions.ts";
 
 /** The value of {@linkcode SKIFF_AGENT_MARK}. */
 export const SKIFF_AGENT_MARK_VALUE = "1";

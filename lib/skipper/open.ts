@@ -16,6 +16,7 @@ import type { AgentProfile } from "../agents/profile.ts";
 import type { PaneInfo } from "../protocol/panes.ts";
 import type { EnsureHow, EnsureSessionResult } from "../protocol/session_ensure.ts";
 import type { SessionMarks } from "../protocol/sessions.ts";
+import type { WatcherHealth } from "../protocol/watch.ts";
 import { checkFolder, refusalLine } from "./folder.ts";
 import {
   SKIFF_AGENT_MARK,
@@ -49,6 +50,8 @@ export interface OpenOutcome {
   folder: string;
   /** Whether a start line was typed. */
   start: StartOutcome;
+  /** The watcher's health right after the open. */
+  watcher: WatcherHealth;
 }
 
 /** Options for {@linkcode openSkiffAgent}. */
@@ -120,6 +123,7 @@ export async function openSkiffAgent(options: OpenSkiffAgentOptions = {}): Promi
       agent: profile.id,
       folder,
       start,
+      watcher: await client.call("watch.status"),
     };
   } finally {
     if (!options.client) client.close();

@@ -1,7 +1,6 @@
 /**
  * What `skiff skipper status` (and `skiff skipper --json`) report: the Skiff
- * agent's session, pane, agent, state and folder, and the watcher's health
- * once the watcher exists.
+ * agent's session, pane, agent, state and folder, and the watcher's health.
  *
  * @module
  */
@@ -9,6 +8,7 @@
 import { tryConnect } from "../client/connect.ts";
 import { type Config, loadConfig } from "../config/config.ts";
 import type { PaneInfo, PaneState } from "../protocol/panes.ts";
+import type { WatcherHealth } from "../protocol/watch.ts";
 import type { OpenOutcome } from "./open.ts";
 import { findSkiffAgentSession } from "./session.ts";
 
@@ -28,11 +28,8 @@ export interface SkiffAgentStatus {
   state: PaneState | null;
   /** Its folder, or null when there is no home folder to put it in. */
   folder: string | null;
-  /**
-   * The watcher's health. Always null until the watcher exists (`lib/watch`
-   * will fill it in here).
-   */
-  watcher: null;
+  /** The watcher's health, as skiffd knows it; null when skiffd does not run. */
+  watcher: WatcherHealth | null;
 }
 
 /** The status right after an open. */
@@ -45,7 +42,7 @@ export function statusAfterOpen(config: Config, outcome: OpenOutcome): SkiffAgen
     agent: outcome.agent,
     state: outcome.pane.state,
     folder: outcome.folder,
-    watcher: null,
+    watcher: outcome.watcher,
   };
 }
 
@@ -64,6 +61,7 @@ export async function skiffAgentStatus(config: Config = loadConfig()): Promise<S
   const client = await tryConnect();
   if (!client) return status;
   try {
+    status.watcher = await client.call("watch.status");
     const found = await findSkiffAgentSession(client);
     if (!found) return status;
     return {
