@@ -100,6 +100,10 @@ Deno.test({
       const third = await skiff.json<OpenJson>(["skipper"]);
       assertEquals(third.start.typed, null);
       assertMatch(third.start.why ?? "", /Claude Code runs in it/);
+      // End the session while skiffd runs, so that Claude Code goes with it.
+      const pids = [info.pid!, info.foreground!.pid];
+      await skiff.ok(["kill", "p1"]);
+      await waitFor("Claude Code to end", () => !pids.some(pidAlive), { timeout: 15_000 });
     }
   },
 });
