@@ -126,6 +126,15 @@ Deno.test("skipper: the first open sets up, starts and attaches; Ctrl+\\ detache
       "status",
     ]);
     assertEquals([status.running, status.state, status.pane.id], [true, "idle", "p1"]);
+    // skiffd started the watcher for the marked session; status reports its health.
+    const health = await waitFor("the watcher to run", async () => {
+      const s = await skiff.json<{ watcher: { running: boolean; ok: boolean } | null }>([
+        "skipper",
+        "status",
+      ]);
+      return s.watcher?.running ? s.watcher : undefined;
+    });
+    assertEquals(health.ok, true);
   });
 });
 
