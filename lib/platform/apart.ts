@@ -10,6 +10,7 @@
  * @module
  */
 
+import { closeOnExec } from "./cloexec.ts";
 import { joinNewSessionKeyring } from "./keyring.ts";
 import { selfCommand, spawnDetached } from "./spawn_self.ts";
 import { which } from "./shell.ts";
@@ -96,6 +97,7 @@ export async function spawnApart(args: string[], options: SpawnApartOptions): Pr
     else delete env[key];
   }
   const self = selfCommand(args);
+  closeOnExec();
   const child = new Deno.Command("systemd-run", {
     args: [
       "--user",

@@ -6,6 +6,8 @@
  * @module
  */
 
+import { closeOnExec } from "./cloexec.ts";
+
 /** How a pane's process ended. */
 export interface PtyExit {
   /** The exit code, or 0 when a signal ended it. */
@@ -75,6 +77,8 @@ export async function spawnPty(
   options: SpawnPtyOptions,
 ): Promise<Pty> {
   const module = await loadNodePty();
+  // The program gets its terminal, not this process's sockets and other terminals.
+  closeOnExec();
   const child = module.spawn(file, args, {
     name: options.env.TERM ?? "xterm-256color",
     cols: options.cols,

@@ -5,6 +5,8 @@
  * @module
  */
 
+import { closeOnExec } from "./cloexec.ts";
+
 /** A command line: the program and its arguments. */
 export interface CommandLine {
   /** The program to run. */
@@ -66,6 +68,7 @@ export interface DetachedChild {
  */
 export function spawnDetached(args: string[], options: SpawnDetachedOptions = {}): DetachedChild {
   const line = selfCommand(args);
+  closeOnExec();
   const child = new Deno.Command(line.program, {
     args: line.args,
     env: { DENO_NO_UPDATE_CHECK: "1", ...options.env },
