@@ -25,7 +25,7 @@ export const command = defineCommand({
       installed: which(p.command) ?? null,
       continue: p.continueArgs ? [p.command, ...p.continueArgs].join(" ") : null,
       custom: p.custom ?? false,
-      hooks: p.hooks,
+      hooks: p.hooks.kind,
     }));
     ctx.out.result({ agents }, () =>
       ctx.out.line(table(

@@ -10,13 +10,11 @@
  */
 
 import type { ForegroundProcess } from "../platform/proc.ts";
+import type { HookState } from "../protocol/agents.ts";
 import type { ScreenView } from "../screen/view.ts";
-import type { AgentProfile, PaneState } from "./profile.ts";
+import { type AgentProfile, type PaneState, SETTLE_MS } from "./profile.ts";
 import type { AgentRegistry } from "./registry.ts";
 import { readScreen, type ScreenReading, type Signal } from "./rules.ts";
-
-/** How long idle evidence must hold before a working agent counts as idle. */
-export const SETTLE_MS = 400;
 /** How long after a prompt went in a turn may take to start before `idle-no-turn`, by default. */
 export const NO_TURN_MS = 10_000;
 /** How long screen evidence of idle must hold to overrule a hook that said working. */
@@ -40,7 +38,7 @@ export interface HookReport {
   /** The hook's event name, such as `Stop`. */
   event: string;
   /** What it means. */
-  state: "working" | "waiting" | "idle" | "info";
+  state: HookState;
   /** When it arrived (ms since the epoch). */
   at: number;
 }
@@ -161,13 +159,23 @@ export class AgentTracker {
     if (report.state === "working") this.#lastWorkingAt = report.at;
   }
 
+  /** The last hook report from the agent in front. */
+  #liveHook(profile: AgentProfile): HookReport | undefined {
+    return this.#hook?.agent === profile.id ? this.#hook : undefined;
+  }
+
+  /** How long idle evidence must hold for the agent in front. */
+  #settleMs(): number {
+    return this.#agent?.settleMs ?? SETTLE_MS;
+  }
+
   /** When the tracker needs another look even if nothing changes on screen, or undefined. */
   nextCheckAt(): number | undefined {
     const times: number[] = [];
     if (
       this.#rawIdleSince !== undefined && (this.#state === "working" || this.#state === "waiting")
     ) {
-      times.push(this.#rawIdleSince + SETTLE_MS, this.#rawIdleSince + HOOK_OVERRULE_MS);
+      times.push(this.#rawIdleSince + this.#settleMs(), this.#rawIdleSince + HOOK_OVERRULE_MS);
     }
     if (this.#submittedAt !== undefined) times.push(this.#submittedAt + this.#noTurnMs());
     if (this.#workingSince !== undefined && !this.#inTurn) {
@@ -221,7 +229,7 @@ export class AgentTracker {
     const reading = readScreen(profile, input.view());
     this.#reading = reading;
     const next = this.#decide(profile, reading, input.now);
-    const hook = this.#hook?.agent === profile.id ? this.#hook : undefined;
+    const hook = this.#liveHook(profile);
     const announced = this.#submittedAt !== undefined ||
       (hook?.state === "working" && hook.at >= this.#agentSince) ||
       reading.signals.some((s) => s.source === "status" && s.says !== "idle" && s.says !== "info");
@@ -230,7 +238,7 @@ export class AgentTracker {
 
   #decide(profile: AgentProfile, reading: ScreenReading, now: number): PaneState {
     const next = this.#decideRaw(profile, reading, now);
-    const hookWorking = this.#hook?.agent === profile.id && this.#hook.state === "working";
+    const hookWorking = this.#liveHook(profile)?.state === "working";
     if (
       this.#state === "starting" && next === "working" && !hookWorking &&
       now - this.#agentSince < STARTUP_GRACE_MS
@@ -250,7 +258,7 @@ export class AgentTracker {
     else this.#rawIdleSince = undefined;
     if (raw === "working" || raw === "waiting") this.#lastWorkingAt = now;
 
-    const hook = this.#hook?.agent === profile.id ? this.#hook : undefined;
+    const hook = this.#liveHook(profile);
     if (hook) {
       signals.push({
         source: "hook",
@@ -274,14 +282,15 @@ export class AgentTracker {
     }
     // raw is idle from here on.
     if (this.#state !== "working" && this.#state !== "waiting") return "idle";
-    const hookEnded = hook?.state === "idle" && hook.at >= this.#lastWorkingAt - SETTLE_MS;
+    const settle = profile.settleMs ?? SETTLE_MS;
+    const hookEnded = hook?.state === "idle" && hook.at >= this.#lastWorkingAt - settle;
     // The agent's own idle report counts only if it came after the last sign of work.
     const reportedEnded = (reading.reportedIdleAt ?? 0) > this.#lastWorkingAt;
     if (hookEnded || reportedEnded) return "idle";
     // An agent that reports its own state (OSC 7501) ends its turns itself; its
     // screen can look idle for a moment mid-turn. Only a long quiet overrules it.
     const reports = reading.signals.some((s) => s.source === "status");
-    if (idleFor >= (reports ? HOOK_OVERRULE_MS : SETTLE_MS)) return "idle";
+    if (idleFor >= (reports ? HOOK_OVERRULE_MS : settle)) return "idle";
     return this.#state;
   }
 

@@ -8,6 +8,7 @@
  */
 
 import type { AgentProfile } from "../profile.ts";
+import { GEMINI_HOOK_EVENTS } from "./hook_events.ts";
 
 /** The Gemini CLI profile. */
 export const gemini: AgentProfile = {
@@ -41,5 +42,5 @@ export const gemini: AgentProfile = {
     approval: [{ name: "action required title", pattern: /^✋|Action Required/ }],
     idle: [{ name: "ready title", pattern: /^◇/ }],
   },
-  hooks: "none",
+  hooks: { kind: "none", events: GEMINI_HOOK_EVENTS },
 };

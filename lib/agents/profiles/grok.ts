@@ -8,6 +8,7 @@
  */
 
 import type { AgentProfile } from "../profile.ts";
+import { COMMON_HOOK_EVENTS } from "./hook_events.ts";
 
 /** The Grok profile. */
 export const grok: AgentProfile = {
@@ -39,5 +40,5 @@ export const grok: AgentProfile = {
     approval: [{ name: "action required title", pattern: /Action Required/ }],
   },
   progress: true,
-  hooks: "none",
+  hooks: { kind: "none", events: COMMON_HOOK_EVENTS },
 };
