@@ -46,8 +46,9 @@ function claudeHooks(
 /**
  * An opencode plugin that hands bus events to Skiff's hook command. Events
  * go out one at a time, in the order opencode raised them: each is a process
- * start, and ones run side by side could reach skiffd out of order (a turn's
- * `busy` after its `idle`).
+ * start, and processes run side by side reach skiffd in any order (opencode
+ * raises a turn's last `busy` 3 ms before its `idle`). A newer
+ * `session.status` replaces one still waiting to go out.
  */
 function opencodePlugin(agent: string, events: string[], command: HookCommand): string {
   return [
@@ -55,21 +56,36 @@ function opencodePlugin(agent: string, events: string[], command: HookCommand): 
     'import { spawn } from "node:child_process";',
     `const WANTED = new Set(${JSON.stringify(events)});`,
     `const COMMAND = ${JSON.stringify(command(agent, "EVENT"))};`,
-    "let queue = Promise.resolve();",
-    "function run(type, payload) {",
-    "  return new Promise((done) => {",
-    "    const line = COMMAND.replace(/EVENT$/, type);",
-    '    const child = spawn("/bin/sh", ["-c", line], { stdio: ["pipe", "ignore", "ignore"] });',
-    '    child.on("error", done);',
-    '    child.on("exit", done);',
-    "    child.stdin.end(payload);",
-    "  });",
+    "const pending = [];",
+    "let running = false;",
+    "function pump() {",
+    "  if (running || pending.length === 0) return;",
+    "  running = true;",
+    "  const { type, payload } = pending.shift();",
+    "  let done = false;",
+    "  const finish = () => {",
+    "    if (done) return;",
+    "    done = true;",
+    "    running = false;",
+    "    pump();",
+    "  };",
+    "  const line = COMMAND.replace(/EVENT$/, type);",
+    '  const child = spawn("/bin/sh", ["-c", line], { stdio: ["pipe", "ignore", "ignore"] });',
+    '  child.on("error", finish);',
+    '  child.on("exit", finish);',
+    '  child.stdin.on("error", () => {});',
+    "  child.stdin.end(payload);",
     "}",
     "export const SkiffHooks = async () => ({",
     "  event: async ({ event }) => {",
     "    if (!WANTED.has(event.type)) return;",
-    "    const payload = JSON.stringify({ ...(event.properties ?? {}), skiff_sent_at: Date.now() });",
-    "    queue = queue.then(() => run(event.type, payload));",
+    '    if (event.type === "session.status") {',
+    "      for (let i = pending.length - 1; i >= 0; i--) {",
+    '        if (pending[i].type === "session.status") pending.splice(i, 1);',
+    "      }",
+    "    }",
+    "    pending.push({ type: event.type, payload: JSON.stringify(event.properties ?? {}) });",
+    "    pump();",
     "  },",
     "});",
     "",

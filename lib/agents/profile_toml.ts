@@ -97,7 +97,10 @@ class TableReader {
     const value = this.#table[name];
     if (value === undefined) return undefined;
     const list = typeof value === "string" ? [value] : value;
-    if (!Array.isArray(list) || !list.every((w) => typeof w === "string" && w !== "")) {
+    if (
+      !Array.isArray(list) || list.length === 0 ||
+      !list.every((w) => typeof w === "string" && w !== "")
+    ) {
       this.fail(name, "must be a string or a list of non-empty strings");
     }
     return list as string[];
