@@ -41,6 +41,12 @@ export interface HookReport {
   state: HookState;
   /** When it arrived (ms since the epoch). */
   at: number;
+  /**
+   * Set by the tracker on a `working` or `waiting` report that came while no
+   * turn ran, no prompt had gone in and the screen showed idle: a late or
+   * stale hook, which must not open a turn the screen does not show.
+   */
+  ignored?: boolean;
 }
 
 /** One event the tracker raises. */
@@ -153,15 +159,24 @@ export class AgentTracker {
     if (this.#agent && this.#state === "idle") this.#submittedAt = now;
   }
 
-  /** Records what a hook said. */
+  /**
+   * Records what a hook said. A `working` or `waiting` report opens a turn
+   * only while a turn runs, after a prompt went in, or when the screen does
+   * not look idle; else it is kept, marked `ignored`, and counts for nothing
+   * (opencode reports `busy` again just after its turn ended).
+   */
   hookReport(report: HookReport): void {
-    this.#hook = report;
-    if (report.state === "working") this.#lastWorkingAt = report.at;
+    const opens = report.state === "working" || report.state === "waiting";
+    const ignored = opens && !this.#inTurn && this.#submittedAt === undefined &&
+      this.#reading?.verdict === "idle";
+    this.#hook = ignored ? { ...report, ignored } : report;
+    if (report.state === "working" && !ignored) this.#lastWorkingAt = report.at;
   }
 
-  /** The last hook report from the agent in front. */
+  /** The last hook report from the agent in front, unless it was ignored. */
   #liveHook(profile: AgentProfile): HookReport | undefined {
-    return this.#hook?.agent === profile.id ? this.#hook : undefined;
+    const hook = this.#hook;
+    return hook?.agent === profile.id && !hook.ignored ? hook : undefined;
   }
 
   /** How long idle evidence must hold for the agent in front. */
@@ -175,7 +190,8 @@ export class AgentTracker {
     if (
       this.#rawIdleSince !== undefined && (this.#state === "working" || this.#state === "waiting")
     ) {
-      times.push(this.#rawIdleSince + this.#settleMs(), this.#rawIdleSince + HOOK_OVERRULE_MS);
+      const quietSince = Math.max(this.#rawIdleSince, this.#hook?.at ?? 0);
+      times.push(this.#rawIdleSince + this.#settleMs(), quietSince + HOOK_OVERRULE_MS);
     }
     if (this.#submittedAt !== undefined) times.push(this.#submittedAt + this.#noTurnMs());
     if (this.#workingSince !== undefined && !this.#inTurn) {
@@ -230,10 +246,18 @@ export class AgentTracker {
     this.#reading = reading;
     const next = this.#decide(profile, reading, input.now);
     const hook = this.#liveHook(profile);
+    // While the agent loads, its own reports of work are loading too (Codex
+    // reports `working` for a moment after its input box shows).
+    const loading = input.now - this.#agentSince < STARTUP_GRACE_MS;
     const announced = this.#submittedAt !== undefined ||
       (hook?.state === "working" && hook.at >= this.#agentSince) ||
-      reading.signals.some((s) => s.source === "status" && s.says !== "idle" && s.says !== "info");
-    return [...events, ...this.#transition(next, input.now, announced)];
+      (!loading &&
+        reading.signals.some((s) =>
+          s.source === "status" && s.says !== "idle" && s.says !== "info"
+        ));
+    // Busy signs that last confirm a turn only if they still show.
+    const showing = reading.verdict === "working" || hook?.state === "working";
+    return [...events, ...this.#transition(next, input.now, { announced, showing })];
   }
 
   #decide(profile: AgentProfile, reading: ScreenReading, now: number): PaneState {
@@ -258,24 +282,28 @@ export class AgentTracker {
     else this.#rawIdleSince = undefined;
     if (raw === "working" || raw === "waiting") this.#lastWorkingAt = now;
 
-    const hook = this.#liveHook(profile);
-    if (hook) {
+    const last = this.#hook?.agent === profile.id ? this.#hook : undefined;
+    if (last) {
       signals.push({
         source: "hook",
-        rule: hook.event,
-        says: hook.state === "info" ? "info" : hook.state,
+        rule: last.event,
+        says: last.state === "info" || last.ignored ? "info" : last.state,
+        ...(last.ignored
+          ? { text: "ignored: no turn ran, no prompt went in, the screen was idle" }
+          : {}),
       });
     }
     this.#signals = signals;
+    const hook = this.#liveHook(profile);
 
     if (raw === "waiting") return "waiting";
     if (raw === "working") return "working";
     const idleFor = this.#rawIdleSince === undefined ? 0 : now - this.#rawIdleSince;
     if (hook && (hook.state === "working" || hook.state === "waiting")) {
-      // A hook can miss an interrupt; a screen that stays idle long enough wins.
-      const overruled = raw === "idle" && idleFor >= HOOK_OVERRULE_MS &&
-        this.#rawIdleSince! >= hook.at;
-      if (!overruled) return hook.state;
+      // A hook can miss an interrupt: a screen that stays idle long enough,
+      // counted from the hook, wins.
+      const quietFor = raw === "idle" ? now - Math.max(this.#rawIdleSince!, hook.at) : 0;
+      if (quietFor < HOOK_OVERRULE_MS) return hook.state;
     }
     if (raw === "unknown") {
       return this.#state === "starting" ? "starting" : this.#state === "idle" ? "idle" : "working";
@@ -294,13 +322,18 @@ export class AgentTracker {
     return this.#state;
   }
 
-  #transition(next: PaneState, now: number, announced: boolean): TrackerEvent[] {
+  #transition(
+    next: PaneState,
+    now: number,
+    busy: { announced: boolean; showing: boolean },
+  ): TrackerEvent[] {
     const events: TrackerEvent[] = [];
     const previous = this.#state;
     if (next === "working") this.#workingSince ??= now;
     else this.#workingSince = undefined;
-    const confirmed = announced ||
-      (this.#workingSince !== undefined && now - this.#workingSince >= TURN_CONFIRM_MS);
+    const confirmed = busy.announced ||
+      (busy.showing && this.#workingSince !== undefined &&
+        now - this.#workingSince >= TURN_CONFIRM_MS);
     if (next === "working" && !this.#inTurn && confirmed) {
       this.#inTurn = true;
       this.#turns++;
