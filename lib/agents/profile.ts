@@ -142,7 +142,7 @@ export interface AgentProfile {
  * counts as idle: agents flicker between frames, and a frame drawn half-way
  * can look idle for a moment mid-turn.
  */
-export const SETTLE_MS = 400;
+export const SETTLE_MS = 150;
 
 /** The states a pane can be in. */
 export type PaneState = "starting" | "working" | "idle" | "waiting" | "exited" | "shell";

@@ -7,7 +7,8 @@
 import { join } from "node:path";
 import { assert, assertEquals, assertThrows } from "../helpers/assert.ts";
 import { SkiffError } from "../../lib/errors.ts";
-import { parseAgentProfile } from "../../lib/agents/profile_toml.ts";
+import { parse as parseToml } from "smol-toml";
+import { AGENT_KEYS, parseAgentProfile } from "../../lib/agents/profile_toml.ts";
 import { COMMON_HOOK_EVENTS } from "../../lib/agents/profiles/hook_events.ts";
 import { AgentRegistry } from "../../lib/agents/registry.ts";
 import { agentLaunchFor, agentStartLine, launchLine } from "../../lib/agents/launch.ts";
@@ -303,4 +304,18 @@ Deno.test("launch: the start line is one sh command with the hook environment", 
   } finally {
     await Deno.remove(hookDir, { recursive: true });
   }
+});
+
+Deno.test("README: the custom agent example parses, and every key is documented", async () => {
+  const readme = await Deno.readTextFile(new URL("../../README.md", import.meta.url));
+  const section = readme.slice(readme.indexOf("### Custom agents"));
+  const example = /```toml\n([\s\S]*?)```/.exec(section)![1];
+  const registry = new AgentRegistry({ file: FILE, document: parseToml(example) });
+  const mine = registry.get("mine")!;
+  assertEquals([mine.label, mine.command, mine.startArgs], ["My Agent", "mine", ["--fast"]]);
+  assertEquals(mine.hooks.kind, "claude-settings");
+  assertEquals(readScreen(mine, screenView(["Do you want to proceed?"])).verdict, "waiting");
+  const documented = section.slice(0, section.indexOf("\n## "));
+  const keys = [...AGENT_KEYS.filter((k) => k !== "hooks"), "hooks.kind", "hooks.events"];
+  for (const key of keys) assert(documented.includes(`\`${key}\``), `README documents '${key}'`);
 });
