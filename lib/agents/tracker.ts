@@ -263,12 +263,13 @@ export class AgentTracker {
   #decide(profile: AgentProfile, reading: ScreenReading, now: number): PaneState {
     const next = this.#decideRaw(profile, reading, now);
     const hookWorking = this.#liveHook(profile)?.state === "working";
-    if (
-      this.#state === "starting" && next === "working" && !hookWorking &&
-      now - this.#agentSince < STARTUP_GRACE_MS
-    ) {
-      return "starting";
-    }
+    // Busy signs with no prompt or hook soon after the agent appeared are it
+    // loading, even after its input box showed (Gemini CLI draws its box,
+    // then spins while it resumes a session).
+    const loading = (this.#state === "starting" || this.#state === "idle") &&
+      !this.#inTurn && this.#submittedAt === undefined &&
+      now - this.#agentSince < STARTUP_GRACE_MS;
+    if (next === "working" && !hookWorking && loading) return "starting";
     return next;
   }
 

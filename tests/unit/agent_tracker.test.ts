@@ -85,6 +85,24 @@ Deno.test("tracker: busy signs while the agent starts are start-up, not a turn",
   assertEquals(t.events.map((e) => e.event), ["agent-start"]);
 });
 
+Deno.test("tracker: busy signs soon after the input box showed, with no prompt, are loading", () => {
+  // Gemini CLI draws its box, then clears it and spins while it resumes a session.
+  const t = new TrackerHarness();
+  t.front(TOY_PROCESS);
+  t.advance(500);
+  t.show(SCREENS.idle);
+  assertEquals(t.tracker.state, "idle");
+  t.show(SCREENS.busy);
+  assertEquals(t.tracker.state, "starting");
+  t.advance(3000);
+  assertEquals(t.tracker.state, "starting");
+  t.show(SCREENS.idle);
+  assertEquals([t.tracker.state, t.tracker.turns], ["idle", 0]);
+  // A prompt in the same seconds is a turn at once.
+  t.submit();
+  assertEquals(t.show(SCREENS.busy), ["turn-start"]);
+});
+
 Deno.test("tracker: a status report of work while the agent loads is not a turn", () => {
   // Codex shows its input box, then spins and reports `working` for 60 ms while it loads.
   const t = new TrackerHarness();

@@ -15,13 +15,16 @@ export const gemini: AgentProfile = {
   id: "gemini",
   label: "Gemini CLI",
   command: "gemini",
-  continueArgs: ["--continue"],
+  // It has no --continue; `--resume latest` takes the folder's last session.
+  continueArgs: ["--resume", "latest"],
   match: { comm: ["gemini"], argv: ["gemini"] },
   enterDelayMs: 200,
   screen: {
     busy: [
       { name: "cancel hint", pattern: /\(esc to cancel, \d/ },
       { name: "cancel hint", pattern: /\besc to cancel\b.*\d+s\)/ },
+      // `--resume` draws the old conversation before the input box is back.
+      { name: "resuming", pattern: /^\s*\S\s+Resuming session\.\.\./ },
     ],
     approval: [
       { name: "allow question", pattern: /Allow execution of\b/ },

@@ -15,7 +15,8 @@ export const grok: AgentProfile = {
   id: "grok",
   label: "Grok",
   command: "grok",
-  continueArgs: ["--continue"],
+  // The community CLI (0.0.34) has no way to continue a conversation.
+  continueArgs: null,
   match: { comm: ["grok"], argv: ["grok"] },
   enterDelayMs: 200,
   screen: {

@@ -104,3 +104,26 @@ Deno.test("a quoted approval line in the transcript above the input box is not a
   const claude = BUILT_IN.find((p) => p.id === "claude")!;
   assertEquals(readScreen(claude, screen.view()).verdict, "idle");
 });
+
+Deno.test("Gemini CLI resuming a session is busy, though old prompts show above", async () => {
+  // Seen with `gemini --resume latest`: the old conversation, a spinner, and no input box yet.
+  const rows = [
+    " > please RUNTOOL now",
+    "╭────────────────────────────────────────────╮",
+    "│ ✓  Shell echo skiff-fake-tool > skiff-tool-output.txt │",
+    "╰────────────────────────────────────────────╯",
+    " > [Function Response: run_shell_command]",
+    "✦ Skiff fake model here.",
+    "⠋ Resuming session...",
+    "                                                      ? for shortcuts",
+    "─".repeat(60),
+    " Shift+Tab to accept edits",
+    " workspace (/directory)            sandbox",
+    " /tmp/work                         no sandbox",
+  ];
+  const screen = await load(new TextEncoder().encode(rows.join("\r\n")), 80, 24);
+  const gemini = BUILT_IN.find((p) => p.id === "gemini")!;
+  const reading = readScreen(gemini, screen.view());
+  assertEquals(reading.verdict, "working");
+  assert(reading.signals.some((s) => s.rule === "resuming"));
+});
