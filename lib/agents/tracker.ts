@@ -154,9 +154,14 @@ export class AgentTracker {
     return !was;
   }
 
-  /** Notes that a prompt was submitted (Enter went in while the agent was idle). */
+  /**
+   * Notes that a prompt was submitted: Enter went in while the agent was idle,
+   * or loading (busy signs of start-up can come and go under a prompt).
+   */
   submitted(now: number): void {
-    if (this.#agent && this.#state === "idle") this.#submittedAt = now;
+    if (this.#agent && (this.#state === "idle" || this.#state === "starting")) {
+      this.#submittedAt = now;
+    }
   }
 
   /**

@@ -103,6 +103,24 @@ Deno.test("tracker: busy signs soon after the input box showed, with no prompt, 
   assertEquals(t.show(SCREENS.busy), ["turn-start"]);
 });
 
+Deno.test("tracker: a prompt that goes in while the agent still loads is a turn", () => {
+  // Codex's start-up report of work can come between the paste and the Enter.
+  const t = new TrackerHarness();
+  t.front(TOY_PROCESS);
+  t.advance(500);
+  t.show(SCREENS.idle);
+  t.status("working");
+  assertEquals(t.tracker.state, "starting");
+  t.submit();
+  t.status("idle");
+  t.show(SCREENS.busy);
+  assertEquals(t.events.map((e) => e.event), ["agent-start", "turn-start"]);
+  t.advance(2000);
+  t.show(SCREENS.idle);
+  t.advance(50);
+  assertEquals(t.status("done"), ["turn-end"]);
+});
+
 Deno.test("tracker: a status report of work while the agent loads is not a turn", () => {
   // Codex shows its input box, then spins and reports `working` for 60 ms while it loads.
   const t = new TrackerHarness();
