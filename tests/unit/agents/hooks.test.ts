@@ -5,12 +5,12 @@
  */
 
 import { join } from "node:path";
-import { assertEquals } from "../helpers/assert.ts";
-import { waitFor } from "../helpers/skiff.ts";
-import { hookState } from "../../lib/agents/hooks.ts";
-import { hookSetup } from "../../lib/agents/hook_setup.ts";
-import type { AgentProfile } from "../../lib/agents/profile.ts";
-import { AgentRegistry } from "../../lib/agents/registry.ts";
+import { assertEquals } from "../../helpers/assert.ts";
+import { waitFor } from "../../helpers/skiff.ts";
+import { hookState } from "../../../lib/agents/hooks.ts";
+import { hookSetup } from "../../../lib/agents/hook_setup.ts";
+import type { AgentProfile } from "../../../lib/agents/profile.ts";
+import { AgentRegistry } from "../../../lib/agents/registry.ts";
 
 const registry = new AgentRegistry();
 const profile = (id: string): AgentProfile => registry.get(id)!;

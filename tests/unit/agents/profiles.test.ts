@@ -5,17 +5,17 @@
  */
 
 import { join } from "node:path";
-import { assert, assertEquals, assertThrows } from "../helpers/assert.ts";
-import { SkiffError } from "../../lib/errors.ts";
+import { assert, assertEquals, assertThrows } from "../../helpers/assert.ts";
+import { SkiffError } from "../../../lib/errors.ts";
 import { parse as parseToml } from "smol-toml";
-import { AGENT_KEYS, parseAgentProfile } from "../../lib/agents/profile_toml.ts";
-import { COMMON_HOOK_EVENTS } from "../../lib/agents/profiles/hook_events.ts";
-import { AgentRegistry } from "../../lib/agents/registry.ts";
-import { agentLaunchFor, agentStartLine, launchLine } from "../../lib/agents/launch.ts";
-import { hookState } from "../../lib/agents/hooks.ts";
-import { readScreen } from "../../lib/agents/rules.ts";
-import { BUILT_IN } from "../../lib/agents/profiles/mod.ts";
-import { screenView } from "../agents/tracker_harness.ts";
+import { AGENT_KEYS, parseAgentProfile } from "../../../lib/agents/profile_toml.ts";
+import { COMMON_HOOK_EVENTS } from "../../../lib/agents/profiles/hook_events.ts";
+import { AgentRegistry } from "../../../lib/agents/registry.ts";
+import { agentLaunchFor, agentStartLine, launchLine } from "../../../lib/agents/launch.ts";
+import { hookState } from "../../../lib/agents/hooks.ts";
+import { readScreen } from "../../../lib/agents/rules.ts";
+import { BUILT_IN } from "../../../lib/agents/profiles/mod.ts";
+import { screenView } from "../../agents/tracker_harness.ts";
 
 const FILE = "/cfg/projects.toml";
 
@@ -307,7 +307,7 @@ Deno.test("launch: the start line is one sh command with the hook environment", 
 });
 
 Deno.test("README: the custom agent example parses, and every key is documented", async () => {
-  const readme = await Deno.readTextFile(new URL("../../README.md", import.meta.url));
+  const readme = await Deno.readTextFile(new URL("../../../README.md", import.meta.url));
   const section = readme.slice(readme.indexOf("### Custom agents"));
   const example = /```toml\n([\s\S]*?)```/.exec(section)![1];
   const registry = new AgentRegistry({ file: FILE, document: parseToml(example) });

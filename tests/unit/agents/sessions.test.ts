@@ -5,15 +5,15 @@
  * `turn-start` and one `turn-end`, in order, and nothing else happens.
  */
 
-import { assert, assertEquals } from "../helpers/assert.ts";
-import { AgentRegistry } from "../../lib/agents/registry.ts";
+import { assert, assertEquals } from "../../helpers/assert.ts";
+import { AgentRegistry } from "../../../lib/agents/registry.ts";
 import {
   fixtureAgents,
   loadSession,
   replaySession,
   type Session,
   sessionFiles,
-} from "../agents/replay.ts";
+} from "../../agents/replay.ts";
 
 /** When each prompt was submitted: an Enter right after typed text, the launch line aside. */
 function promptTimes(session: Session): number[] {

@@ -4,10 +4,14 @@
  * hold; start-up; approvals; late hooks; exits.
  */
 
-import { assert, assertEquals } from "../helpers/assert.ts";
-import { SETTLE_MS } from "../../lib/agents/profile.ts";
-import { HOOK_OVERRULE_MS, STARTUP_GRACE_MS, TURN_CONFIRM_MS } from "../../lib/agents/tracker.ts";
-import { SCREENS, TOY, TOY_PROCESS, TrackerHarness } from "../agents/tracker_harness.ts";
+import { assert, assertEquals } from "../../helpers/assert.ts";
+import { SETTLE_MS } from "../../../lib/agents/profile.ts";
+import {
+  HOOK_OVERRULE_MS,
+  STARTUP_GRACE_MS,
+  TURN_CONFIRM_MS,
+} from "../../../lib/agents/tracker.ts";
+import { SCREENS, TOY, TOY_PROCESS, TrackerHarness } from "../../agents/tracker_harness.ts";
 
 /** A tracker whose toy agent is up and idle, past its start-up. */
 function ready(options: ConstructorParameters<typeof TrackerHarness>[0] = {}): TrackerHarness {
