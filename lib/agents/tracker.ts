@@ -20,8 +20,10 @@ export const NO_TURN_MS = 10_000;
 /** How long screen evidence of idle must hold to overrule a hook that said working. */
 export const HOOK_OVERRULE_MS = 3000;
 /**
- * How long after an agent appears its busy signs count as start-up, not a
- * turn (Codex spins its title while it loads), unless a hook says a turn began.
+ * How long after an agent appears its busy signs and its own reports of work
+ * count as start-up, not a turn (Codex spins its title while it loads; Gemini
+ * CLI spins while it resumes a session), unless a prompt went in or a hook
+ * says a turn began.
  */
 export const STARTUP_GRACE_MS = 10_000;
 /**
