@@ -1,7 +1,8 @@
 /**
- * Follows one pane: which agent is in front, its state, turns and the
- * unread flag. It combines hooks, the title, progress reports and screen
- * rules, and turns state changes into events.
+ * Follows one pane: which agent is in front, its state and its turns. It
+ * combines hooks, the title, progress reports and screen rules, and turns
+ * state changes into events (skiffd keeps the unread flag they set, with its
+ * reasons).
  *
  * Working wins at once; idle must hold for a moment (or a hook must say the
  * turn ended), because agents flicker between frames.
@@ -79,8 +80,6 @@ export interface TrackerSnapshot {
   state: PaneState;
   /** Whether a turn is under way. */
   in_turn: boolean;
-  /** Whether something happened that nobody has seen yet. */
-  unread: boolean;
   /** Every signal of the last reading. */
   signals: Signal[];
   /** The composer. */
@@ -95,7 +94,6 @@ export class AgentTracker {
   #agent: AgentProfile | undefined;
   #state: PaneState = "shell";
   #inTurn = false;
-  #unread = false;
   #reading: ScreenReading | undefined;
   #hook: HookReport | undefined;
   #rawIdleSince: number | undefined;
@@ -110,10 +108,9 @@ export class AgentTracker {
   /** Makes a tracker that looks agents up in the registry `registry()` returns. */
   constructor(
     registry: () => AgentRegistry,
-    options: { unread?: boolean; noTurnMs?: () => number } = {},
+    options: { noTurnMs?: () => number } = {},
   ) {
     this.#registry = registry;
-    this.#unread = options.unread ?? false;
     this.#noTurnMs = options.noTurnMs ?? (() => NO_TURN_MS);
   }
 
@@ -127,11 +124,6 @@ export class AgentTracker {
     return this.#state;
   }
 
-  /** Whether something is unseen. */
-  get unread(): boolean {
-    return this.#unread;
-  }
-
   /** How many turns have started since the tracker was made. */
   get turns(): number {
     return this.#turns;
@@ -140,20 +132,6 @@ export class AgentTracker {
   /** The last screen reading. */
   get reading(): ScreenReading | undefined {
     return this.#reading;
-  }
-
-  /** Clears the unread flag. Returns whether it was set. */
-  seen(): boolean {
-    const was = this.#unread;
-    this.#unread = false;
-    return was;
-  }
-
-  /** Sets the unread flag (a bell rang). Returns whether it changed. */
-  markUnread(): boolean {
-    const was = this.#unread;
-    this.#unread = true;
-    return !was;
   }
 
   /**
@@ -215,7 +193,6 @@ export class AgentTracker {
         const agent = this.#agent?.id ?? null;
         this.#state = "exited";
         this.#inTurn = false;
-        this.#unread = true;
         this.#agent = undefined;
         this.#submittedAt = undefined;
         events.push({ event: "exit", fields: { what: "process", agent } });
@@ -226,7 +203,6 @@ export class AgentTracker {
     if (profile?.id !== this.#agent?.id) {
       if (this.#agent) {
         events.push({ event: "exit", fields: { what: "agent", agent: this.#agent.id } });
-        this.#unread = true;
       }
       this.#agent = profile;
       this.#inTurn = false;
@@ -354,12 +330,10 @@ export class AgentTracker {
         this.#turns++;
       }
       this.#submittedAt = undefined;
-      this.#unread = true;
       events.push({ event: "waiting", fields: {} });
     }
     if (next === "idle" && this.#inTurn) {
       this.#inTurn = false;
-      this.#unread = true;
       events.push({ event: "turn-end", fields: {} });
     }
     if (
@@ -367,7 +341,6 @@ export class AgentTracker {
       now - this.#submittedAt >= this.#noTurnMs()
     ) {
       this.#submittedAt = undefined;
-      this.#unread = true;
       events.push({ event: "idle-no-turn", fields: {} });
     }
     this.#state = next;
@@ -380,7 +353,6 @@ export class AgentTracker {
       agent: this.#agent?.id ?? null,
       state: this.#state,
       in_turn: this.#inTurn,
-      unread: this.#unread,
       signals: this.#signals,
       composer: this.#reading?.composer ?? null,
       hook: this.#hook ?? null,

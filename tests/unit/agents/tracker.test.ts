@@ -32,7 +32,6 @@ Deno.test("tracker: a shell, then the agent starts, loads and shows its input bo
   t.advance(500);
   assertEquals(t.show(SCREENS.idle), []);
   assertEquals(t.tracker.state, "idle");
-  assertEquals(t.tracker.unread, false);
 });
 
 Deno.test("tracker: a prompt, busy at once, and idle that holds ends the turn", () => {
@@ -48,7 +47,7 @@ Deno.test("tracker: a prompt, busy at once, and idle that holds ends the turn", 
   const ended = t.events.find((e) => e.event === "turn-end")!.at;
   assert(ended - shown >= SETTLE_MS, `ended ${ended - shown} ms after the screen went idle`);
   assert(ended - shown <= SETTLE_MS + 20, `ended ${ended - shown} ms after, not right after`);
-  assertEquals([t.tracker.state, t.tracker.unread], ["idle", true]);
+  assertEquals(t.tracker.state, "idle");
 });
 
 Deno.test("tracker: an idle-looking frame shorter than the settle time is not a turn end", () => {
@@ -156,13 +155,12 @@ Deno.test("tracker: the agent's own idle report ends its turn at once", () => {
   assertEquals(t.status("idle"), ["turn-end"]);
 });
 
-Deno.test("tracker: an approval is waiting, in a turn, and unread; then the turn goes on", () => {
+Deno.test("tracker: an approval is waiting, in a turn; then the turn goes on", () => {
   const t = ready();
   t.submit();
   t.show(SCREENS.busy);
   assertEquals(t.show(SCREENS.approval), ["waiting"]);
-  assertEquals([t.tracker.state, t.tracker.unread], ["waiting", true]);
-  t.tracker.seen();
+  assertEquals(t.tracker.state, "waiting");
   assertEquals(t.show(SCREENS.busy), [], "the same turn goes on");
   t.show(SCREENS.idle);
   assertEquals(t.advance(1000), ["turn-end"]);
@@ -233,7 +231,6 @@ Deno.test("tracker: a prompt that starts no turn raises idle-no-turn after the w
   t.submit();
   assertEquals(t.advance(2900), []);
   assertEquals(t.advance(200), ["idle-no-turn"]);
-  assertEquals(t.tracker.unread, true);
 });
 
 Deno.test("tracker: the agent leaving the front and the process exiting are exits", () => {
@@ -241,7 +238,7 @@ Deno.test("tracker: the agent leaving the front and the process exiting are exit
   t.submit();
   t.show(SCREENS.busy);
   assertEquals(t.front({ pid: 7, comm: "bash", argv: ["bash"] }), ["exit"]);
-  assertEquals([t.tracker.state, t.tracker.agent, t.tracker.unread], ["shell", undefined, true]);
+  assertEquals([t.tracker.state, t.tracker.agent], ["shell", undefined]);
   assertEquals(t.exit(), ["exit"]);
   assertEquals(t.tracker.state, "exited");
   assertEquals(t.exit(), [], "once");
