@@ -10,7 +10,7 @@
  * @module
  */
 
-import { keepFilesFromChildren } from "./fds.ts";
+import { closeOnExec } from "./cloexec.ts";
 import { joinNewSessionKeyring } from "./keyring.ts";
 import { selfCommand, spawnDetached } from "./spawn_self.ts";
 import { which } from "./shell.ts";
@@ -97,7 +97,7 @@ export async function spawnApart(args: string[], options: SpawnApartOptions): Pr
     else delete env[key];
   }
   const self = selfCommand(args);
-  keepFilesFromChildren();
+  closeOnExec();
   const child = new Deno.Command("systemd-run", {
     args: [
       "--user",

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { keepFilesFromChildren } from "./fds.ts";
+import { closeOnExec } from "./cloexec.ts";
 
 /** How a pane's process ended. */
 export interface PtyExit {
@@ -77,8 +77,8 @@ export async function spawnPty(
   options: SpawnPtyOptions,
 ): Promise<Pty> {
   const module = await loadNodePty();
-  // The pane gets its own terminal and nothing else of skiffd's.
-  keepFilesFromChildren();
+  // The program gets its terminal, not this process's sockets and other terminals.
+  closeOnExec();
   const child = module.spawn(file, args, {
     name: options.env.TERM ?? "xterm-256color",
     cols: options.cols,

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { keepFilesFromChildren } from "./fds.ts";
+import { closeOnExec } from "./cloexec.ts";
 
 /** A command line: the program and its arguments. */
 export interface CommandLine {
@@ -68,7 +68,7 @@ export interface DetachedChild {
  */
 export function spawnDetached(args: string[], options: SpawnDetachedOptions = {}): DetachedChild {
   const line = selfCommand(args);
-  keepFilesFromChildren();
+  closeOnExec();
   const child = new Deno.Command(line.program, {
     args: line.args,
     env: { DENO_NO_UPDATE_CHECK: "1", ...options.env },

@@ -65,6 +65,9 @@ class Watcher {
   readonly #told = new Set<string>();
   /** Panes told of a pending task in their current idle stretch. */
   readonly #pendingTold = new Set<string>();
+  /** Each pane's unread reasons when the agent was last told about it (until it is seen). */
+  readonly #toldReasons = new Map<string, UnreadReason[]>();
+  #panes = new Map<string, PaneInfo>();
   #client: DaemonClient | undefined;
   #ledger: Ledger | undefined;
   #followed = new Map<string, FollowedPane>();
@@ -96,11 +99,23 @@ class Watcher {
         this.#client = client;
         await client.call("watch.register", { pid: Deno.pid });
       },
-      subscribed: async () => await this.#relist("connected"),
+      subscribed: async () => {
+        try {
+          await this.#relist("connected");
+        } catch (error) {
+          if (!(error instanceof SkiffError) || error.exit !== "DAEMON") throw error;
+        }
+      },
     });
     try {
       for await (const event of events) {
-        await this.#onEvent(event);
+        try {
+          await this.#onEvent(event);
+        } catch (error) {
+          // The connection went while handling the event: the stream ends too, and the
+          // next connection resumes after this event's place.
+          if (!(error instanceof SkiffError) || error.exit !== "DAEMON") throw error;
+        }
         if (this.#stop) break;
       }
     } catch (error) {
@@ -134,6 +149,7 @@ class Watcher {
   async #refresh(): Promise<Map<string, PaneInfo>> {
     const { panes } = await this.#call("pane.list");
     const byId = new Map(panes.map((p) => [p.id, p]));
+    this.#panes = byId;
     this.#agentPane = panes.find((p) => Object.hasOwn(p.session_marks, SKIFF_AGENT_MARK));
     const liveness: Liveness = new Map(panes.map((p) => [p.id, { generation: p.generation }]));
     const names = new Map(panes.map((p) => [p.id, p.name]));
@@ -195,11 +211,14 @@ class Watcher {
     this.#options.log(
       `${why}: following ${this.#followed.size} pane(s) for ${this.#agentPane.name} (${this.#agentPane.id})`,
     );
-    this.#standingFacts();
     for (const followed of this.#followed.values()) {
       const pane = panes.get(followed.pane);
       if (!pane) continue;
-      const reason = [...pane.unread_reasons].reverse().find((r) => LINE_REASONS[r]);
+      // What the agent was told in this run is not news again, only what came since.
+      const told = this.#toldReasons.get(followed.pane) ?? [];
+      const reason = [...pane.unread_reasons].reverse().find((r) =>
+        LINE_REASONS[r] && !told.includes(r)
+      );
       if (reason) {
         const kind = LINE_REASONS[reason]!;
         const fact = kind === "idle"
@@ -211,11 +230,18 @@ class Watcher {
         if (fact?.kind === "pending") this.#put(fact, `pending:${followed.pane}:${fact.pending}`);
       }
     }
+    // A restart or a removal came after whatever the unread flags tell: it goes last, so
+    // it replaces an older fact about the same pane.
+    this.#standingFacts();
     this.#schedule();
   }
 
   async #onEvent(event: Event): Promise<void> {
     if (event.event === "resync") return await this.#relist(`resync (${event.reason})`);
+    if (event.event === "seen") {
+      this.#toldReasons.delete(event.pane);
+      return;
+    }
     if (event.event === "session-ended") {
       if (Object.hasOwn(event.marks, SKIFF_AGENT_MARK)) {
         this.#options.log(`the Skiff agent's session ${event.session_name} ended; stopping`);
@@ -316,6 +342,7 @@ class Watcher {
     if (reason !== this.#lastHold) this.#options.log(`held ${this.#queue.size} line(s): ${reason}`);
     this.#lastHold = reason;
     this.#retry();
+    void this.#report();
   }
 
   async #report(last?: string): Promise<void> {
@@ -394,7 +421,6 @@ class Watcher {
       if (error.exit === "DAEMON" || error.exit === "ERROR") throw error;
       if (error.exit === "NOT_DELIVERED") this.#ok = false;
       this.#hold(error.message);
-      await this.#report();
       return;
     }
     this.#consume(facts);
@@ -409,6 +435,9 @@ class Watcher {
   #consume(facts: readonly Fact[]): void {
     this.#queue.take(facts);
     for (const fact of facts) {
+      const reasons = this.#panes.get(fact.pane)?.unread_reasons ?? [];
+      const before = this.#toldReasons.get(fact.pane) ?? [];
+      this.#toldReasons.set(fact.pane, [...new Set([...before, ...reasons])]);
       const key = this.#keys.get(fact);
       if (key) this.#told.add(key);
       this.#keys.delete(fact);

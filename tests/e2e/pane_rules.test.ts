@@ -120,3 +120,16 @@ Deno.test("rename: a pane alone in a session named after it takes the session al
     assert(!/\balpha\b/.test(text), text);
   });
 });
+
+Deno.test("a pane's program inherits none of skiffd's sockets or other panes' terminals", async () => {
+  await withSkiff(async (skiff) => {
+    await skiff.ok(["new", "--name", "one", "--", ...BASH]);
+    await skiff.ok(["new", "--name", "two", "--", ...BASH]);
+    const pid = (await pane(skiff, "two"))!.pid!;
+    const links = [...Deno.readDirSync(`/proc/${pid}/fd`)].map((e) =>
+      Deno.readLinkSync(`/proc/${pid}/fd/${e.name}`)
+    );
+    const foreign = links.filter((link) => !/^\/dev\/pts\/\d+$/.test(link));
+    assertEquals(foreign, [], `descriptors of skiffd in the pane: ${foreign}`);
+  });
+});

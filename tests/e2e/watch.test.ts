@@ -135,3 +135,153 @@ Deno.test("watcher: lines that wait are joined; a draft or a shell in front hold
     );
   });
 });
+
+Deno.test("watcher: a wake with no turn is logged undelivered, and Enter is never pressed twice", async () => {
+  await withSkiff(async (skiff) => {
+    const rig = await startWatchRig(skiff);
+    await startWorker(skiff, "rev");
+    // The Skiff agent takes the next line and starts no turn.
+    await Deno.writeTextFile(rig.noTurnFile, "");
+    const uid = await sendTask(skiff, "rev", "Review");
+    const line = `[watch] pane rev ${uid} is idle. ${READ}`;
+    await waitPrompt(rig, new RegExp(escape(line)));
+    const health = await waitWatcher(skiff, (w) => w.ok === false);
+    assert(health.last!.startsWith("undelivered: "), health.last!);
+    await Deno.remove(rig.noTurnFile);
+    // Another fact comes and goes in; the undelivered line is not typed again.
+    const next = await sendTask(skiff, "rev", "Again");
+    await waitPrompt(rig, new RegExp(escape(`[watch] pane rev ${next} is idle.`)));
+    assertEquals(count(await agentPrompts(rig), line), 1);
+    const log = await Deno.readTextFile(rig.watchLog);
+    assertEquals(log.split("\n").filter((l) => l.includes("undelivered")).length, 1, log);
+  });
+});
+
+Deno.test("watcher: a person typing between the check and the Enter makes skiffd refuse; the line goes later", async () => {
+  await withSkiff(async (skiff) => {
+    const rig = await startWatchRig(skiff, { turnMs: 2500 });
+    await startWorker(skiff, "rev");
+    const { DaemonClient } = await import("../../lib/client/client.ts");
+    const { encodeFrame, Frame } = await import("../../lib/protocol/frames.ts");
+    // A person at the Skiff agent's pane keeps typing (and deleting) while the worker finishes.
+    const person = await DaemonClient.connect(skiff.socket);
+    await person.call("attach", { pane: "skipper" }, { raw: true });
+    let typing = true;
+    const typist = (async () => {
+      while (typing) {
+        await person.write(encodeFrame(Frame.INPUT, "x\x7f"));
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    })();
+    try {
+      const uid = await sendTask(skiff, "rev", "Review");
+      await skiff.ok(["wait", "rev", "--until", "idle", "--timeout", "20"]);
+      await waitWatcher(skiff, (w) => w.waiting_lines === 1);
+      const log = await waitFor("a refusal in the log", async () => {
+        const text = await Deno.readTextFile(rig.watchLog);
+        return /held 1 line\(s\): Pane 'skipper': a person (is typing|typed)/.test(text)
+          ? text
+          : undefined;
+      });
+      assertEquals(await agentPrompts(rig), [], log);
+      typing = false;
+      await typist;
+      await waitPrompt(rig, new RegExp(escape(`[watch] pane rev ${uid} is idle. ${READ}`)));
+    } finally {
+      typing = false;
+      person.close();
+    }
+  });
+});
+
+Deno.test("watcher: a pending task sent by hand before the line is typed is dropped", async () => {
+  await withSkiff(async (skiff) => {
+    const rig = await startWatchRig(skiff);
+    await startWorker(skiff, "ops");
+    // Keep the Skiff agent busy, so the pending line waits.
+    await skiff.ok(["send", "skipper", "SLOW 8000 think a while", "--enter"]);
+    const slow = await sendTask(skiff, "ops", "SLOW 500 build");
+    const { stdout } = await skiff.run(["ledger", "add", "--pane", "ops", "--task", "Deploy"]);
+    const pending = stdout.trim().split(" ")[0];
+    await waitWatcher(skiff, (w) => w.waiting_lines === 1);
+    // The person sends it by hand (and records that) while the line waits: no pane event
+    // tells the watcher, only the ledger it reads again just before typing.
+    await skiff.ok(["ledger", "update", pending, "--state", "sent"]);
+    await skiff.ok(["wait", "skipper", "--until", "idle", "--timeout", "20"]);
+    await waitFor(
+      "the drop in the log",
+      async () =>
+        (await Deno.readTextFile(rig.watchLog)).includes(
+          `dropped: task ${pending} is no longer pending`,
+        ),
+    );
+    const prompts = await agentPrompts(rig);
+    assert(!prompts.some((p) => p.includes(`task ${pending} is pending`)), prompts.join("\n"));
+    assert(slow !== pending);
+  });
+});
+
+Deno.test("watcher: two started at once leave one; it stops when the Skiff agent's session ends", async () => {
+  await withSkiff(async (skiff) => {
+    const rig = await startWatchRig(skiff);
+    const first = await skiff.run(["watch"]);
+    const second = await skiff.run(["watch", "--json"]);
+    assertEquals([first.code, second.code], [0, 0]);
+    assert(first.stdout.startsWith("A watcher already runs"), first.stdout);
+    assertEquals(JSON.parse(second.stdout).already, true);
+    const pid = (await skiff.watcherPid())!;
+    await skiff.ok(["kill", "skipper"]);
+    await waitWatcher(skiff, (w) => !w.running);
+    await waitFor("the watcher to exit", () => {
+      try {
+        Deno.kill(pid, "SIGCONT");
+        return false;
+      } catch {
+        return true;
+      }
+    });
+    assert((await Deno.readTextFile(rig.watchLog)).includes("watcher stopped: session-ended"));
+  });
+});
+
+Deno.test("watcher: a reload and a kill -9 restart are survived: nothing said twice, nothing lost", async () => {
+  await withSkiff(async (skiff) => {
+    const rig = await startWatchRig(skiff);
+    await startWorker(skiff, "rev");
+    const first = await sendTask(skiff, "rev", "Before the reload");
+    const firstLine = `[watch] pane rev ${first} is idle. ${READ}`;
+    await waitPrompt(rig, new RegExp(escape(firstLine)));
+    await skiff.ok(["wait", "skipper", "--until", "idle", "--timeout", "20"]);
+
+    // A reload drops the watcher's connection; it resumes after the last event it saw.
+    await skiff.ok(["daemon", "reload"]);
+    const second = await sendTask(skiff, "rev", "After the reload");
+    await waitPrompt(rig, new RegExp(escape(`[watch] pane rev ${second} is idle.`)));
+    await skiff.ok(["wait", "skipper", "--until", "idle", "--timeout", "20"]);
+
+    // kill -9: every pane comes back as a shell; the task sent before is interrupted.
+    Deno.kill((await skiff.daemonPid())!, "SIGKILL");
+    await skiff.ok(["ls"]);
+    const { FAKE_AGENT } = await import("../helpers/fake_agent.ts");
+    await skiff.ok([
+      "keys",
+      "skipper",
+      `FAKE_LOG=${rig.agentLog} FAKE_TURN_MS=400 ${Deno.execPath()} run -A -q ${FAKE_AGENT}`,
+      "Enter",
+    ]);
+    const interrupted = await waitPrompt(
+      rig,
+      /\[watch\] pane rev [0-9a-f]{8} is interrupted/,
+      40_000,
+    );
+    assertEquals(
+      interrupted.slice(interrupted.indexOf("[watch] pane rev")),
+      `[watch] pane rev ${second} is interrupted: the pane restarted after the send. Read it, ` +
+        `then send the task again with skiff ledger send ${second} --enter, or update it.`,
+    );
+    const prompts = await agentPrompts(rig);
+    assertEquals(count(prompts, firstLine), 1, prompts.join("\n"));
+    assertEquals(count(prompts, `pane rev ${second} is idle`), 1, prompts.join("\n"));
+    assertEquals(count(prompts, `${second} is interrupted`), 1, prompts.join("\n"));
+  });
+});
