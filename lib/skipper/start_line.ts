@@ -7,12 +7,16 @@
  */
 
 import { join } from "node:path";
-import { agentLaunch, type AgentProfile, AgentRegistry } from "../agents/mod.ts";
+import {
+  agentLaunch,
+  type AgentProfile,
+  AgentRegistry,
+  launchLine,
+  selfHookCommand,
+} from "../agents/mod.ts";
 import type { Config } from "../config/config.ts";
 import { stateDir } from "../config/paths.ts";
 import { SkiffError } from "../errors.ts";
-import { shellLine } from "../platform/shell.ts";
-import { selfCommand } from "../platform/spawn_self.ts";
 
 /** The agent profile the Skiff agent runs; throws exit `NOT_FOUND` for an unknown one. */
 export function skiffAgentProfile(config: Config): AgentProfile {
@@ -45,24 +49,17 @@ export interface StartLineOptions {
 }
 
 /**
- * The line that starts `profile` in a shell. With `continue`, the agent's
- * continue line when it has one; an agent without one (a custom agent)
- * starts a new conversation, which is not an error.
- *
- * This is the one place that builds the line; when `lib/agents` offers the
- * start line itself, this calls it.
+ * The line that starts `profile` in a shell, hook environment included. With
+ * `continue`, the agent's continue line when it has one; an agent without one
+ * (a custom agent with no `continue_args`) starts a new conversation, which
+ * is not an error.
  */
 export function startLine(profile: AgentProfile, options: StartLineOptions): StartLine {
   const continues = options.continue && profile.continueArgs !== null;
   const launch = agentLaunch(profile, {
     continue: continues,
     hookDir: options.hookDir ?? join(stateDir(), "hooks"),
-    hookCommand: (agent, event) => {
-      const line = selfCommand(["hook", agent, event]);
-      return shellLine([line.program, ...line.args]);
-    },
+    hookCommand: selfHookCommand,
   });
-  const env = Object.entries(launch.env).map(([key, value]) => `${key}=${value}`);
-  const words = env.length > 0 ? ["env", ...env, ...launch.command] : launch.command;
-  return { line: shellLine(words), continues };
+  return { line: launchLine(launch), continues };
 }

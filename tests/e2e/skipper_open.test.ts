@@ -187,40 +187,44 @@ Deno.test("skipper: a shell left in another folder or with no agent is not adopt
   });
 });
 
-Deno.test("skipper: after a kill -9 of skiffd, one open restores the session and types the start line once", async () => {
-  await withSkiff(async (skiff) => {
-    await useFakeSkipper(skiff);
-    const first = await openJson(skiff);
-    await idle(skiff, first.pane!.id);
-    // The first start line is long past (set back on the mark, not waited for).
-    await skiff.ok(["mark", "p1", `${START_LINE_MARK}=${Date.now() - START_GUARD_MS - 1000}`]);
-    const pid = (await skiff.daemonPid())!;
-    Deno.kill(pid, "SIGKILL");
-    await waitFor("skiffd to die", () => !pidAlive(pid));
+for (const continueArgs of ["--resume-last", undefined]) {
+  const what = continueArgs ? "the continue line" : "a start line (no continue line)";
+  Deno.test(`skipper: after a kill -9 of skiffd, one open restores the session and types ${what} once`, async () => {
+    await withSkiff(async (skiff) => {
+      await useFakeSkipper(skiff, { continueArgs });
+      const first = await openJson(skiff);
+      assertEquals(first.start.typed, "start", "a new session starts a new conversation");
+      await idle(skiff, first.pane!.id);
+      // The first start line is long past (set back on the mark, not waited for).
+      await skiff.ok(["mark", "p1", `${START_LINE_MARK}=${Date.now() - START_GUARD_MS - 1000}`]);
+      const pid = (await skiff.daemonPid())!;
+      Deno.kill(pid, "SIGKILL");
+      await waitFor("skiffd to die", () => !pidAlive(pid));
 
-    // The open starts skiffd; the restored pane is a bare shell in the marked session.
-    const again = await openJson(skiff);
-    assertEquals([again.how, again.pane?.id, again.session?.id], [
-      "found",
-      "p1",
-      first.session?.id,
-    ]);
-    // A custom agent has no continue line: it starts a new conversation, which is fine.
-    assertEquals(again.start, { typed: "start", why: null });
-    await idle(skiff, "p1");
-    assertEquals(await starts(skiff), ["start ", "start "]);
-    // A second open right after types nothing more.
-    const third = await openJson(skiff);
-    assertEquals(third.start.typed, null);
-    assertEquals((await starts(skiff)).length, 2);
-    const log = await Deno.readTextFile(join(skiff.root, "run", "skiffd.log"));
-    assertMatch(
-      log,
-      /pane p1 \(Skipper\) restored/,
-      "the daemon the open started logs beside the socket",
-    );
+      // The open starts skiffd; the restored pane is a bare shell in the marked session.
+      const again = await openJson(skiff);
+      assertEquals([again.how, again.pane?.id, again.session?.id], [
+        "found",
+        "p1",
+        first.session?.id,
+      ]);
+      // A custom agent with no continue line starts a new conversation, which is fine.
+      assertEquals(again.start, { typed: continueArgs ? "continue" : "start", why: null });
+      await idle(skiff, "p1");
+      assertEquals(await starts(skiff), ["start ", `start ${continueArgs ?? ""}`]);
+      // A second open right after types nothing more.
+      const third = await openJson(skiff);
+      assertEquals(third.start.typed, null);
+      assertEquals((await starts(skiff)).length, 2);
+      const log = await Deno.readTextFile(join(skiff.root, "run", "skiffd.log"));
+      assertMatch(
+        log,
+        /pane p1 \(Skipper\) restored/,
+        "the daemon the open started logs beside the socket",
+      );
+    });
   });
-});
+}
 
 Deno.test("skipper: for 15 s after a start line, another open types nothing", async () => {
   await withSkiff(async (skiff) => {

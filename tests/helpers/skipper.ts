@@ -28,6 +28,8 @@ export interface FakeSkipperOptions {
   enabled?: boolean;
   /** `[skiff_agent] agent` (default `fake`). */
   agent?: string;
+  /** The fake agent's `continue_args` (default: none, like most custom agents). */
+  continueArgs?: string;
   /** More `[skiff_agent]` lines. */
   settings?: string[];
   /** More TOML after everything else. */
@@ -86,6 +88,7 @@ export async function useFakeSkipper(
     'continuation = "^  \\\\S"',
     'placeholders = ["^Type a task$"]',
     "enter_delay_ms = 150",
+    ...(options.continueArgs ? [`continue_args = "${options.continueArgs}"`] : []),
     options.extra ?? "",
   ].join("\n");
   await Deno.writeTextFile(skiff.configFile, toml + "\n");

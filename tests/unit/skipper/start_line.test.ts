@@ -35,6 +35,16 @@ Deno.test("startLine: a custom agent has no continue line and starts a new conve
   });
 });
 
+Deno.test("startLine: a custom agent with continue_args continues", () => {
+  const custom = profile(
+    '[skiff_agent]\nagent = "mine"\n[agents.mine]\ncommand = "my-agent"\ncontinue_args = "--resume last"\nprompt = "^> (.*)$"',
+  );
+  assertEquals(startLine(custom, { continue: true, hookDir: "/nonexistent" }), {
+    line: "my-agent --resume last",
+    continues: true,
+  });
+});
+
 Deno.test("skiffAgentProfile: an unknown agent is exit NOT_FOUND with a hint", () => {
   const error = throwsSkiff(() => profile('[skiff_agent]\nagent = "nope"'), "NOT_FOUND");
   assertMatch(error.message, /No agent 'nope' for the Skiff agent\. See 'skiff agents'/);
