@@ -197,9 +197,17 @@ for (const continueArgs of ["--resume-last", undefined]) {
       await idle(skiff, first.pane!.id);
       // The first start line is long past (set back on the mark, not waited for).
       await skiff.ok(["mark", "p1", `${START_LINE_MARK}=${Date.now() - START_GUARD_MS - 1000}`]);
+      // The agent of the pane that the kill -9 orphans (skiffd is not there to end it).
+      const orphan = (await allPanes(skiff))[0].foreground!.pid;
       const pid = (await skiff.daemonPid())!;
       Deno.kill(pid, "SIGKILL");
       await waitFor("skiffd to die", () => !pidAlive(pid));
+      try {
+        await waitFor("the orphaned agent to go", () => !pidAlive(orphan), { timeout: 2000 });
+      } catch {
+        // The fake agent can stop itself on the hang-up; it is not the open's to end.
+        Deno.kill(orphan, "SIGKILL");
+      }
 
       // The open starts skiffd; the restored pane is a bare shell in the marked session.
       const again = await openJson(skiff);
