@@ -254,9 +254,12 @@ export class OutputScheduler {
         this.#busy.push(queue);
       }
     }
-    // Busy panes share the rest of the turn, a slice each, round-robin.
+    // Busy panes share the rest of the turn, a slice each, round-robin; at
+    // least one slice a turn, however long the quiet ones took.
     let now = performance.now();
-    while (this.#busy.length > 0 && now < deadline) {
+    let first = true;
+    while (this.#busy.length > 0 && (first || now < deadline)) {
+      first = false;
       if (this.#next >= this.#busy.length) this.#next = 0;
       const queue = this.#busy[this.#next];
       queue.parse(this.options.sliceBytes, now);
