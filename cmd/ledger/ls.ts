@@ -5,6 +5,8 @@
  */
 
 import { type CommandSpec, optBool, optList, optString } from "../../lib/cli/mod.ts";
+import { writeAllSync } from "../../lib/cli/output.ts";
+import { SCHEMA_VERSION } from "../../lib/version.ts";
 import { listToJson, type ShownState } from "../../lib/ledger/mod.ts";
 import { entriesTable } from "./format.ts";
 import { LEDGER_EXITS, noticeUnknown, openCliLedger, readLiveness } from "./shared.ts";
@@ -40,6 +42,18 @@ export const command: CommandSpec = {
     };
     using ledger = openCliLedger(ctx);
     const report = await readLiveness();
+    if (ctx.json) {
+      // SQLite writes the rows' JSON: for a big ledger, several times faster than objects.
+      const head = JSON.stringify({
+        schema_version: SCHEMA_VERSION,
+        liveness: report.liveness === null ? "unknown" : "known",
+      });
+      const encoder = new TextEncoder();
+      writeAllSync(Deno.stdout, encoder.encode(`${head.slice(0, -1)},"rows":`));
+      writeAllSync(Deno.stdout, ledger.listJson(filter, report.liveness));
+      writeAllSync(Deno.stdout, encoder.encode("}\n"));
+      return;
+    }
     const list = ledger.list(filter, report.liveness);
     noticeUnknown(ctx, report);
     ctx.out.result(listToJson(list), () => {
