@@ -1,11 +1,14 @@
 /**
  * Fair parsing of pane output on skiffd's one event loop.
  *
- * Output is not parsed when it arrives but queued per pane, and parsed in
- * turns of bounded length; between turns the event loop answers requests and
- * reads more output. In a turn, quiet panes (a little output, little of it
- * lately) go first; busy panes then share what is left of the turn in
- * slices, round-robin. A pane whose queue grows past
+ * While nothing waits, output is parsed as it arrives, for at most
+ * {@linkcode SchedulerOptions.turnMs} before the event loop gets a turn:
+ * deferring every chunk would cost a lone busy pane a third of its
+ * throughput. Past that, or while anything waits, output is queued per pane
+ * and parsed in turns of bounded length; between turns the event loop answers
+ * requests and reads more output. In a turn, quiet panes (a little output,
+ * little of it lately) go first; busy panes then share what is left of the
+ * turn in slices, round-robin. A pane whose queue grows past
  * {@linkcode SchedulerOptions.pauseBytes} is paused at its source, so its
  * program blocks on write, as it would under tmux, until its queue has
  * drained. Nothing is dropped or reordered.
@@ -41,8 +44,12 @@ export interface SchedulerOptions {
   heatDecayMs: number;
   /** How long all output must have stopped before the queues that ran are told so. */
   settleMs: number;
-  /** Called once the queues that ran were told they settled. */
-  onSettled?: () => void;
+  /**
+   * Called once the queues that ran were told they settled. It may return
+   * how many ms later it wants to be called again (when output is still
+   * settled then), or 0.
+   */
+  onSettled?: () => number | void;
 }
 
 /** The defaults: turns short enough for prompt answers, slices big enough for throughput. */
@@ -95,9 +102,14 @@ export class OutputQueue {
     return this.#consumer;
   }
 
-  /** Queues output from the source. */
+  /** Takes output from the source: parses it now when nothing waits, else queues it. */
   push(chunk: Uint8Array): void {
     if (this.#closed || chunk.length === 0) return;
+    if (this.#pending === 0 && this.#scheduler.direct(this)) {
+      this.#consumer.consume(chunk);
+      this.#heat = this.#heatNow(performance.now()) + chunk.length;
+      return;
+    }
     this.#chunks.push(chunk);
     this.#pending += chunk.length;
     if (!this.#paused && this.#pending > this.#scheduler.options.pauseBytes) {
@@ -188,6 +200,9 @@ export class OutputScheduler {
   #next = 0;
   #scheduled = false;
   #settleTimer: ReturnType<typeof setTimeout> | undefined;
+  #lastOutput = 0;
+  /** When parsing as output arrives began, since the event loop last had a turn. */
+  #directSince = -1;
 
   /** Makes a scheduler; `options` override {@linkcode DEFAULT_SCHEDULER_OPTIONS}. */
   constructor(options: Partial<SchedulerOptions> = {}) {
@@ -199,8 +214,29 @@ export class OutputScheduler {
     return new OutputQueue(this, consumer);
   }
 
+  /**
+   * Whether `queue`'s new output may be parsed at once: nothing waits and the
+   * event loop had a turn lately. When it may not, a turn is asked for.
+   */
+  direct(queue: OutputQueue): boolean {
+    const now = performance.now();
+    this.#lastOutput = now;
+    this.#ran.add(queue);
+    this.#armSettle();
+    if (this.busy || this.#scheduled) return false;
+    if (this.#directSince < 0) this.#directSince = now;
+    if (now - this.#directSince < this.options.turnMs) return true;
+    // Parsed long enough in a row: let the event loop in before more.
+    this.#scheduled = true;
+    setTimeout(() => this.#turn(), 0);
+    return false;
+  }
+
   /** Lists a queue that has output waiting, and asks for a turn. */
   wake(queue: OutputQueue): void {
+    this.#lastOutput = performance.now();
+    this.#ran.add(queue);
+    this.#armSettle();
     if (queue.listed === "") {
       if (queue.quiet(performance.now())) {
         queue.listed = "quiet";
@@ -239,6 +275,7 @@ export class OutputScheduler {
 
   #turn(): void {
     this.#scheduled = false;
+    this.#directSince = -1;
     const start = performance.now();
     const deadline = start + this.options.turnMs;
     // Quiet panes first: a keystroke's echo must not wait behind a flood.
@@ -272,24 +309,29 @@ export class OutputScheduler {
       }
       now = performance.now();
     }
+    this.#lastOutput = performance.now();
     if (this.busy) {
       this.#scheduled = true;
       setTimeout(() => this.#turn(), 0);
-    } else {
-      this.#armSettle();
     }
   }
 
-  #armSettle(): void {
-    clearTimeout(this.#settleTimer);
+  /** Tells the queues that ran, once no output came for `settleMs`. */
+  #armSettle(wait = this.options.settleMs): void {
+    if (this.#settleTimer !== undefined) return;
     this.#settleTimer = setTimeout(() => {
       this.#settleTimer = undefined;
-      if (this.busy) return;
+      const quietFor = performance.now() - this.#lastOutput;
+      if (this.busy || quietFor < this.options.settleMs) {
+        this.#armSettle(Math.max(1, this.options.settleMs - quietFor));
+        return;
+      }
       const ran = [...this.#ran];
       this.#ran.clear();
       for (const queue of ran) queue.consumer.settled?.();
-      this.options.onSettled?.();
-    }, this.options.settleMs);
+      const again = this.options.onSettled?.();
+      if (again) this.#armSettle(again);
+    }, wait);
     Deno.unrefTimer(this.#settleTimer);
   }
 

@@ -49,7 +49,6 @@ export class IdleCollector {
   readonly #minIntervalMs: number;
   #liveAfter = 0;
   #lastAt = -Infinity;
-  #retry: ReturnType<typeof setTimeout> | undefined;
 
   /** Makes a collector; nothing is collected until {@linkcode IdleCollector.idle}. */
   constructor(options: IdleCollectorOptions = {}) {
@@ -60,32 +59,18 @@ export class IdleCollector {
 
   /**
    * Call when the process went idle; collects when the heap grew enough.
-   * Too soon after the last collection, it tries again once the interval is
-   * over. Returns whether it collected now.
+   * Returns 0 when there is nothing more to do, or, when the last collection
+   * was too recent, how many ms to wait before asking again.
    */
-  idle(now = performance.now()): boolean {
-    clearTimeout(this.#retry);
-    this.#retry = undefined;
+  idle(now = performance.now()): number {
     const wait = this.#lastAt + this.#minIntervalMs - now;
-    if (wait > 0) {
-      this.#retry = setTimeout(() => this.idle(), wait);
-      Deno.unrefTimer(this.#retry);
-      return false;
-    }
+    if (wait > 0) return wait;
     const used = Deno.memoryUsage().heapUsed;
     const growth = used - this.#liveAfter;
-    if (growth < Math.max(this.#minGrowthBytes, this.#liveAfter * this.#minGrowthShare)) {
-      return false;
-    }
-    if (!collectGarbage()) return false;
+    if (growth < Math.max(this.#minGrowthBytes, this.#liveAfter * this.#minGrowthShare)) return 0;
+    if (!collectGarbage()) return 0;
     this.#lastAt = now;
     this.#liveAfter = Deno.memoryUsage().heapUsed;
-    return true;
-  }
-
-  /** Cancels a pending retry. */
-  close(): void {
-    clearTimeout(this.#retry);
-    this.#retry = undefined;
+    return 0;
   }
 }

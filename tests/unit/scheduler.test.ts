@@ -57,8 +57,34 @@ function withScheduler(
 }
 
 Deno.test(
+  "scheduler: while nothing waits, output is parsed as it arrives, until the event loop is due a turn",
+  withScheduler({ turnMs: 20 }, async (scheduler) => {
+    const log: string[] = [];
+    const slow = new Recorder("slow", log);
+    const queue = scheduler.add({
+      pause: () => slow.pause(),
+      resume: () => slow.resume(),
+      consume: (data) => {
+        slow.consume(data);
+        // Parsing that takes longer than a turn.
+        const until = performance.now() + 25;
+        while (performance.now() < until) { /* busy */ }
+      },
+    });
+    queue.push(bytes(10));
+    assertEquals(log, ["slow:10"], "parsed at once");
+    queue.push(bytes(20));
+    assertEquals(log, ["slow:10"], "the event loop gets its turn first");
+    assertEquals(queue.pending, 20);
+    await drained(scheduler);
+    assertEquals(log, ["slow:10", "slow:20"]);
+  }),
+);
+
+Deno.test(
   "scheduler: output is parsed whole and in order, in slices",
-  withScheduler({ sliceBytes: 1000 }, async (scheduler) => {
+  // turnMs 0: the event loop is always due a turn first, so everything queues.
+  withScheduler({ sliceBytes: 1000, turnMs: 0 }, async (scheduler) => {
     const recorder = new Recorder("a");
     const queue = scheduler.add(recorder);
     const chunks = [5, 1, 4000, 999, 1000, 1001, 3, 20_000].map((n, i) => bytes(n, i));
@@ -91,7 +117,7 @@ Deno.test(
 
 Deno.test(
   "scheduler: busy panes take turns, a slice each",
-  withScheduler({ sliceBytes: 1000, turnMs: 1000, quietBytes: 0 }, async (scheduler) => {
+  withScheduler({ sliceBytes: 1000, turnMs: 0, quietBytes: 0 }, async (scheduler) => {
     const log: string[] = [];
     const a = scheduler.add(new Recorder("a", log));
     const b = scheduler.add(new Recorder("b", log));
@@ -114,7 +140,7 @@ Deno.test(
 Deno.test(
   "scheduler: a pane with much waiting is paused, and resumed once it drained enough",
   withScheduler(
-    { sliceBytes: 1000, pauseBytes: 8000, resumeBytes: 2000, turnMs: 1000 },
+    { sliceBytes: 1000, pauseBytes: 8000, resumeBytes: 2000, turnMs: 0 },
     async (scheduler) => {
       const recorder = new Recorder("a");
       const queue = scheduler.add(recorder);
