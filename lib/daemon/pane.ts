@@ -2,9 +2,11 @@
  * A live pane: one process on a PTY, its screen, and the terminals attached
  * to it.
  *
- * Output is parsed by the screen as it arrives and only then forwarded to
- * attached terminals, so a redraw taken at any moment plus the bytes
- * forwarded after it always equal the real screen.
+ * Output waits in a queue until the scheduler gives the pane its turn (see
+ * `scheduler.ts`); a pane with much waiting is paused at its PTY. Each slice
+ * is parsed by the screen and only then forwarded to attached terminals, so a
+ * redraw taken at any moment plus the bytes forwarded after it always equal
+ * the real screen.
  *
  * @module
  */
@@ -18,7 +20,16 @@ import {
 } from "../platform/proc.ts";
 import { QueryFilter } from "../screen/query_filter.ts";
 import { Screen } from "../screen/screen.ts";
+import { IdleCollector } from "../platform/heap.ts";
+import { type OutputQueue, type OutputScheduler, sharedScheduler } from "./scheduler.ts";
 import type { SavedPane } from "./workspace.ts";
+
+const idleCollector = new IdleCollector();
+
+/** The scheduler of this process's panes; when their output settles, memory goes back. */
+function panesScheduler(): OutputScheduler {
+  return sharedScheduler({ onSettled: () => idleCollector.idle() });
+}
 
 /** Receives a pane's output after the screen has parsed it. */
 export interface PaneListener {
@@ -55,6 +66,8 @@ export interface PaneStartOptions {
   scrollback: number;
   /** Callbacks. */
   hooks: PaneHooks;
+  /** Who parses the output (default: the process's shared scheduler). */
+  scheduler?: OutputScheduler;
 }
 
 /** A pane's process status. */
@@ -77,6 +90,7 @@ export class Pane {
   #disposed = false;
   #hooks: PaneHooks | undefined;
   #held: Uint8Array[] | undefined;
+  #output: OutputQueue | undefined;
   /** When a person last typed (ms since the epoch), or 0. */
   personTypedAt = 0;
   /** Counts inputs from a person; a guarded send can refuse when it moved after its check. */
@@ -112,15 +126,26 @@ export class Pane {
     });
     pane.#pty = pty;
     pane.#pid = pty.pid;
-    pty.onData((data) => pane.#onOutput(data));
+    const output = (options.scheduler ?? panesScheduler()).add({
+      consume: (data) => pane.#consume(data),
+      pause: () => pty.pause(),
+      resume: () => pty.resume(),
+      settled: () => {
+        if (!pane.#disposed) pane.screen.compact();
+      },
+    });
+    pane.#output = output;
+    pty.onData((data) => output.push(data));
     pty.onExit((exit) => {
-      pane.status = "exited";
-      pane.exit = exit;
-      pane.exitedAt = Date.now();
       pane.#pty = undefined;
-      if (pane.#disposed) return;
-      // Output is parsed as it arrives, so the screen is final here.
-      options.hooks.exited(pane, exit);
+      // The screen is final only once what waits is parsed.
+      output.whenDrained(() => {
+        pane.status = "exited";
+        pane.exit = exit;
+        pane.exitedAt = Date.now();
+        if (pane.#disposed) return;
+        options.hooks.exited(pane, exit);
+      });
     });
     return pane;
   }
@@ -140,10 +165,8 @@ export class Pane {
     return this.#pid;
   }
 
-  #onOutput(data: Uint8Array): void {
+  #consume(data: Uint8Array): void {
     if (this.#disposed) return;
-    // Parsing right here keeps the screen in step with what terminals get, and
-    // holds further reads until it is done: the PTY's own buffer is the brake.
     this.screen.writeSync(data);
     if (this.#listeners.size > 0) {
       const visible = this.#filter.filter(data);
@@ -152,6 +175,16 @@ export class Pane {
       }
     }
     this.#hooks?.activity(this);
+  }
+
+  /** Bytes of output waiting to be parsed. */
+  get pendingOutput(): number {
+    return this.#output?.pending ?? 0;
+  }
+
+  /** Whether the PTY is paused because much output waits. */
+  get outputPaused(): boolean {
+    return this.#output?.paused ?? false;
   }
 
   /** Writes input bytes to the process. Returns false when it no longer runs. */
@@ -271,6 +304,7 @@ export class Pane {
   dispose(): void {
     this.endAttachments("killed");
     this.#disposed = true;
+    this.#output?.close();
     this.screen.dispose();
   }
 }

@@ -14,6 +14,12 @@ import { renderSgrLine } from "./sgr_line.ts";
 import { type AgentStatusReport, parseStatusReport, type ScreenView, viewRow } from "./view.ts";
 import { paletteColor } from "./palette.ts";
 import { VERSION } from "../version.ts";
+import {
+  compactHandlerLists,
+  FIRST_SCROLLBACK,
+  growScrollback,
+  shrinkParseBuffer,
+} from "./xterm_memory.ts";
 
 /** Options for {@linkcode Screen}. */
 export interface ScreenOptions {
@@ -66,13 +72,21 @@ export class Screen {
   #status: AgentStatusReport | undefined;
   #onTitle: ((title: string) => void) | undefined;
   #onBell: (() => void) | undefined;
+  /** The scrollback asked for. */
+  readonly #scrollback: number;
+  /** The scrollback the terminal has room for now; it grows with what is printed. */
+  #roomFor: number;
+  /** Bytes given to the asynchronous write and not parsed yet. */
+  #queued = 0;
 
   /** Makes a blank screen of `cols` × `rows`. */
   constructor(cols: number, rows: number, options: ScreenOptions) {
+    this.#scrollback = options.scrollback;
+    this.#roomFor = Math.min(options.scrollback, FIRST_SCROLLBACK);
     this.#term = new xterm.Terminal({
       cols,
       rows,
-      scrollback: options.scrollback,
+      scrollback: this.#roomFor,
       allowProposedApi: true,
       windowOptions: { getWinSizeChars: true },
       // writeSync warns once that it is "unreliable": that is about async parser
@@ -92,6 +106,7 @@ export class Screen {
       this.#onBell?.();
     });
     this.#answerQueries(options.respond);
+    compactHandlerLists(this.#term);
   }
 
   #answerQueries(respond: (answer: string) => void): void {
@@ -137,7 +152,19 @@ export class Screen {
 
   /** Parses program output; `done` runs once these bytes are on the screen. */
   write(data: Uint8Array, done: () => void): void {
-    this.#term.write(data, done);
+    // Room for every byte still queued, since xterm parses them later.
+    this.#queued += data.length;
+    this.#grow(this.#queued);
+    this.#term.write(data, () => {
+      this.#queued -= data.length;
+      done();
+    });
+  }
+
+  #grow(incoming: number): void {
+    if (this.#roomFor < this.#scrollback) {
+      this.#roomFor = growScrollback(this.#term, incoming, this.#scrollback);
+    }
   }
 
   /**
@@ -146,13 +173,21 @@ export class Screen {
    * meanwhile, which is flow control for free.
    */
   writeSync(data: Uint8Array): void {
+    this.#grow(this.#queued + data.length);
     (this.#term as unknown as { _core: { writeSync(data: Uint8Array): void } })._core.writeSync(
       data,
     );
   }
 
+  /** Gives back memory an idle screen does not need (the parser's decode buffer). */
+  compact(): void {
+    shrinkParseBuffer(this.#term);
+  }
+
   /** Changes the size; the screen reflows. */
   resize(cols: number, rows: number): void {
+    // A reflow may add many lines at once: give the scrollback its full room first.
+    this.#roomFor = growScrollback(this.#term, Infinity, this.#scrollback);
     this.#term.resize(cols, rows);
   }
 
