@@ -7,7 +7,6 @@
 
 import { join } from "node:path";
 import { DaemonClient } from "../lib/client/client.ts";
-import type { PaneInfo } from "../lib/protocol/panes.ts";
 import { type BenchRow, isolatedEnv, sampledRow, skiff, Tmux } from "./harness.ts";
 
 const THROUGHPUT_MB = 64;

@@ -6,7 +6,7 @@
  * call's time for 10,000 rows. Here SQLite writes each row's JSON (two pieces
  * around the shown state) and only the fields the listing rules read become a
  * small object; {@linkcode buildList} applies the very same rules, and the
- * pieces are joined into the text. `tests/ledger/list_json.test.ts` checks
+ * pieces are joined into the text. `tests/unit/ledger/list_json.test.ts` checks
  * that the result equals `listToJson` for every filter and liveness.
  *
  * @module
@@ -14,6 +14,7 @@
 
 import type { DatabaseSync } from "node:sqlite";
 import { buildList, type ResolvedFilter } from "./listing.ts";
+import { hasNotes } from "./notes.ts";
 import { absoluteResult } from "./result_path.ts";
 import type { Entry, ListRow } from "./rows.ts";
 import type { Liveness, StoredState } from "./states.ts";
@@ -39,14 +40,17 @@ function absolute(r: string): string {
  * the keys before the shown state (`id`, `uid`, `kind`) and those after it,
  * in the order of `json.ts`.
  */
-const ROWS_SQL = `SELECT t.id, t.parent_id, t.pane, t.pane_name, t.generation, t.state,
+function rowsSql(notes: boolean): string {
+  return `SELECT t.id, t.parent_id, t.pane, t.pane_name, t.generation, t.state,
   json_object('id', t.id, 'uid', t.uid,
     'kind', CASE WHEN t.pane IS NULL THEN 'plan' ELSE 'task' END) AS head,
   json_object('stored_state', t.state, 'pane', t.pane, 'pane_name', t.pane_name,
     'generation', t.generation, 'task', t.task, 'result', ${absolute("t.result")},
     'ref', t.ref, 'parent', p.uid, 'created_at', t.created_at, 'updated_at', t.updated_at,
-    'sent_at', t.sent_at, 'done_at', t.done_at) AS rest
-  FROM tasks t LEFT JOIN tasks p ON p.id = t.parent_id ORDER BY t.id`;
+    'sent_at', t.sent_at, 'done_at', t.done_at, 'note', ${notes ? "n.note" : "NULL"}) AS rest
+  FROM tasks t LEFT JOIN tasks p ON p.id = t.parent_id
+  ${notes ? "LEFT JOIN task_notes n ON n.task_id = t.id" : ""} ORDER BY t.id`;
+}
 
 type RowRecord = [
   number,
@@ -63,7 +67,7 @@ type RowRecord = [
 interface JsonRow extends ListRow {
   /** `{"id":…,"uid":…,"kind":…}`. */
   head: string;
-  /** `{"stored_state":…,…,"done_at":…}`. */
+  /** `{"stored_state":…,…,"note":…}`. */
   rest: string;
 }
 
@@ -86,7 +90,7 @@ export function listRowsJson(
   liveness: Liveness,
 ): Uint8Array {
   db.function(RESOLVE, { deterministic: true }, (stored) => absoluteResult(String(stored), folder));
-  const statement = db.prepare(ROWS_SQL);
+  const statement = db.prepare(rowsSql(hasNotes(db)));
   // Arrays are cheaper than an object per row (the method is missing from the types).
   (statement as unknown as { setReturnArrays(on: boolean): void }).setReturnArrays(true);
   const records = statement.all({
