@@ -19,6 +19,8 @@ import {
   processCwd,
 } from "../platform/proc.ts";
 import { QueryFilter } from "../screen/query_filter.ts";
+import { findScreenSwitch } from "../screen/alt_switch.ts";
+import { joinBytes } from "../platform/bytes.ts";
 import { Screen } from "../screen/screen.ts";
 import { IdleCollector } from "../platform/heap.ts";
 import { type OutputQueue, type OutputScheduler, sharedScheduler } from "./scheduler.ts";
@@ -30,6 +32,8 @@ const idleCollector = new IdleCollector();
 function panesScheduler(): OutputScheduler {
   return sharedScheduler({ onSettled: () => idleCollector.idle() });
 }
+
+const encoder = new TextEncoder();
 
 /** Receives a pane's output after the screen has parsed it. */
 export interface PaneListener {
@@ -169,7 +173,13 @@ export class Pane {
     if (this.#disposed) return;
     this.screen.writeSync(data);
     if (this.#listeners.size > 0) {
-      const visible = this.#filter.filter(data);
+      let visible = this.#filter.filter(data);
+      // A switch of screens goes to attached terminals as a redraw of the screen now,
+      // which also covers the rest of these bytes.
+      const cut = findScreenSwitch(visible);
+      if (cut !== -1) {
+        visible = joinBytes([visible.subarray(0, cut), encoder.encode(this.screen.redraw())]);
+      }
       if (visible.length > 0) {
         for (const listener of this.#listeners) listener.output(visible);
       }
@@ -242,7 +252,7 @@ export class Pane {
   /** Adds an attached terminal and returns the redraw it should show first. */
   attach(listener: PaneListener): string {
     this.#listeners.add(listener);
-    return "\x1b[H\x1b[2J\x1b[3J" + this.screen.serialize();
+    return this.screen.redraw();
   }
 
   /** Removes an attached terminal. */

@@ -320,6 +320,20 @@ export class Screen {
     return this.#serializer.serialize({ scrollback: 0 });
   }
 
+  /**
+   * Escape sequences that draw the screen the program shows now (the normal
+   * or the alternate one) over a whole terminal, with the program's modes,
+   * and never switch that terminal's own screen: an attached terminal shows
+   * the pane's screen as it is at every moment.
+   */
+  redraw(): string {
+    const full = this.#serializer.serialize({ scrollback: 0 });
+    const toAlternate = "\x1b[?1049h\x1b[H";
+    const at = full.lastIndexOf(toAlternate);
+    const body = this.alternate && at !== -1 ? full.slice(at + toAlternate.length) : full;
+    return "\x1b[H\x1b[2J\x1b[3J" + body;
+  }
+
   /** Frees the terminal. */
   dispose(): void {
     this.#term.dispose();
