@@ -11,6 +11,7 @@ import { benchAgents } from "./agents.ts";
 import { benchLedger } from "./ledger.ts";
 import { benchLoad } from "./load.ts";
 import { benchPanes } from "./panes.ts";
+import { benchWatch } from "./watch.ts";
 
 if (import.meta.main) {
   const log = (line: string) => console.error(line);
@@ -21,6 +22,8 @@ if (import.meta.main) {
   rows.push(...await benchPanes(log));
   log("bench: agents (turn-end latency, send overhead)…");
   rows.push(...await benchAgents(log));
+  log("bench: the watcher (a turn end to the Skiff agent's line)…");
+  rows.push(...await benchWatch(log));
   log("bench: ledger (ls on 10,000 rows, adds)…");
   rows.push(...await benchLedger(log));
   console.log(renderTable(rows));
