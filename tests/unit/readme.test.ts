@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { ROOT } from "../helpers/skiff.ts";
 import { EVENT_NAMES } from "../../lib/protocol/events.ts";
-import { COMMANDS } from "../../cmd/mod.ts";
+import { COMMANDS } from "../../cmd/loaders.ts";
 
 const README = Deno.readTextFileSync(join(ROOT, "README.md"));
 

@@ -6,7 +6,7 @@
  */
 
 import { assert, assertEquals } from "../../helpers/assert.ts";
-import { COMMANDS } from "../../../cmd/mod.ts";
+import { COMMANDS } from "../../../cmd/loaders.ts";
 import { renderHelp } from "../../../lib/cli/help.ts";
 import type { CommandSpec } from "../../../lib/cli/spec.ts";
 
