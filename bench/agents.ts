@@ -8,10 +8,10 @@
  */
 
 import { join } from "node:path";
+import { fakeAgentToml } from "../tests/helpers/fake_agent.ts";
 import { DaemonClient } from "../lib/client/client.ts";
 import { type BenchRow, isolatedEnv, MAIN, median, renderTable, skiff, Tmux } from "./harness.ts";
 
-const FAKE = new URL("../tests/fixtures/fake_agent.ts", import.meta.url).pathname;
 /** Turns per latency row: the row reports their median, min and max. */
 const TURNS = 20;
 
@@ -25,17 +25,7 @@ async function configure(root: string, env: Record<string, string>): Promise<voi
   await Deno.mkdir(env.SKIFF_CONFIG_DIR, { recursive: true });
   await Deno.writeTextFile(
     join(env.SKIFF_CONFIG_DIR, "projects.toml"),
-    [
-      "[agents.fake]",
-      `command = "${Deno.execPath()} run -A -q ${FAKE}"`,
-      'match = ["fake_agent.ts"]',
-      'busy = ["esc to interrupt"]',
-      'approval = ["Do you want to proceed\\\\?"]',
-      'prompt = "^> ?(.*)$"',
-      'frame = "^─{10,}"',
-      'placeholders = ["^Type a task$"]',
-      "enter_delay_ms = 150",
-    ].join("\n") + "\n",
+    fakeAgentToml().join("\n") + "\n",
   );
   void root;
 }

@@ -10,6 +10,7 @@
  */
 
 import { join } from "node:path";
+import { fakeAgentToml } from "../tests/helpers/fake_agent.ts";
 import { DaemonClient } from "../lib/client/client.ts";
 import {
   type BenchRow,
@@ -22,7 +23,6 @@ import {
   waitUntil,
 } from "./harness.ts";
 
-const FAKE = new URL("../tests/fixtures/fake_agent.ts", import.meta.url).pathname;
 /** Idle shells in each tool. */
 export const SHELLS = 200;
 /** How many of them flood. */
@@ -44,17 +44,7 @@ async function configureFakeAgent(env: Record<string, string>): Promise<void> {
   await Deno.mkdir(env.SKIFF_CONFIG_DIR, { recursive: true });
   await Deno.writeTextFile(
     join(env.SKIFF_CONFIG_DIR, "projects.toml"),
-    [
-      "[agents.fake]",
-      `command = "${Deno.execPath()} run -A -q ${FAKE}"`,
-      'match = ["fake_agent.ts"]',
-      'busy = ["esc to interrupt"]',
-      'approval = ["Do you want to proceed\\\\?"]',
-      'prompt = "^> ?(.*)$"',
-      'frame = "^─{10,}"',
-      'placeholders = ["^Type a task$"]',
-      "enter_delay_ms = 150",
-    ].join("\n") + "\n",
+    fakeAgentToml().join("\n") + "\n",
   );
 }
 

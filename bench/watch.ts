@@ -7,9 +7,9 @@
  */
 
 import { join } from "node:path";
+import { fakeAgentToml } from "../tests/helpers/fake_agent.ts";
 import { type BenchRow, isolatedEnv, sampledRow, skiff, waitUntil } from "./harness.ts";
 
-const FAKE = new URL("../tests/fixtures/fake_agent.ts", import.meta.url).pathname;
 const ROUNDS = 20;
 
 async function lines(path: string): Promise<number[]> {
@@ -28,16 +28,7 @@ export async function benchWatch(log: (line: string) => void): Promise<BenchRow[
     await Deno.mkdir(env.SKIFF_CONFIG_DIR, { recursive: true });
     await Deno.writeTextFile(
       join(env.SKIFF_CONFIG_DIR, "projects.toml"),
-      [
-        "[agents.fake]",
-        `command = "${Deno.execPath()} run -A -q ${FAKE}"`,
-        'match = ["fake_agent.ts"]',
-        'busy = ["esc to interrupt"]',
-        'prompt = "^> ?(.*)$"',
-        'frame = "^─{10,}"',
-        'placeholders = ["^Type a task$"]',
-        "enter_delay_ms = 150",
-      ].join("\n") + "\n",
+      fakeAgentToml().join("\n") + "\n",
     );
     const submits = join(root, "skipper.submits");
     const drawn = join(root, "worker.times");

@@ -129,6 +129,14 @@ export interface CommandSpec {
   run?: (ctx: CommandContext) => Promise<number | void>;
 }
 
+/** The required `PANE` argument most pane commands take first, with pane completion. */
+export const PANE_ARG = {
+  name: "PANE",
+  required: true,
+  help: "Pane id, name, or project/name",
+  complete: "pane",
+} as const satisfies ArgSpec;
+
 type ValueOf<O extends OptionSpec> = O["type"] extends "number" ? number : string;
 
 /** The type of option `O`'s value in `run`. */

@@ -14,6 +14,7 @@ import { renderSgrLine } from "./sgr_line.ts";
 import { type AgentStatusReport, parseStatusReport, type ScreenView, viewRow } from "./view.ts";
 import { paletteColor } from "./palette.ts";
 import { VERSION } from "../version.ts";
+import type { ScreenSnapshot } from "../protocol/panes.ts";
 import {
   compactHandlerLists,
   FIRST_SCROLLBACK,
@@ -35,24 +36,6 @@ export interface CaptureOptions {
   ansi?: boolean;
   /** How many scrollback lines to include above the visible rows. */
   scrollback?: number;
-}
-
-/** The state of a screen, for `capture --json`. */
-export interface ScreenSnapshot {
-  /** Columns. */
-  cols: number;
-  /** Rows. */
-  rows: number;
-  /** The cursor, 0-based within the visible rows. */
-  cursor: { x: number; y: number; visible: boolean };
-  /** The window title set by OSC 0 or 2. */
-  title: string;
-  /** Whether the alternate screen is active (full-screen programs). */
-  alternate: boolean;
-  /** Whether the program enabled bracketed paste. */
-  bracketed_paste: boolean;
-  /** The captured lines, scrollback first. */
-  lines: string[];
 }
 
 const OSC_COLORS: Record<number, string> = {

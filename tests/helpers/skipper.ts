@@ -7,7 +7,7 @@
  */
 
 import { dirname, join } from "node:path";
-import { FAKE_AGENT } from "./fake_agent.ts";
+import { FAKE_AGENT, fakeAgentToml } from "./fake_agent.ts";
 import { MAIN, type SkiffEnv } from "./skiff.ts";
 import { TestTerminal } from "./terminal.ts";
 import type { PaneInfo } from "../../lib/protocol/panes.ts";
@@ -77,17 +77,7 @@ export async function useFakeSkipper(
     `agent = "${options.agent ?? "fake"}"`,
     ...(options.settings ?? []),
     "",
-    "[agents.fake]",
-    'label = "Fake Agent"',
-    `command = "${wrapper}"`,
-    'match = ["fake_agent.ts"]',
-    'busy = ["esc to interrupt"]',
-    'approval = ["Do you want to proceed\\\\?"]',
-    'prompt = "^> ?(.*)$"',
-    'frame = "^─{10,}"',
-    'continuation = "^  \\\\S"',
-    'placeholders = ["^Type a task$"]',
-    "enter_delay_ms = 150",
+    ...fakeAgentToml({ command: wrapper }),
     ...(options.continueArgs ? [`continue_args = "${options.continueArgs}"`] : []),
     options.extra ?? "",
   ].join("\n");
