@@ -42,7 +42,10 @@ export const command = defineCommand({
   ],
   exits: [
     ["USAGE", "Bad input, no terminal, or the folder cannot be used; nothing was changed"],
-    ["NOT_FOUND", "The configured agent is not known"],
+    [
+      "NOT_FOUND",
+      "The configured agent is not known, or no session runs and its program is not on the PATH",
+    ],
     "DAEMON",
     ["CONFLICT", "The Skiff agent is off: turn it on with 'skiff settings set enabled true'"],
     ["DATA", "The folder could not be set up or copied"],
