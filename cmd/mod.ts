@@ -86,6 +86,11 @@ export const COMMANDS: CommandEntry[] = [
     load: async () => (await import("./ledger.ts")).command,
   },
   {
+    name: "app",
+    summary: "Open the app: the Skiff agent, the panes as terminals, the ledger and Settings",
+    load: async () => (await import("./app.ts")).command,
+  },
+  {
     name: "skipper",
     summary: "Attach to the Skiff agent, starting it when needed; Ctrl+\\ detaches",
     load: async () => (await import("./skipper.ts")).command,

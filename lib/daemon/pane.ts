@@ -206,10 +206,13 @@ export class Pane {
     return true;
   }
 
-  /** Adds an attached terminal and returns the redraw it should show first. */
-  attach(listener: PaneListener): string {
+  /**
+   * Adds an attached terminal and returns the redraw it should show first,
+   * with `scrollback` lines of history above the screen.
+   */
+  attach(listener: PaneListener, scrollback = 0): string {
     this.#listeners.add(listener);
-    return "\x1b[H\x1b[2J\x1b[3J" + this.screen.serialize();
+    return "\x1b[H\x1b[2J\x1b[3J" + this.screen.serialize({ scrollback });
   }
 
   /** Removes an attached terminal. */

@@ -280,9 +280,12 @@ export class Screen {
     };
   }
 
-  /** Returns escape sequences that redraw this screen, modes included, on a blank terminal. */
-  serialize(): string {
-    return this.#serializer.serialize({ scrollback: 0 });
+  /**
+   * Returns escape sequences that redraw this screen, modes included, on a
+   * blank terminal; with `scrollback`, that many lines of history first.
+   */
+  serialize(options: { scrollback?: number } = {}): string {
+    return this.#serializer.serialize({ scrollback: options.scrollback ?? 0 });
   }
 
   /** Frees the terminal. */
