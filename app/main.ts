@@ -29,7 +29,7 @@ const linkState = document.getElementById("link-state")!;
 /** What the right side shows. */
 type Screen =
   | { kind: "welcome" }
-  | { kind: "pane"; id: string; view: TerminalView; header: HTMLElement }
+  | { kind: "pane"; id: string; view: TerminalView; header: HTMLElement; note?: string }
   | { kind: "ledger"; screen: LedgerScreen }
   | { kind: "settings"; screen: SettingsScreen };
 
@@ -85,11 +85,10 @@ function fillPaneHeader(header: HTMLElement, pane: PaneInfo | undefined, note?: 
 function openPane(id: string, focus = true): void {
   closeScreen();
   const header = paneHeader(id);
-  const host = h("div", { class: "terminal", id: "terminal" });
+  const host = h("div", { class: "term-host", id: "terminal" });
   main.replaceChildren(
     h("section", { class: "screen pane", "aria-labelledby": "pane-head" }, header, host),
   );
-  let ended: string | undefined;
   const view = new TerminalView(host, id, {
     attached: (pane) => {
       if (screen.kind === "pane" && screen.view === view) screen.id = pane.id;
@@ -97,8 +96,9 @@ function openPane(id: string, focus = true): void {
       render();
     },
     ended: (why) => {
-      ended = why;
-      fillPaneHeader(header, store.view?.panes.find((p) => p.id === id), `[${why}]`);
+      if (screen.kind !== "pane" || screen.view !== view) return;
+      screen.note = `[${why}]`;
+      fillPaneHeader(header, store.view?.panes.find((p) => p.id === screen.id), screen.note);
     },
     leave: () => {
       (document.querySelector<HTMLElement>(`[data-pane="${id}"]`) ??
@@ -106,7 +106,7 @@ function openPane(id: string, focus = true): void {
     },
   });
   screen = { kind: "pane", id, view, header };
-  fillPaneHeader(header, store.view?.panes.find((p) => p.id === id), ended);
+  fillPaneHeader(header, store.view?.panes.find((p) => p.id === id));
   (globalThis as unknown as { skiffTerminal: TerminalView }).skiffTerminal = view;
   if (focus) view.focus();
   render();
@@ -200,7 +200,7 @@ function render(): void {
   }
   const current = screen;
   if (current.kind === "pane") {
-    fillPaneHeader(current.header, view.panes.find((p) => p.id === current.id));
+    fillPaneHeader(current.header, view.panes.find((p) => p.id === current.id), current.note);
   }
   document.title = view.panes.some((p) => p.unread) ? "● Skiff" : "Skiff";
 }
