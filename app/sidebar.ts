@@ -134,7 +134,7 @@ export function renderAgentRow(
   const pane = agentPane(view);
   const state = agentIconState(view.watcher, pane, view.panes);
   const meaning = iconMeaning(state, view.watcher);
-  const status = !view.skipper.enabled ? "off" : pane ? pane.state : "not started";
+  const status = pane ? pane.state : view.skipper.enabled ? "not started" : "off";
   return h(
     "button",
     {
