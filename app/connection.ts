@@ -39,6 +39,8 @@ export class Connection {
   #nextId = 1;
   #pending = new Map<number, Pending>();
   #delay = 250;
+  #opened: Promise<void> = new Promise(() => {});
+  #markOpen: () => void = () => {};
   /** Hears every event of skiffd. */
   onEvent: (event: Event) => void = () => {};
   /** Hears that the event feed is live (again): list what is there now. */
@@ -49,12 +51,18 @@ export class Connection {
   /** Opens the socket. */
   open(): void {
     this.onState("connecting");
+    if (this.#ws === undefined || this.#ws.readyState !== WebSocket.OPEN) {
+      this.#opened = new Promise((resolve) => this.#markOpen = resolve);
+    }
     const ws = new WebSocket(
       `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`,
     );
     this.#ws = ws;
     ws.onmessage = (message) => this.#receive(String(message.data));
-    ws.onopen = () => this.#delay = 250;
+    ws.onopen = () => {
+      this.#delay = 250;
+      this.#markOpen();
+    };
     ws.onclose = (close) => {
       for (const pending of this.#pending.values()) {
         pending.reject(new ApiError("daemon", "The connection to skiffd was lost"));
@@ -92,13 +100,15 @@ export class Connection {
   }
 
   /** Asks the app server; rejects with an {@linkcode ApiError}. */
-  call<M extends ApiMethodName>(
+  async call<M extends ApiMethodName>(
     method: M,
     params: ApiMethods[M]["params"],
   ): Promise<ApiMethods[M]["result"]> {
+    // A request made while the socket (re)connects waits for it to open.
+    if (this.#ws?.readyState !== WebSocket.OPEN) await this.#opened;
     const ws = this.#ws;
     if (!ws || ws.readyState !== WebSocket.OPEN) {
-      return Promise.reject(new ApiError("daemon", "Not connected to skiffd"));
+      throw new ApiError("daemon", "Not connected to skiffd");
     }
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
