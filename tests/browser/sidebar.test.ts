@@ -19,21 +19,23 @@ import { useFakeAgent } from "../helpers/fake_agent.ts";
 import { BASH, withSkiff } from "../helpers/skiff.ts";
 import type { PaneInfo } from "../../lib/protocol/panes.ts";
 
-/** What the sidebar shows for one pane row. */
+/** What the sidebar shows for one pane row, read in one go (the sidebar redraws as events come). */
 async function row(page: Page, name: string) {
-  const button = page.locator(".pane-row", { has: page.locator(".row-name", { hasText: name }) });
-  if (await button.count() === 0) return undefined;
-  return {
-    group: await button.evaluate((b) =>
-      b.closest(".group")?.querySelector(".group-name")?.textContent
-    ),
-    session: await button.evaluate((b) =>
-      b.closest(".session")?.querySelector(".session-name")?.textContent
-    ),
-    agent: await button.locator(".row-agent").textContent(),
-    state: await button.locator(".state").textContent(),
-    unread: await button.locator(".dot.unread").count() === 1,
-  };
+  return await page.evaluate<
+    | { group: string; session: string; agent: string; state: string; unread: boolean }
+    | undefined
+  >(`(() => {
+    const button = [...document.querySelectorAll(".pane-row")]
+      .find((b) => b.querySelector(".row-name")?.textContent === ${JSON.stringify(name)});
+    if (!button) return undefined;
+    return {
+      group: button.closest(".group")?.querySelector(".group-name")?.textContent,
+      session: button.closest(".session")?.querySelector(".session-name")?.textContent,
+      agent: button.querySelector(".row-agent")?.textContent,
+      state: button.querySelector(".state")?.textContent,
+      unread: button.querySelector(".dot.unread") !== null,
+    };
+  })()`);
 }
 
 Deno.test({
