@@ -19,7 +19,6 @@ import {
   writeAppAddress,
 } from "./app_file.ts";
 import { Gate } from "./auth.ts";
-import { appRoutes } from "./routes.ts";
 
 /** The only address the app listens on. */
 export const APP_HOST = "127.0.0.1";
@@ -84,6 +83,8 @@ class AppService implements DaemonService {
       const kept = readAppAddress(this.#file);
       const address = kept ?? { port: randomPort(), token: newToken() };
       const gate = await Gate.create(address.token);
+      // The page and xterm.js load only here, after skiffd answers: its start stays as quick.
+      const { appRoutes } = await import("./routes.ts");
       this.#handler = await appRoutes({
         gate,
         socket: host.socket,
