@@ -358,19 +358,24 @@ body[data-link="lost"] .link-state {
 .pane-head button {
   margin-left: auto;
 }
-.terminal {
+.term-host {
   flex: 1;
   min-height: 0;
-  padding: 6px 0 0 8px;
+  overflow: hidden;
+  padding: 6px 0 0 10px;
   background: #fbfaf7;
 }
 @media (prefers-color-scheme: dark) {
-  .terminal {
+  .term-host {
     background: #11161b;
   }
 }
-.terminal .xterm {
+.term-host .xterm {
   height: 100%;
+}
+/* xterm.js's own sheet paints its viewport black; the terminal takes the page's paper instead. */
+.term-host .xterm-viewport {
+  background-color: transparent !important;
 }
 
 button,

@@ -12,6 +12,7 @@ import {
   BROWSER_TEST,
   openApp,
   screenshot,
+  waitForTerminal,
   waitOnPage,
   withBrowser,
 } from "../helpers/browser.ts";
@@ -119,11 +120,12 @@ Deno.test({
           (r) => r !== undefined,
         );
         assertEquals([later!.group, later!.session], ["web", "coder"]);
-        await screenshot(page, "sidebar");
 
         // Marking it seen from the page clears the flag in skiffd, as `skiff seen` does.
         await page.locator(".pane-row", { hasText: "coder" }).click();
         await page.locator("#pane-head h1", { hasText: "coder" }).waitFor();
+        await waitForTerminal(page, /Fake Agent 1\.0/);
+        await screenshot(page, "sidebar");
         await page.getByRole("button", { name: "Mark seen" }).click();
         await waitOnPage("the dot to go", () => row(page, "coder"), (r) => r?.unread === false);
         const listed = await skiff.json<{ panes: PaneInfo[] }>(["ls"]);
