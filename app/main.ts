@@ -96,9 +96,10 @@ function openPane(id: string, focus = true): void {
       render();
     },
     ended: (why) => {
-      if (screen.kind !== "pane" || screen.view !== view) return;
-      screen.note = `[${why}]`;
-      fillPaneHeader(header, store.view?.panes.find((p) => p.id === screen.id), screen.note);
+      const current = screen;
+      if (current.kind !== "pane" || current.view !== view) return;
+      current.note = `[${why}]`;
+      fillPaneHeader(header, store.view?.panes.find((p) => p.id === current.id), current.note);
     },
     leave: () => {
       (document.querySelector<HTMLElement>(`[data-pane="${id}"]`) ??
