@@ -23,6 +23,9 @@ import { Gate } from "./auth.ts";
 /** The only address the app listens on. */
 export const APP_HOST = "127.0.0.1";
 
+/** How long a stop waits for the page's connections to close. */
+const STOP_WAIT_MS = 2000;
+
 /** How many random ports to try when the kept one is taken. */
 const PORT_TRIES = 20;
 
@@ -153,7 +156,13 @@ class AppService implements DaemonService {
 
   async stop(): Promise<void> {
     for (const socket of this.#sockets) socket.close(1001, "skiffd is stopping");
-    await this.#listening?.server.shutdown();
+    // A browser that never answers the close must not hold skiffd's stop.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      this.#listening?.server.shutdown(),
+      new Promise((resolve) => timer = setTimeout(resolve, STOP_WAIT_MS)),
+    ]);
+    clearTimeout(timer);
   }
 }
 
