@@ -9,8 +9,13 @@
 import { defineCommand, Exit, SkiffError } from "../lib/cli/mod.ts";
 import { attachTerminal } from "../lib/client/attach.ts";
 import { loadConfig } from "../lib/config/mod.ts";
-import { moveSkiffAgent, offError, openSkiffAgent, statusAfterOpen } from "../lib/skipper/mod.ts";
-import { moveLines } from "./skipper/format.ts";
+import {
+  moveLines,
+  moveSkiffAgent,
+  offError,
+  openSkiffAgent,
+  statusAfterOpen,
+} from "../lib/skipper/mod.ts";
 import { command as status } from "./skipper/status.ts";
 
 /** The `skipper` command. */
