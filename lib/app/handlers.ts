@@ -6,7 +6,7 @@
  * @module
  */
 
-import { existsSync } from "node:fs";
+import { pathExists } from "../platform/files.ts";
 import { AgentRegistry } from "../agents/registry.ts";
 import { isFolderSetting, loadConfig } from "../config/config.ts";
 import { SkiffError } from "../errors.ts";
@@ -103,7 +103,7 @@ export function pageHandlers(link: DaemonLink): Handlers {
       const liveness = new Map<string, PaneLiveness>(
         panes.map((p) => [p.id, { generation: p.generation }]),
       );
-      const exists = existsSync(place.path);
+      const exists = pathExists(place.path);
       using ledger = openAgentLedger();
       const list = listToJson(ledger.list({ all: true }, liveness));
       return { path: place.path, exists, ...list };

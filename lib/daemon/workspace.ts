@@ -5,7 +5,7 @@
  * @module
  */
 
-import { dirname } from "node:path";
+import { dirname } from "../platform/path.ts";
 import { ensureDir, writeFileAtomic } from "../platform/files.ts";
 import { UNREAD_REASONS, type UnreadReason } from "../protocol/panes.ts";
 

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, resolve } from "../platform/path.ts";
 import { DatabaseSync } from "node:sqlite";
 import { SkiffError } from "../errors.ts";
 import { defaultAgentFolder, expandHome } from "../config/paths.ts";

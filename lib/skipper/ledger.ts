@@ -10,8 +10,8 @@
  * @module
  */
 
-import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { pathExists } from "../platform/files.ts";
+import { join } from "../platform/path.ts";
 import { agentFolder, type Config, loadConfig } from "../config/config.ts";
 import { SkiffError } from "../errors.ts";
 import { type Ledger, LEDGER_FILE, ledgerPath, openLedger } from "../ledger/mod.ts";
@@ -63,7 +63,7 @@ function refuse(folder: string, reason: string): SkiffError {
 export function openAgentLedger(options: OpenAgentLedgerOptions = {}): Ledger {
   const config = Deno.env.get("SKIFF_LEDGER") ? undefined : loadConfig();
   const place = ledgerPlace(config);
-  if (existsSync(place.path)) return openLedger(place.path);
+  if (pathExists(place.path)) return openLedger(place.path);
   if (place.folder !== null) {
     const refusal = kindRefusal(folderKind(place.folder));
     if (refusal) throw refuse(place.folder, refusal);

@@ -11,7 +11,7 @@
  * @module
  */
 
-import { existsSync } from "node:fs";
+import { pathExists } from "../platform/files.ts";
 import { SkiffError } from "../errors.ts";
 import type { DaemonClient } from "../client/client.ts";
 import { followEvents } from "../client/follow.ts";
@@ -139,7 +139,7 @@ class Watcher {
 
   #rows(): TaskRow[] {
     const path = this.#options.ledgerPath();
-    if (!existsSync(path)) return [];
+    if (!pathExists(path)) return [];
     this.#ledger ??= openLedger(path);
     const list = this.#ledger.list({}, null);
     return list.entries.flatMap((e) => [e.row, ...(e.tasks ?? []).map((t) => t.row)]);
