@@ -142,6 +142,17 @@ function memoryLedger(
 }
 
 /**
+ * An empty ledger in memory that stands for the one `openLedger` would make
+ * at `path` (with the rows of a `ledger.md` beside it), to try a command on
+ * before the file is made. It never opens the file, even when another
+ * process has made it since.
+ */
+export function rehearsalLedger(path: string, options: OpenOptions = {}): Ledger {
+  const abs = resolve(path);
+  return memoryLedger(abs, readLedgerMd(abs), options.now ?? (() => new Date()), options.cwd);
+}
+
+/**
  * Opens the ledger at `path`, making the file (and its folder) if it is missing.
  *
  * - No file yet (or an empty one): a new version 2 ledger. If `ledger.md`

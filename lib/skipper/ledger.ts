@@ -14,7 +14,13 @@ import { pathExists } from "../platform/files.ts";
 import { join } from "../platform/path.ts";
 import { agentFolder, type Config, loadConfig } from "../config/config.ts";
 import { SkiffError } from "../errors.ts";
-import { type Ledger, LEDGER_FILE, ledgerPath, openLedger } from "../ledger/mod.ts";
+import {
+  type Ledger,
+  LEDGER_FILE,
+  ledgerPath,
+  openLedger,
+  rehearsalLedger,
+} from "../ledger/mod.ts";
 import { folderKind, kindRefusal, placeRefusal } from "./folder.ts";
 import { setUpFolder } from "./setup.ts";
 import { installSkill, skillCopyDir } from "./skill.ts";
@@ -70,7 +76,9 @@ export function openAgentLedger(options: OpenAgentLedgerOptions = {}): Ledger {
   }
   if (!options.create) return openLedger(place.path, { create: false });
   if (options.rehearse) {
-    using probe = openLedger(place.path, { create: false });
+    // In memory even when another process makes the file meanwhile: a
+    // rehearsal must never add a row of its own.
+    using probe = rehearsalLedger(place.path);
     options.rehearse(probe);
   }
   if (place.folder !== null && config) {
