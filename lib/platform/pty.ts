@@ -7,6 +7,7 @@
  */
 
 import { closeOnExec } from "./cloexec.ts";
+import { ptyReader, type PtySource } from "./pty_reader.ts";
 
 /** How a pane's process ended. */
 export interface PtyExit {
@@ -61,8 +62,17 @@ interface NodePty {
   kill(signal?: string): void;
   pause(): void;
   resume(): void;
+  /** The master's descriptor (Unix). */
+  readonly fd?: number;
   /** The master's read stream (private in node-pty). */
-  _socket?: { destroy(error?: unknown): unknown };
+  _socket?: NodePtySocket;
+}
+
+/** The master's read stream, as far as this module uses it. */
+interface NodePtySocket {
+  destroy(error?: unknown): unknown;
+  /** The stream's native handle, which reads the descriptor once started. */
+  _handle?: { readStart(): number; readStop(): number };
 }
 
 /** How long a read stream may stay open after the child exited, as node-pty allows. */
@@ -99,9 +109,13 @@ export async function spawnPty(
     // Raw bytes: decoding here would split UTF-8 sequences at chunk edges.
     encoding: null,
   });
+  const socket = child._socket;
+  if (socket && child.fd !== undefined) {
+    const threaded = readOnThread(child, socket);
+    if (threaded) return threaded;
+  }
   let paused = false;
   let ending = false;
-  const socket = child._socket;
   if (socket) {
     // node-pty destroys the read stream 200 ms after the child exits, to get
     // past platforms that never report its end. Output still in the kernel's
@@ -135,5 +149,73 @@ export async function spawnPty(
       paused = false;
       child.resume();
     },
+  };
+}
+
+/**
+ * Reads `child`'s output on the reader thread (see `pty_reader.ts`) instead
+ * of with its own stream, which then never reads (it still writes). Returns
+ * `null` where the thread cannot run; the stream reads then.
+ *
+ * The exit is told once the output has ended: the thread reads up to the
+ * kernel's end of file (EIO once everything on the terminal is gone), and
+ * then the stream is closed so that node-pty reports the exit at once. When
+ * a program that outlives the child keeps the terminal open, node-pty
+ * reports the exit after its grace; the thread then reads on, paused or
+ * not, for as long again, and stops.
+ */
+function readOnThread(child: NodePty, socket: NodePtySocket): Pty | null {
+  const reader = ptyReader();
+  const handle = socket._handle;
+  if (!reader || !handle) return null;
+  let onData: ((data: Uint8Array) => void) | undefined;
+  let onExit: ((exit: PtyExit) => void) | undefined;
+  let exit: PtyExit | undefined;
+  let ended = false;
+  let told = false;
+  /** Set when the thread failed: the stream reads, as without a thread. */
+  let alone = false;
+  const tell = () => {
+    if (told || !ended || !exit) return;
+    told = true;
+    onExit?.(exit);
+  };
+  const source: PtySource | null = reader.watch(child.fd!, {
+    data: (data) => onData?.(data),
+    end: () => {
+      ended = true;
+      // node-pty waits for its stream to close before it reports the exit.
+      socket.destroy();
+      tell();
+    },
+    lost: () => {
+      alone = true;
+      ended = true;
+      delete (handle as Partial<typeof handle>).readStart;
+      child.onData((data) => onData?.(data));
+      handle.readStart();
+    },
+  });
+  if (!source) return null;
+  // The stream must never read, or bytes would go missing or out of order. It
+  // starts its handle on the next tick at the earliest, and the handle reads
+  // only when the event loop polls: stopped here, it never reads.
+  handle.readStart = () => 0;
+  handle.readStop();
+  child.onExit((e) => {
+    exit = { exitCode: e.exitCode, signal: e.signal ?? 0 };
+    if (ended) return tell();
+    source.finish();
+    setTimeout(() => source.stop(), CLOSE_GRACE_MS);
+  });
+  return {
+    pid: child.pid,
+    onData: (handler) => void (onData = handler),
+    onExit: (handler) => void (onExit = handler),
+    write: (data) => child.write(data),
+    resize: (cols, rows) => child.resize(cols, rows),
+    kill: (signal = "SIGHUP") => child.kill(signal),
+    pause: () => alone ? child.pause() : source.pause(),
+    resume: () => alone ? child.resume() : source.resume(),
   };
 }

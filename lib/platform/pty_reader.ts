@@ -1,0 +1,164 @@
+/**
+ * Reading pseudo-terminals on a thread of their own (Linux).
+ *
+ * The kernel hands a PTY's output on 4 KB at a time, and its work of moving
+ * the next 4 KB runs on the core of the process that reads. When skiffd's
+ * event loop read a pane between parsing it into the screen, nobody read
+ * while it parsed, and that kernel work waited behind the parser: reading
+ * and parsing took turns, and one pane's output came at about half the
+ * speed the kernel can deliver. Here one worker reads every PTY master as
+ * soon as it has output, up to 64 KB per source and round, and posts the
+ * bytes to the event loop, which parses them while the next are read.
+ *
+ * The worker reads a duplicate of each master, so the descriptor it reads
+ * never closes under it. A source paused (for fairness) is not read, so its
+ * program blocks on write, as before. The worker runs from the source text
+ * of `readerThread` (`pty_reader_thread.ts`), so `deno compile` and the npm
+ * bundle need no file of their own for it. If the thread fails, panes go
+ * back to being read by the event loop.
+ *
+ * @module
+ */
+
+import { type Command, readerThread, type Report } from "./pty_reader_thread.ts";
+
+/** Where a source's output goes. */
+export interface PtySink {
+  /** Output bytes, in order. */
+  data(chunk: Uint8Array): void;
+  /** The source ended (end of file, an error such as EIO, or a stop); nothing follows. */
+  end(): void;
+  /**
+   * The thread failed (a bug): nothing more comes from it, and the owner
+   * reads the descriptor itself. A batch read but not posted is lost.
+   */
+  lost(): void;
+}
+
+/** A PTY master the reader watches. */
+export interface PtySource {
+  /** Stops reading it until {@linkcode PtySource.resume}. */
+  pause(): void;
+  /** Reads it again. */
+  resume(): void;
+  /** Reads it to its end even while paused: its program has exited. */
+  finish(): void;
+  /** Stops reading it for good; its sink gets `end` once the worker let go. */
+  stop(): void;
+}
+
+interface Libc {
+  fcntl(fd: number, command: number, arg: number): number;
+  pipe2(fds: Int32Array, flags: number): number;
+  write(fd: number, data: Uint8Array, length: bigint): number | bigint;
+}
+
+const F_DUPFD_CLOEXEC = 1030;
+const O_NONBLOCK = 0o4000;
+const O_CLOEXEC = 0o2000000;
+
+/** Watches PTY masters on the reader thread. */
+export class PtyReader {
+  readonly #libc: Libc;
+  readonly #worker: Worker;
+  readonly #wakeFd: number;
+  readonly #sinks = new Map<number, PtySink>();
+  readonly #one = new Uint8Array([1]);
+  /** How many commands were posted, shared with the worker. */
+  readonly #posted = new Int32Array(new SharedArrayBuffer(4));
+  #next = 1;
+
+  private constructor(libc: Libc, worker: Worker, wakeFd: number) {
+    this.#libc = libc;
+    this.#worker = worker;
+    this.#wakeFd = wakeFd;
+    worker.onerror = (event) => {
+      // Unhandled, a worker's error would end this process and every pane with it.
+      event.preventDefault();
+      console.error(
+        `skiff: the PTY reader thread failed, panes are read as before: ${event.message}`,
+      );
+      this.#failed();
+    };
+    worker.onmessage = (event: MessageEvent<Report>) => {
+      const report = event.data;
+      const sink = this.#sinks.get(report.id);
+      if (!sink) return;
+      if ("end" in report) {
+        this.#sinks.delete(report.id);
+        sink.end();
+      } else {
+        sink.data(report.data);
+      }
+    };
+  }
+
+  #failed(): void {
+    if (shared === this) shared = null;
+    this.#worker.terminate();
+    const sinks = [...this.#sinks.values()];
+    this.#sinks.clear();
+    for (const sink of sinks) sink.lost();
+  }
+
+  /** Starts the reader thread, or returns `null` where it cannot run (not Linux, no FFI). */
+  static start(): PtyReader | null {
+    if (Deno.build.os !== "linux") return null;
+    try {
+      const lib = Deno.dlopen("libc.so.6", {
+        fcntl: { parameters: ["i32", "i32", "i32"], result: "i32" },
+        pipe2: { parameters: ["buffer", "i32"], result: "i32" },
+        write: { parameters: ["i32", "buffer", "usize"], result: "isize" },
+      });
+      const libc: Libc = lib.symbols;
+      const pipe = new Int32Array(2);
+      if (libc.pipe2(pipe, O_NONBLOCK | O_CLOEXEC) !== 0) return null;
+      // A bundle that keeps function names (`deno bundle --keep-names`) wraps the
+      // function's inner functions in its `__name` helper, which the worker lacks.
+      const source = `var __name = (target) => target;\n(${readerThread.toString()})();`;
+      const url = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
+      const worker = new Worker(url, { type: "module" });
+      URL.revokeObjectURL(url);
+      const reader = new PtyReader(libc, worker, pipe[1]);
+      worker.postMessage(
+        { op: "start", wakeFd: pipe[0], posted: reader.#posted.buffer } as Command,
+      );
+      return reader;
+    } catch {
+      return null;
+    }
+  }
+
+  #send(command: Command, wake: boolean): void {
+    this.#worker.postMessage(command);
+    Atomics.add(this.#posted, 0, 1);
+    // A full pipe already holds a wake, so a failed write loses nothing.
+    if (wake) this.#libc.write(this.#wakeFd, this.#one, 1n);
+  }
+
+  /**
+   * Reads `fd` (a PTY master, left open for its owner) into `sink` until it
+   * ends. Returns `null` when the descriptor cannot be duplicated.
+   */
+  watch(fd: number, sink: PtySink): PtySource | null {
+    const copy = this.#libc.fcntl(fd, F_DUPFD_CLOEXEC, 3);
+    if (copy < 0) return null;
+    const id = this.#next++;
+    this.#sinks.set(id, sink);
+    this.#send({ op: "watch", id, fd: copy }, true);
+    return {
+      pause: () => this.#send({ op: "pause", id }, false),
+      resume: () => this.#send({ op: "resume", id }, true),
+      finish: () => this.#send({ op: "finish", id }, true),
+      stop: () => this.#send({ op: "stop", id }, true),
+    };
+  }
+}
+
+let shared: PtyReader | null | undefined;
+
+/** The process's reader thread, started on first use; `null` where it cannot run. */
+export function ptyReader(): PtyReader | null {
+  if (shared === undefined) shared = PtyReader.start();
+  return shared;
+}

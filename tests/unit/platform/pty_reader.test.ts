@@ -1,0 +1,101 @@
+import { assert, assertEquals } from "../../helpers/assert.ts";
+import { waitFor } from "../../helpers/skiff.ts";
+import { type Pty, spawnPty } from "../../../lib/platform/pty.ts";
+import { ptyReader } from "../../../lib/platform/pty_reader.ts";
+
+const ENV = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", TERM: "xterm-256color" };
+const linux = Deno.build.os === "linux";
+
+/** What `seq 1 n` prints through a PTY (each newline becomes CR LF). */
+function seqText(n: number): string {
+  let text = "";
+  for (let i = 1; i <= n; i++) text += `${i}\r\n`;
+  return text;
+}
+
+/** Collects a PTY's output until its exit is told. */
+function collect(pty: Pty): { chunks: Uint8Array[]; bytes: () => number; exit: Promise<number> } {
+  const chunks: Uint8Array[] = [];
+  pty.onData((data) => chunks.push(data));
+  const exit = new Promise<number>((resolve) => pty.onExit((e) => resolve(e.exitCode)));
+  return { chunks, bytes: () => chunks.reduce((n, c) => n + c.length, 0), exit };
+}
+
+function text(chunks: Uint8Array[]): string {
+  const decoder = new TextDecoder();
+  return chunks.map((c) => decoder.decode(c, { stream: true })).join("") + decoder.decode();
+}
+
+/** The system call a process waits in (Linux: the first field of /proc/PID/syscall). */
+function waitingIn(pid: number): string {
+  return Deno.readTextFileSync(`/proc/${pid}/syscall`).split(" ")[0];
+}
+
+Deno.test({
+  name: "pty reader: a thread reads on Linux, and every byte arrives in order before the exit",
+  ignore: !linux,
+  fn: async () => {
+    assert(ptyReader() !== null, "the reader thread runs here");
+    const n = 300_000;
+    const pty = await spawnPty("seq", ["1", String(n)], { cwd: "/", env: ENV, cols: 80, rows: 24 });
+    const out = collect(pty);
+    assertEquals(await out.exit, 0);
+    assertEquals(text(out.chunks), seqText(n));
+  },
+});
+
+Deno.test({
+  name: "pty reader: a paused source is not read, so its program blocks in write until resumed",
+  ignore: !linux,
+  fn: async () => {
+    const n = 400_000;
+    const pty = await spawnPty("seq", ["1", String(n)], { cwd: "/", env: ENV, cols: 80, rows: 24 });
+    const out = collect(pty);
+    await waitFor("the first output", () => out.bytes() > 0);
+    pty.pause();
+    // write(2) is system call 1 on x86-64 and 64 on arm64.
+    const write = Deno.build.arch === "aarch64" ? "64" : "1";
+    await waitFor("seq to block in write", () => waitingIn(pty.pid) === write);
+    const before = out.bytes();
+    // Nothing to wait for here: the point is that nothing happens. Unpaused, the
+    // remaining 2.6 MB would arrive within this window many times over.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert(
+      out.bytes() - before <= 64 << 10,
+      `at most a batch in flight, got ${out.bytes() - before}`,
+    );
+    assertEquals(waitingIn(pty.pid), write, "seq still waits to write");
+    assert(out.bytes() < seqText(n).length, "seq has not printed everything");
+    pty.resume();
+    assertEquals(await out.exit, 0);
+    assertEquals(text(out.chunks), seqText(n));
+  },
+});
+
+Deno.test({
+  name: "pty reader: a child that keeps the terminal open does not hold back the exit",
+  ignore: !linux,
+  fn: async () => {
+    // The shell exits; the sleep it leaves behind ignores the hang-up and keeps the
+    // terminal open, so reading never comes to the end of the file.
+    const script = '(trap "" HUP; exec sleep 30) & echo left-running; exit 3';
+    const pty = await spawnPty("sh", ["-c", script], {
+      cwd: "/",
+      env: ENV,
+      cols: 80,
+      rows: 24,
+    });
+    const out = collect(pty);
+    try {
+      assertEquals(await out.exit, 3);
+      assert(text(out.chunks).includes("left-running"), text(out.chunks));
+    } finally {
+      // The sleep shares the shell's process group and session.
+      try {
+        Deno.kill(-pty.pid, "SIGKILL");
+      } catch {
+        // Gone already.
+      }
+    }
+  },
+});
