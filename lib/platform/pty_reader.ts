@@ -20,7 +20,7 @@
  * @module
  */
 
-import { type Command, readerThread, type Report } from "./pty_reader_thread.ts";
+import { COMMAND_RING, OP, readerThread, type Report, type Start } from "./pty_reader_thread.ts";
 
 /** Where a source's output goes. */
 export interface PtySink {
@@ -62,10 +62,11 @@ export class PtyReader {
   readonly #libc: Libc;
   readonly #worker: Worker;
   readonly #wakeFd: number;
+  readonly #ring = new Int32Array(
+    new SharedArrayBuffer(4 * (COMMAND_RING.slots + COMMAND_RING.size * COMMAND_RING.words)),
+  );
   readonly #sinks = new Map<number, PtySink>();
   readonly #one = new Uint8Array([1]);
-  /** How many commands were posted, shared with the worker. */
-  readonly #posted = new Int32Array(new SharedArrayBuffer(4));
   #next = 1;
 
   private constructor(libc: Libc, worker: Worker, wakeFd: number) {
@@ -120,18 +121,28 @@ export class PtyReader {
       const worker = new Worker(url, { type: "module" });
       URL.revokeObjectURL(url);
       const reader = new PtyReader(libc, worker, pipe[1]);
-      worker.postMessage(
-        { op: "start", wakeFd: pipe[0], posted: reader.#posted.buffer } as Command,
-      );
+      const start: Start = { wakeFd: pipe[0], ring: reader.#ring.buffer };
+      worker.postMessage(start);
       return reader;
     } catch {
       return null;
     }
   }
 
-  #send(command: Command, wake: boolean): void {
-    this.#worker.postMessage(command);
-    Atomics.add(this.#posted, 0, 1);
+  /** Writes a command into the ring; with `wake`, ends the thread's wait for it. */
+  #send(op: number, id: number, fd = -1, wake = true): void {
+    const ring = this.#ring;
+    const written = Atomics.load(ring, COMMAND_RING.written);
+    // Full only if the thread stopped reading commands, which it does after every poll.
+    while (((written - Atomics.load(ring, COMMAND_RING.read)) | 0) >= COMMAND_RING.size) {
+      this.#libc.write(this.#wakeFd, this.#one, 1n);
+      Atomics.wait(ring, COMMAND_RING.read, Atomics.load(ring, COMMAND_RING.read), 10);
+    }
+    const slot = COMMAND_RING.slots + ((written >>> 0) % COMMAND_RING.size) * COMMAND_RING.words;
+    ring[slot] = op;
+    ring[slot + 1] = id;
+    ring[slot + 2] = fd;
+    Atomics.store(ring, COMMAND_RING.written, (written + 1) | 0);
     // A full pipe already holds a wake, so a failed write loses nothing.
     if (wake) this.#libc.write(this.#wakeFd, this.#one, 1n);
   }
@@ -145,12 +156,13 @@ export class PtyReader {
     if (copy < 0) return null;
     const id = this.#next++;
     this.#sinks.set(id, sink);
-    this.#send({ op: "watch", id, fd: copy }, true);
+    this.#send(OP.watch, id, copy);
     return {
-      pause: () => this.#send({ op: "pause", id }, false),
-      resume: () => this.#send({ op: "resume", id }, true),
-      finish: () => this.#send({ op: "finish", id }, true),
-      stop: () => this.#send({ op: "stop", id }, true),
+      // A pause needs no wake: the thread sees it before it reads again.
+      pause: () => this.#send(OP.pause, id, -1, false),
+      resume: () => this.#send(OP.resume, id),
+      finish: () => this.#send(OP.finish, id),
+      stop: () => this.#send(OP.stop, id),
     };
   }
 }

@@ -1,6 +1,12 @@
 /**
  * The program of the thread that reads pseudo-terminals (see
- * `pty_reader.ts`), and the messages between it and the event loop.
+ * `pty_reader.ts`), and how the event loop tells it what to do.
+ *
+ * The thread never returns to its own event loop: it waits in `poll(2)`.
+ * So commands do not come as messages but through a ring in shared memory
+ * ({@linkcode COMMAND_RING}), read after every poll; a command that must
+ * take effect at once is followed by a byte on the wake pipe, which ends the
+ * wait. Output goes the other way as messages ({@linkcode Report}).
  *
  * The worker runs {@linkcode readerThread} from its source text, so the
  * function uses nothing from outside its own body.
@@ -8,20 +14,33 @@
  * @module
  */
 
-/** A message to the worker. */
-export type Command =
-  | { op: "start"; wakeFd: number; posted: SharedArrayBuffer }
-  | { op: "watch"; id: number; fd: number }
-  | { op: "pause" | "resume" | "finish" | "stop"; id: number };
+/** What a command asks. */
+export const OP = { watch: 1, pause: 2, resume: 3, finish: 4, stop: 5 } as const;
 
-/** A message from the worker. */
+/**
+ * The command ring's layout, in 32-bit words: the count of commands written
+ * (by the event loop), the count read (by the thread), then `size` slots of
+ * three words each: the op, the source's id, and (for `watch`) the
+ * descriptor to read.
+ */
+export const COMMAND_RING = { written: 0, read: 1, slots: 2, size: 16384, words: 3 } as const;
+
+/** The message that starts the thread. */
+export interface Start {
+  /** The read end of the wake pipe. */
+  wakeFd: number;
+  /** The command ring (see {@linkcode COMMAND_RING}). */
+  ring: SharedArrayBuffer;
+}
+
+/** A message from the thread: output of a source, or its end. */
 export type Report = { id: number; data: Uint8Array } | { id: number; end: true };
 
 /**
- * The worker's program: watches the sources it is told of, reads each that
+ * The thread's program: watches the sources it is told of, reads each that
  * has output (unless paused) up to one batch a round, and posts the bytes;
  * posts the end of a source at its end of file or error, or when told to
- * stop it. It runs from its source text, so it uses nothing from outside.
+ * stop it.
  */
 export function readerThread(): void {
   const libc = Deno.dlopen("libc.so.6", {
@@ -30,6 +49,9 @@ export function readerThread(): void {
     poll: { parameters: ["buffer", "u64", "i32"], result: "i32" },
     __errno_location: { parameters: [], result: "pointer" },
   });
+  // The constants of this module, repeated: this body may use nothing from outside.
+  const WATCH = 1, PAUSE = 2, RESUME = 3, FINISH = 4, STOP = 5;
+  const WRITTEN = 0, READ = 1, SLOTS = 2, SIZE = 16384, WORDS = 3;
   const EAGAIN = 11;
   const EINTR = 4;
   const POLLIN = 1;
@@ -43,14 +65,11 @@ export function readerThread(): void {
   // The worker's global scope (this module is type-checked as a window's).
   const scope = self as unknown as {
     postMessage(message: Report, transfer?: Transferable[]): void;
-    onmessage: ((event: MessageEvent<Command>) => void) | null;
+    onmessage: ((event: MessageEvent<Start>) => void) | null;
   };
   const sources = new Map<number, Source>();
   const buffer = new Uint8Array(BATCH);
-  let wakeFd = -1;
-  // How many commands the event loop posted (it counts them), and how many arrived here.
-  let posted: Int32Array<ArrayBufferLike> = new Int32Array(1);
-  let handled = 0;
+  const wakeBuffer = new Uint8Array(64);
   const errno = () => new Deno.UnsafePointerView(libc.symbols.__errno_location()!).getInt32();
 
   const end = (id: number, source: Source) => {
@@ -85,40 +104,30 @@ export function readerThread(): void {
     if (ended) end(id, source);
   };
 
-  scope.onmessage = (event) => {
-    const command = event.data;
-    if (command.op === "start") {
-      wakeFd = command.wakeFd;
-      posted = new Int32Array(command.posted);
-      return;
+  /** Applies the commands written since the last call. */
+  const obey = (ring: Int32Array<SharedArrayBuffer>) => {
+    let next = Atomics.load(ring, READ);
+    const written = Atomics.load(ring, WRITTEN);
+    for (; next !== written; next = (next + 1) | 0) {
+      const slot = SLOTS + ((next >>> 0) % SIZE) * WORDS;
+      const [op, id, fd] = [ring[slot], ring[slot + 1], ring[slot + 2]];
+      if (op === WATCH) {
+        sources.set(id, { fd, paused: false, finishing: false, stopping: false });
+        continue;
+      }
+      const source = sources.get(id);
+      if (!source) continue;
+      if (op === PAUSE) source.paused = true;
+      if (op === RESUME) source.paused = false;
+      if (op === FINISH) source.finishing = true;
+      if (op === STOP) source.stopping = true;
     }
-    handled++;
-    if (command.op === "watch") {
-      sources.set(command.id, {
-        fd: command.fd,
-        paused: false,
-        finishing: false,
-        stopping: false,
-      });
-      return;
-    }
-    const source = sources.get(command.id);
-    if (!source) return;
-    if (command.op === "pause") source.paused = true;
-    if (command.op === "resume") source.paused = false;
-    if (command.op === "finish") source.finishing = true;
-    if (command.op === "stop") source.stopping = true;
+    Atomics.store(ring, READ, next);
   };
 
-  const loop = async () => {
-    const wakeBuffer = new Uint8Array(64);
+  const run = (wakeFd: number, ring: Int32Array<SharedArrayBuffer>) => {
     for (;;) {
-      // Every command whose wake was taken must be in force before the next poll,
-      // or that poll could wait for a source that was resumed meanwhile.
-      // Until the first command, the start, there is nothing to wait for.
-      while (wakeFd < 0 || handled < Atomics.load(posted, 0)) {
-        await new Promise((resolve) => setTimeout(resolve, 0));
-      }
+      obey(ring);
       // A stopped source is let go only here, while no poll holds its descriptor.
       for (const [id, source] of sources) if (source.stopping) end(id, source);
       const watched = [...sources].filter(([, s]) => !s.paused || s.finishing);
@@ -131,23 +140,24 @@ export function readerThread(): void {
         view.setInt32(8 * (i + 1), source.fd, true);
         view.setInt16(8 * (i + 1) + 4, POLLIN, true);
       });
-      // The poll blocks this thread, so no command arrives meanwhile: a command
-      // that must take effect at once comes with a wake, which ends the wait.
-      const ready = libc.symbols.poll(fds, BigInt(watched.length + 1), wakeFd < 0 ? 0 : -1);
-      if (ready <= 0) continue;
+      if (libc.symbols.poll(fds, BigInt(watched.length + 1), -1) <= 0) continue;
       if (view.getInt16(6, true) !== 0) {
         while (Number(libc.symbols.read(wakeFd, wakeBuffer, BigInt(wakeBuffer.length))) > 0) {
           // Emptied: one wake stands for any number of commands.
         }
       }
+      // Commands written during the poll count before any read: a source paused
+      // meanwhile keeps its output in the kernel.
+      obey(ring);
       watched.forEach(([id, source], i) => {
         if (view.getInt16(8 * (i + 1) + 6, true) === 0) return;
-        // Paused or stopped meanwhile: its output stays in the kernel.
         if (sources.get(id) !== source || source.stopping) return;
         if (source.paused && !source.finishing) return;
         drain(id, source);
       });
     }
   };
-  loop();
+
+  // The start comes as the one message; from then on the thread stays in `run`.
+  scope.onmessage = (event) => run(event.data.wakeFd, new Int32Array(event.data.ring));
 }
