@@ -23,6 +23,7 @@ import { findScreenSwitch } from "../screen/alt_switch.ts";
 import { joinBytes } from "../platform/bytes.ts";
 import { Screen } from "../screen/screen.ts";
 import { IdleCollector } from "../platform/heap.ts";
+import { nextIoTurn } from "../platform/io_turn.ts";
 import { type OutputQueue, type OutputScheduler, sharedScheduler } from "./scheduler.ts";
 import type { SavedPane } from "./workspace.ts";
 
@@ -30,7 +31,7 @@ const idleCollector = new IdleCollector();
 
 /** The scheduler of this process's panes; when their output settles, memory goes back. */
 function panesScheduler(): OutputScheduler {
-  return sharedScheduler({ onSettled: () => idleCollector.idle() });
+  return sharedScheduler({ onSettled: () => idleCollector.idle(), nextTurn: nextIoTurn });
 }
 
 const encoder = new TextEncoder();

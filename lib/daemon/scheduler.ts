@@ -45,6 +45,12 @@ export interface SchedulerOptions {
   /** How long all output must have stopped before the queues that ran are told so. */
   settleMs: number;
   /**
+   * Runs a turn once the event loop has had its own (answered requests,
+   * taken more output). Default: a timer of 0 ms, which Deno gives after
+   * about 2 ms; skiffd passes a turn that takes microseconds.
+   */
+  nextTurn?: (turn: () => void) => void;
+  /**
    * Called once the queues that ran were told they settled. It may return
    * how many ms later it wants to be called again (when output is still
    * settled then), or 0.
@@ -204,9 +210,12 @@ export class OutputScheduler {
   /** When parsing as output arrives began, since the event loop last had a turn. */
   #directSince = -1;
 
+  readonly #nextTurn: (turn: () => void) => void;
+
   /** Makes a scheduler; `options` override {@linkcode DEFAULT_SCHEDULER_OPTIONS}. */
   constructor(options: Partial<SchedulerOptions> = {}) {
     this.options = { ...DEFAULT_SCHEDULER_OPTIONS, ...options };
+    this.#nextTurn = this.options.nextTurn ?? ((turn) => setTimeout(turn, 0));
   }
 
   /** Adds a source of output. */
@@ -228,7 +237,7 @@ export class OutputScheduler {
     if (now - this.#directSince < this.options.turnMs) return true;
     // Parsed long enough in a row: let the event loop in before more.
     this.#scheduled = true;
-    setTimeout(() => this.#turn(), 0);
+    this.#nextTurn(() => this.#turn());
     return false;
   }
 
@@ -248,9 +257,9 @@ export class OutputScheduler {
     }
     if (!this.#scheduled) {
       this.#scheduled = true;
-      // A timer, not setImmediate: Deno looks at sockets between timers, but may
-      // run a chain of immediates for about a second before it does.
-      setTimeout(() => this.#turn(), 0);
+      // Not setImmediate: Deno may run a chain of immediates for about a second
+      // before it looks at sockets (see `nextTurn`).
+      this.#nextTurn(() => this.#turn());
     }
   }
 
@@ -312,7 +321,7 @@ export class OutputScheduler {
     this.#lastOutput = performance.now();
     if (this.busy) {
       this.#scheduled = true;
-      setTimeout(() => this.#turn(), 0);
+      this.#nextTurn(() => this.#turn());
     }
   }
 
