@@ -1,7 +1,9 @@
 /**
  * The PTY interface skiffd uses, and its first implementation on
  * `@lydell/node-pty`. The rest of the daemon sees only {@linkcode Pty}, so a
- * libc-FFI implementation can replace this one later.
+ * libc-FFI implementation can replace this one later. node-pty starts the
+ * program and writes to it; on Linux its output is read by the reader
+ * thread of `pty_reader.ts`, elsewhere by node-pty's stream.
  *
  * @module
  */
