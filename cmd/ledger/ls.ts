@@ -5,7 +5,7 @@
  */
 
 import { defineCommand } from "../../lib/cli/mod.ts";
-import { writeAllSync } from "../../lib/platform/bytes.ts";
+import { writeChunksSync } from "../../lib/platform/bytes.ts";
 import { SCHEMA_VERSION } from "../../lib/version.ts";
 import { listToJson, type ShownState } from "../../lib/ledger/mod.ts";
 import { readLiveness } from "../../lib/tasks/liveness.ts";
@@ -62,9 +62,11 @@ export const command = defineCommand({
         liveness: report.liveness === null ? "unknown" : "known",
       });
       const encoder = new TextEncoder();
-      writeAllSync(Deno.stdout, encoder.encode(`${head.slice(0, -1)},"rows":`));
-      writeAllSync(Deno.stdout, ledger.listJson(filter, report.liveness));
-      writeAllSync(Deno.stdout, encoder.encode("}\n"));
+      writeChunksSync(Deno.stdout, [
+        encoder.encode(`${head.slice(0, -1)},"rows":`),
+        ...ledger.listJson(filter, report.liveness),
+        encoder.encode("}\n"),
+      ]);
       return;
     }
     const list = ledger.list(filter, report.liveness);

@@ -211,10 +211,11 @@ export class Ledger {
 
   /**
    * The rows {@linkcode Ledger.list} gives, in their JSON form (as
-   * `listToJson(...).rows`), as UTF-8 bytes made by SQLite: much faster for
-   * a big ledger than making an object for every row.
+   * `listToJson(...).rows`), as UTF-8 bytes made by SQLite, in pieces to
+   * write in order: much faster for a big ledger than making an object for
+   * every row.
    */
-  listJson(filter: ListFilter, liveness: Liveness): Uint8Array {
+  listJson(filter: ListFilter, liveness: Liveness): Uint8Array[] {
     return this.#listed(
       filter,
       (resolved) => listRowsJson(this.#db, this.folder, resolved, liveness),

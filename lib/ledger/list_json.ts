@@ -16,7 +16,6 @@
  */
 
 import type { DatabaseSync, SQLInputValue } from "node:sqlite";
-import { joinBytes } from "../platform/bytes.ts";
 import type { ResolvedFilter } from "./listing.ts";
 import { hasNotes } from "./notes.ts";
 import { absoluteResult } from "./result_path.ts";
@@ -146,16 +145,17 @@ function liveJson(liveness: ReadonlyMap<string, { generation: number | null }>):
 const encoder = new TextEncoder();
 
 /**
- * The `rows` array of `ledger ls --json` as UTF-8 JSON bytes: the same rows as
- * `listToJson(buildList(rows, filter, liveness)).rows`, for the ledger in
- * `folder` (relative result paths resolve against it).
+ * The `rows` array of `ledger ls --json` as UTF-8 JSON bytes, in pieces to
+ * write one after the other (joined, they would be copied once more): the
+ * same rows as `listToJson(buildList(rows, filter, liveness)).rows`, for the
+ * ledger in `folder` (relative result paths resolve against it).
  */
 export function listRowsJson(
   db: DatabaseSync,
   folder: string,
   filter: ResolvedFilter,
   liveness: Liveness,
-): Uint8Array {
+): Uint8Array[] {
   db.function(RESOLVE, { deterministic: true }, (stored) => absoluteResult(String(stored), folder));
   const sql = listSql({ live: liveness !== null, notes: hasNotes(db), filter });
   const params: Record<string, SQLInputValue> = {
@@ -175,5 +175,5 @@ export function listRowsJson(
     parts.push(entries[i][0]);
   }
   parts.push(encoder.encode("]"));
-  return joinBytes(parts);
+  return parts;
 }

@@ -19,6 +19,34 @@ export function joinBytes(chunks: readonly Uint8Array[]): Uint8Array {
   return out;
 }
 
+/**
+ * Writes `chunks` to a stream in order, gathering small ones into writes of
+ * up to 64 KB: a write per small chunk would cost a system call each.
+ */
+export function writeChunksSync(
+  stream: { writeSync(p: Uint8Array): number },
+  chunks: Iterable<Uint8Array>,
+): void {
+  const gathered = new Uint8Array(64 << 10);
+  let used = 0;
+  const flush = () => {
+    if (used > 0) writeAllSync(stream, gathered.subarray(0, used));
+    used = 0;
+  };
+  for (const chunk of chunks) {
+    if (chunk.length > gathered.length - used) {
+      flush();
+      if (chunk.length >= gathered.length) {
+        writeAllSync(stream, chunk);
+        continue;
+      }
+    }
+    gathered.set(chunk, used);
+    used += chunk.length;
+  }
+  flush();
+}
+
 /** Writes every byte of `data` to a stream, retrying short writes. */
 export function writeAllSync(stream: { writeSync(p: Uint8Array): number }, data: Uint8Array): void {
   let offset = 0;

@@ -7,6 +7,7 @@ import {
   type ShownState,
 } from "../../../lib/ledger/mod.ts";
 import { open, pane, raw, tempDir } from "../../helpers/ledger.ts";
+import { joinBytes } from "../../../lib/platform/bytes.ts";
 
 const live = (panes: Record<string, number | null>): Liveness =>
   new Map(Object.entries(panes).map(([id, generation]) => [id, { generation }]));
@@ -100,7 +101,7 @@ Deno.test("listJson gives the same rows as listToJson for every filter and liven
   for (const [liveName, liveness] of LIVENESS) {
     for (const [filterName, filter] of filters(ledger)) {
       const want = listToJson(ledger.list(filter, liveness)).rows;
-      const text = new TextDecoder().decode(ledger.listJson(filter, liveness));
+      const text = new TextDecoder().decode(joinBytes(ledger.listJson(filter, liveness)));
       assertEquals(JSON.parse(text), want, `${filterName}, liveness ${liveName}`);
       // Byte for byte what JSON.stringify writes: key order, escapes and numbers.
       assertEquals(text, JSON.stringify(want), `${filterName}, liveness ${liveName}: the text`);
@@ -113,9 +114,9 @@ Deno.test("listJson gives the same rows as listToJson for every filter and liven
 Deno.test("listJson keeps the key order of the JSON shape, and an empty ledger gives []", async () => {
   await using dir = await tempDir();
   using ledger = open(dir.path);
-  assertEquals(new TextDecoder().decode(ledger.listJson({}, null)), "[]");
+  assertEquals(new TextDecoder().decode(joinBytes(ledger.listJson({}, null))), "[]");
   ledger.add({ task: "plan" });
-  const [plan] = JSON.parse(new TextDecoder().decode(ledger.listJson({}, null)));
+  const [plan] = JSON.parse(new TextDecoder().decode(joinBytes(ledger.listJson({}, null))));
   assertEquals(Object.keys(plan), Object.keys(listToJson(ledger.list({}, null)).rows[0]));
 });
 
