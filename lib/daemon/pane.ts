@@ -12,6 +12,7 @@
  */
 
 import { type Pty, type PtyExit, spawnPty } from "../platform/pty.ts";
+import { ptyReader } from "../platform/pty_reader.ts";
 import {
   foregroundGroup,
   type ForegroundProcess,
@@ -28,6 +29,16 @@ import { type OutputQueue, type OutputScheduler, sharedScheduler } from "./sched
 import type { SavedPane } from "./workspace.ts";
 
 const idleCollector = new IdleCollector();
+
+/**
+ * Starts what panes read and parse with (the thread that reads terminals,
+ * the event loop's short turn), so that the first pane's output does not
+ * wait for them.
+ */
+export function preparePanes(): void {
+  ptyReader();
+  nextIoTurn(() => {});
+}
 
 /** The scheduler of this process's panes; when their output settles, memory goes back. */
 function panesScheduler(): OutputScheduler {

@@ -19,6 +19,7 @@ import { ensureDir } from "../platform/files.ts";
 import { PROTOCOL_VERSION, VERSION } from "../version.ts";
 import { EventBus } from "./events.ts";
 import { LiveWorkspace } from "./live_workspace.ts";
+import { preparePanes } from "./pane.ts";
 import { openLog } from "../platform/log.ts";
 import { logApart, spawnApart } from "../platform/apart.ts";
 import { SKIFF_AGENT_MARK } from "../protocol/sessions.ts";
@@ -167,6 +168,7 @@ async function serve(
   lock.truncateSync(0);
   lock.writeSync(new TextEncoder().encode(`${Deno.pid}\n`));
 
+  preparePanes();
   await workspace.restore();
 
   // The watcher runs while the Skiff agent's session exists: start it now if
