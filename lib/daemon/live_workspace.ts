@@ -70,6 +70,11 @@ export interface LiveWorkspaceOptions {
   log: (line: string) => void;
   /** A folder put first on every pane's PATH (it holds the `skiff` script). */
   binDir?: string;
+  /**
+   * Whether this skiffd may still write the workspace file: false once
+   * another skiffd owns the socket's path (and so the file).
+   */
+  mayWrite?: () => boolean;
 }
 
 /** A size no smaller than a pane takes, nor larger. */
@@ -96,6 +101,8 @@ export class LiveWorkspace {
   readonly #configSource: ConfigSource;
   #lastGeneration = 0;
   #stopping = false;
+  #saveError: string | null = null;
+  #failedSaves = 0;
   /** Sessions that have sent `session-ended` in this run. */
   readonly #ended = new Set<string>();
   /** Sessions removed with their last pane, kept until their `session-ended` is sent. */
@@ -141,9 +148,42 @@ export class LiveWorkspace {
     return this.#data.sessions;
   }
 
-  /** Saves the workspace file. */
+  /**
+   * Saves the workspace file. A failed save (a full disk, a read-only
+   * folder) leaves the old file whole and skiffd running: it is logged once,
+   * the change stays in memory, and the next save (the next change, or
+   * {@linkcode LiveWorkspace.saveIfBehind}) writes it all.
+   */
   save(): void {
-    saveWorkspace(this.#options.file, this.#data);
+    if (this.#options.mayWrite && !this.#options.mayWrite()) return;
+    try {
+      saveWorkspace(this.#options.file, this.#data);
+    } catch (error) {
+      const message = (error as Error)?.message ?? String(error);
+      if (this.#saveError === null) {
+        this.#options.log(
+          `cannot save the workspace (${message}); the old file stays, and skiffd tries again with each change and every few seconds`,
+        );
+      }
+      this.#saveError = message;
+      this.#failedSaves++;
+      return;
+    }
+    if (this.#saveError !== null) {
+      this.#options.log(`workspace saved again after ${this.#failedSaves} failed save(s)`);
+      this.#saveError = null;
+      this.#failedSaves = 0;
+    }
+  }
+
+  /** Saves again when the last save failed. */
+  saveIfBehind(): void {
+    if (this.#saveError !== null) this.save();
+  }
+
+  /** Why the last save failed, or `null` when the file holds the workspace. */
+  get saveError(): string | null {
+    return this.#saveError;
   }
 
   #nextGeneration(): number {

@@ -28,7 +28,7 @@ import { writeSkiffShim } from "./shim.ts";
 import { WatcherRegistry } from "./watcher_health.ts";
 import { loadWorkspace } from "./workspace.ts";
 
-/** How often each pane's working folder is re-read, so a restore finds it. */
+/** How often each pane's working folder is re-read (so a restore finds it) and a failed save is tried again. */
 const CWD_REFRESH_MS = 5000;
 
 /** The result of {@linkcode runDaemon}. */
@@ -135,6 +135,7 @@ async function serve(files: RuntimeFiles): Promise<DaemonOutcome> {
       clients: server.clients,
       config: workspace.config.file,
       workspace: stateFile,
+      workspace_error: workspace.saveError,
       log: files.log,
       watcher: watcher.status(),
     }),
@@ -177,7 +178,10 @@ async function serve(files: RuntimeFiles): Promise<DaemonOutcome> {
     }
   });
 
-  const refresh = setInterval(() => workspace.refreshCwds(), CWD_REFRESH_MS);
+  const refresh = setInterval(() => {
+    workspace.refreshCwds();
+    workspace.saveIfBehind();
+  }, CWD_REFRESH_MS);
 
   async function stop(reason: string): Promise<void> {
     if (stopping) return;

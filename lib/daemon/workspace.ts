@@ -145,8 +145,34 @@ export function loadWorkspace(path: string): LoadedWorkspace {
   }
 }
 
-/** Writes the workspace atomically. */
+/**
+ * The fault switch of saves: while the file that `SKIFF_FAULT_FULL_DISK`
+ * names exists, every save fails as on a full disk, halfway through writing.
+ * It is read at each save, so a test can make the disk full and free again
+ * under a running skiffd.
+ */
+export const FULL_DISK_SWITCH = "SKIFF_FAULT_FULL_DISK";
+
+function diskFull(): boolean {
+  const path = Deno.env.get(FULL_DISK_SWITCH);
+  if (!path) return false;
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Writes the workspace atomically: a failed write (a full disk) throws and
+ * leaves the old file whole.
+ */
 export function saveWorkspace(path: string, data: WorkspaceData): void {
   ensureDir(dirname(path), 0o700);
-  writeFileAtomic(path, JSON.stringify(data, null, 1) + "\n", { mode: 0o600 });
+  const text = JSON.stringify(data, null, 1) + "\n";
+  writeFileAtomic(path, text, {
+    mode: 0o600,
+    spaceLeft: diskFull() ? Math.floor(text.length / 2) : undefined,
+  });
 }
