@@ -82,8 +82,9 @@ export class Server {
     connection.onClose(() => this.#connections.delete(connection));
   }
 
-  #onLine(connection: Connection, text: string): void {
-    if (text.trim() === "") return;
+  /** Answers one request line; returns `false` when the connection must wait for the answer. */
+  #onLine(connection: Connection, text: string): boolean {
+    if (text.trim() === "") return true;
     let request: unknown;
     try {
       request = JSON.parse(text);
@@ -92,7 +93,7 @@ export class Server {
         id: null,
         error: { code: ProtocolError.BAD_FRAME, message: "Request is not valid JSON" },
       });
-      return;
+      return true;
     }
     if (!isRequest(request)) {
       const id = (request as { id?: unknown })?.id;
@@ -103,12 +104,18 @@ export class Server {
           message: "Request needs an id, a method name, and params as an object",
         },
       });
-      return;
+      return true;
     }
     connection.requestStarted();
+    // What follows an attach may be frames already: read nothing more until it is answered.
+    const switches = request.method === "attach";
     this.#dispatch(connection, request).catch((error) => {
       this.#options.log(`internal error in ${request.method}: ${error?.stack ?? error}`);
-    }).finally(() => connection.requestFinished());
+    }).finally(() => {
+      connection.requestFinished();
+      if (switches) connection.resumeInput();
+    });
+    return !switches;
   }
 
   async #dispatch(connection: Connection, request: Request): Promise<void> {

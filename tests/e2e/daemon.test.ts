@@ -1,6 +1,8 @@
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch, assertNotEquals } from "../helpers/assert.ts";
 import { RawSocket } from "../helpers/raw_socket.ts";
+import { encodeFrame, Frame, FrameReader } from "../../lib/protocol/frames.ts";
+import { joinBytes } from "../../lib/platform/bytes.ts";
 import { BASH, pidAlive, type SkiffEnv, waitFor, withSkiff } from "../helpers/skiff.ts";
 import type { PaneInfo } from "../../lib/protocol/panes.ts";
 
@@ -137,6 +139,68 @@ Deno.test("malformed and oversized frames get an error and never stall the daemo
     rude.close();
     sock.close();
     assertEquals((await skiff.run(["ls", "--json"])).code, 0);
+  });
+});
+
+Deno.test("frames sent right behind an attach request are read as frames; after a refused attach, as lines", async () => {
+  await withSkiff(async (skiff) => {
+    await skiff.ok(["new", "--name", "quick", "--", ...BASH]);
+    const conn = await Deno.connect({ transport: "unix", path: skiff.socket });
+    const line = (id: number, method: string, params: Record<string, unknown>) =>
+      new TextEncoder().encode(JSON.stringify({ id, method, params }) + "\n");
+    // All in one write, as an impatient client would: nothing waits for an answer.
+    const burst = joinBytes([
+      line(1, "hello", { protocol: 1 }),
+      line(2, "attach", { pane: "nope" }),
+      line(3, "pane.list", {}),
+      line(4, "attach", { pane: "quick", cols: 90, rows: 20 }),
+      encodeFrame(Frame.RESIZE, JSON.stringify({ cols: 100, rows: 25 })),
+      encodeFrame(Frame.INPUT, "echo piped-in | tr a-z A-Z\r"),
+    ]);
+    let bytes = burst;
+    while (bytes.length > 0) bytes = bytes.subarray(await conn.write(bytes));
+    let buffer: Uint8Array = new Uint8Array(0);
+    const answers: Record<string, unknown>[] = [];
+    const chunk = new Uint8Array(65536);
+    const deadline = Date.now() + 10_000;
+    const more = async () => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const n = await Promise.race([
+        conn.read(chunk),
+        new Promise<"late">((resolve) => {
+          timer = setTimeout(() => resolve("late"), Math.max(0, deadline - Date.now()));
+        }),
+      ]);
+      clearTimeout(timer);
+      if (n === "late") throw new Error(`no more answers or frames; so far: ${answers.length}`);
+      if (n === null) throw new Error("skiffd closed the connection");
+      buffer = joinBytes([buffer, chunk.subarray(0, n)]);
+    };
+    while (answers.length < 4) {
+      const newline = buffer.indexOf(0x0a);
+      if (newline === -1) {
+        await more();
+        continue;
+      }
+      answers.push(JSON.parse(new TextDecoder().decode(buffer.subarray(0, newline))));
+      buffer = buffer.slice(newline + 1);
+    }
+    assertEquals(answers.map((a) => a.id), [1, 2, 3, 4], "answers in order");
+    assertEquals((answers[1].error as { code: string }).code, "not_found");
+    assertEquals((answers[2].result as { panes: PaneInfo[] }).panes.length, 1);
+    assertEquals((answers[3].result as PaneInfo).name, "quick");
+    // The rest is frames: the pane's screen, then the echo of what the INPUT frame typed.
+    const reader = new FrameReader();
+    let output = "";
+    for (;;) {
+      for (const frame of reader.push(buffer)) output += new TextDecoder().decode(frame.payload);
+      buffer = new Uint8Array(0);
+      if (output.includes("PIPED-IN\r\n")) break;
+      await more();
+    }
+    conn.close();
+    const info = (await panes(skiff))[0];
+    assertEquals([info.cols, info.rows], [100, 25], "the RESIZE frame was read as one");
   });
 });
 
