@@ -103,6 +103,8 @@ export class LiveWorkspace {
   #stopping = false;
   #saveError: string | null = null;
   #failedSaves = 0;
+  /** Whether the file lacks a change: its save failed, or was put off. */
+  #behind = false;
   /** Sessions that have sent `session-ended` in this run. */
   readonly #ended = new Set<string>();
   /** Sessions removed with their last pane, kept until their `session-ended` is sent. */
@@ -155,7 +157,11 @@ export class LiveWorkspace {
    * {@linkcode LiveWorkspace.saveIfBehind}) writes it all.
    */
   save(): void {
-    if (this.#options.mayWrite && !this.#options.mayWrite()) return;
+    if (this.#options.mayWrite && !this.#options.mayWrite()) {
+      this.#behind = true;
+      return;
+    }
+    this.#behind = false;
     try {
       saveWorkspace(this.#options.file, this.#data);
     } catch (error) {
@@ -167,6 +173,7 @@ export class LiveWorkspace {
       }
       this.#saveError = message;
       this.#failedSaves++;
+      this.#behind = true;
       return;
     }
     if (this.#saveError !== null) {
@@ -176,9 +183,9 @@ export class LiveWorkspace {
     }
   }
 
-  /** Saves again when the last save failed. */
+  /** Saves again when the last save failed or was put off. */
   saveIfBehind(): void {
-    if (this.#saveError !== null) this.save();
+    if (this.#behind) this.save();
   }
 
   /** Why the last save failed, or `null` when the file holds the workspace. */

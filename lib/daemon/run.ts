@@ -27,6 +27,8 @@ import { Server } from "./server.ts";
 import { writeSkiffShim } from "./shim.ts";
 import { WatcherRegistry } from "./watcher_health.ts";
 import { loadWorkspace } from "./workspace.ts";
+import { Ownership } from "./ownership.ts";
+import { existsSync } from "node:fs";
 
 /** How often each pane's working folder is re-read (so a restore finds it) and a failed save is tried again. */
 const CWD_REFRESH_MS = 5000;
@@ -35,6 +37,14 @@ const CWD_REFRESH_MS = 5000;
 export interface DaemonOutcome {
   /** Whether another skiffd already held the socket. */
   alreadyRunning: boolean;
+}
+
+function inodeOf(path: string): number | null | undefined {
+  try {
+    return Deno.statSync(path).ino;
+  } catch {
+    return undefined;
+  }
 }
 
 async function socketAnswers(path: string): Promise<boolean> {
@@ -81,7 +91,16 @@ async function serve(files: RuntimeFiles): Promise<DaemonOutcome> {
     lock.close();
     return { alreadyRunning: true };
   }
-  const log = openLog(files.log);
+  let writeLog = openLog(files.log);
+  let logInode = inodeOf(files.log);
+  const log = (line: string) => writeLog(line);
+  // A cleaned folder took the log with it (another skiffd may have made a new one there).
+  const reopenLog = () => {
+    if (inodeOf(files.log) === logInode && logInode !== undefined) return;
+    writeLog.close();
+    writeLog = openLog(files.log);
+    logInode = inodeOf(files.log);
+  };
   try {
     Deno.statSync(files.socket);
     if (await socketAnswers(files.socket)) {
@@ -95,6 +114,23 @@ async function serve(files: RuntimeFiles): Promise<DaemonOutcome> {
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   }
+
+  let stopping = false;
+  const ownership = new Ownership(files, lock, {
+    log,
+    relisten: () => server.relisten(files.socket),
+    restored: () => {
+      reopenLog();
+      // The panes' skiff script went with the folder too.
+      if (!existsSync(files.bin)) writeSkiffShim(files.bin);
+      workspace.saveIfBehind();
+    },
+    lost: (why) => {
+      reopenLog();
+      log(`${why}; stopping as in a daemon stop, leaving its socket and workspace alone`);
+      void stop("another skiffd owns the socket", { lost: true });
+    },
+  });
 
   ensureDir(stateDir(), 0o700);
   const started = Date.now();
@@ -112,13 +148,13 @@ async function serve(files: RuntimeFiles): Promise<DaemonOutcome> {
     events,
     log,
     binDir: writeSkiffShim(files.bin),
+    mayWrite: () => ownership.owns(),
   });
   log(`skiffd ${VERSION} starting, pid ${Deno.pid}, socket ${files.socket}`);
   logApart(log);
 
   let resolveStopped: () => void = () => {};
   const stopped = new Promise<void>((resolve) => resolveStopped = resolve);
-  let stopping = false;
 
   // Listen before restoring, so that clients waiting on a start see us at once.
   const control: DaemonControl = {
@@ -154,6 +190,8 @@ async function serve(files: RuntimeFiles): Promise<DaemonOutcome> {
     log,
   });
   await server.listen(files.socket);
+  ownership.listening();
+  ownership.start();
   lock.truncateSync(0);
   lock.writeSync(new TextEncoder().encode(`${Deno.pid}\n`));
 
@@ -183,18 +221,24 @@ async function serve(files: RuntimeFiles): Promise<DaemonOutcome> {
     workspace.saveIfBehind();
   }, CWD_REFRESH_MS);
 
-  async function stop(reason: string): Promise<void> {
+  async function stop(reason: string, how: { lost?: boolean } = {}): Promise<void> {
     if (stopping) return;
     stopping = true;
     log(`stopping: ${reason}`);
     clearInterval(refresh);
+    ownership.stop();
     events.emit("daemon-stopping", { reason });
+    // Once another skiffd owns the path, the workspace file is its: shutdown saves nothing.
     await workspace.shutdown("daemon stopped");
-    await server.close();
-    try {
-      Deno.removeSync(files.socket);
-    } catch {
-      // Already removed by close().
+    if (how.lost) {
+      server.abandon();
+    } else {
+      await server.close();
+      try {
+        Deno.removeSync(files.socket);
+      } catch {
+        // Already removed by close().
+      }
     }
     // The lock stays held until this process exits: `daemon stop` waits on it.
     resolveStopped();

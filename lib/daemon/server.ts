@@ -32,7 +32,7 @@ function isRequest(value: unknown): value is Request {
 
 /** The listening socket and its connections. */
 export class Server {
-  readonly #server: net.Server;
+  #server: net.Server;
   readonly #connections = new Set<Connection>();
   readonly #options: ServerOptions;
   #nextId = 1;
@@ -190,6 +190,27 @@ export class Server {
     }
     connection.send(response);
     for (const action of after) action();
+  }
+
+  /**
+   * Makes the socket again at `path` after it was removed; connected clients
+   * stay connected.
+   */
+  async relisten(path: string): Promise<void> {
+    // Closing the old listener removes whatever is at its path, so it goes first.
+    this.#server.close();
+    this.#server = net.createServer((socket) => this.#accept(socket));
+    await this.listen(path);
+  }
+
+  /**
+   * Closes every connection but leaves the listener to the exit of the
+   * process: closing it would remove the socket at its path, which is
+   * another skiffd's now.
+   */
+  abandon(): void {
+    for (const connection of this.#connections) connection.close();
+    this.#server.unref();
   }
 
   /** Ends every connection once its requests are answered (a reload). */
