@@ -5,7 +5,7 @@
  * @module
  */
 
-import { dirname } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { ensureDir, writeFileAtomic } from "../platform/files.ts";
 import { UNREAD_REASONS, type UnreadReason } from "../protocol/panes.ts";
 
@@ -108,11 +108,30 @@ export interface LoadedWorkspace {
 }
 
 /**
+ * Removes the temporary files of saves that a crash (a kill -9) cut off.
+ * Only the skiffd that holds this workspace's lock calls this, so none of
+ * them is being written.
+ */
+function removeCutOffSaves(path: string): void {
+  const prefix = `${basename(path)}.tmp-`;
+  try {
+    for (const entry of Deno.readDirSync(dirname(path))) {
+      if (entry.isFile && entry.name.startsWith(prefix)) {
+        Deno.removeSync(join(dirname(path), entry.name));
+      }
+    }
+  } catch {
+    // No folder yet, or nothing we may remove: the files only take space.
+  }
+}
+
+/**
  * Reads the workspace file. A missing file gives an empty workspace. An
  * unreadable one is renamed aside (never deleted) and an empty workspace is
- * returned.
+ * returned. Temporary files of cut-off saves beside it are removed.
  */
 export function loadWorkspace(path: string): LoadedWorkspace {
+  removeCutOffSaves(path);
   let text: string;
   try {
     text = Deno.readTextFileSync(path);
