@@ -63,34 +63,72 @@ Deno.test({
       await Deno.chmod(skiff.root, 0o755);
       await Deno.chmod(join(skiff.root, "run"), 0o755);
       await Deno.chmod(skiff.socket, 0o666);
-      const script = [
-        "import socket,sys",
-        "s=socket.socket(socket.AF_UNIX)",
-        `s.connect(${JSON.stringify(skiff.socket)})`,
-        `s.sendall(b'{"id":1,"method":"hello","params":{"protocol":1}}\\n')`,
-        "print(s.recv(4096).decode().strip())",
-      ].join("\n");
-      const out = await new Deno.Command("setpriv", {
-        args: [
-          "--reuid=65534",
-          "--regid=65534",
-          "--clear-groups",
-          "/usr/bin/python3",
-          "-c",
-          script,
-        ],
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      const text = new TextDecoder().decode(out.stdout);
-      assertEquals(out.code, 0, new TextDecoder().decode(out.stderr));
-      const answer = JSON.parse(text);
-      assertEquals(answer.error.code, "forbidden");
+      const out = await asNobody(skiff.socket);
+      assertEquals(out.code, 0, out.stderr);
+      const [line, end] = out.stdout.trim().split("\n");
+      assertEquals(JSON.parse(line).error.code, "forbidden");
+      assertEquals(end, "closed", "skiffd hangs up on it after the one line");
+      const log = await Deno.readTextFile(join(skiff.root, "run", "skiffd.log"));
+      assertMatch(log, /refused a connection from uid 65534/);
       // The daemon still serves its owner.
       await skiff.ok(["ls"]);
     });
   },
 });
+
+Deno.test({
+  name: "with the socket 0600 in a 0700 folder another user cannot even reach it",
+  ignore: Deno.uid() !== 0 || !hasSetpriv(),
+  fn: async () => {
+    await withSkiff(async (skiff) => {
+      await skiff.ok(["daemon", "start"]);
+      // Only the socket's own folder keeps them out: its parents are open to all.
+      await Deno.chmod(skiff.root, 0o755);
+      assertEquals((await Deno.stat(join(skiff.root, "run"))).mode! & 0o777, 0o700);
+      const out = await asNobody(skiff.socket);
+      assertEquals(out.code, 0, out.stderr);
+      assertEquals(out.stdout.trim(), "PermissionError");
+      // Opening the folder is not enough either: the socket itself is 0600.
+      await Deno.chmod(join(skiff.root, "run"), 0o755);
+      assertEquals((await asNobody(skiff.socket)).stdout.trim(), "PermissionError");
+      const log = await Deno.readTextFile(join(skiff.root, "run", "skiffd.log"));
+      assert(!/refused a connection/.test(log), "nothing even reached skiffd");
+    });
+  },
+});
+
+/**
+ * Connects to `socket` as user 65534 (nobody), says hello, and prints the
+ * answer and `closed` once skiffd hangs up, or the name of the error.
+ */
+async function asNobody(socket: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  const script = [
+    "import socket,sys",
+    "s=socket.socket(socket.AF_UNIX)",
+    "try:",
+    `  s.connect(${JSON.stringify(socket)})`,
+    "except OSError as e:",
+    "  print(type(e).__name__); sys.exit(0)",
+    `s.sendall(b'{"id":1,"method":"hello","params":{"protocol":1}}\\n')`,
+    "data=b''",
+    "while True:",
+    "  chunk=s.recv(4096)",
+    "  if not chunk: break",
+    "  data+=chunk",
+    "print(data.decode().strip()); print('closed')",
+  ].join("\n");
+  const out = await new Deno.Command("setpriv", {
+    args: ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", script],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decoder = new TextDecoder();
+  return {
+    code: out.code,
+    stdout: decoder.decode(out.stdout),
+    stderr: decoder.decode(out.stderr),
+  };
+}
 
 function hasSetpriv(): boolean {
   try {
