@@ -8,6 +8,8 @@
  * @module
  */
 
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import { SkiffError } from "../errors.ts";
 
@@ -42,12 +44,48 @@ export function mapSqliteError(error: unknown, path: string): unknown {
   if (/file is not a database|malformed|file is encrypted/.test(message)) {
     return fail(`Ledger is damaged or not a SQLite file: ${path}`);
   }
-  if (/readonly database/.test(message)) return fail(`Ledger is read-only: ${path}`);
+  const readOnly = whyReadOnly(path);
+  if (/readonly database/.test(message) || (readOnly && /unable to open/.test(message))) {
+    return fail(`Ledger is read-only${readOnly ? ` (${readOnly})` : ""}: ${path}`);
+  }
   if (/unable to open database file/.test(message)) return fail(`Cannot open the ledger: ${path}`);
   if (/disk I\/O error|database or disk is full/.test(message)) {
     return fail(`Cannot write the ledger (${message}): ${path}`);
   }
   return error;
+}
+
+/** Tries to open `path` for writing (making it only when `create`, and removing it then). */
+function writeRefusal(path: string, create: boolean): "EROFS" | "EACCES" | null {
+  try {
+    Deno.openSync(path, { write: true, createNew: create }).close();
+    if (create) Deno.removeSync(path);
+    return null;
+  } catch (error) {
+    if (error instanceof Deno.errors.PermissionDenied) return "EACCES";
+    return (error as { code?: string }).code === "EROFS" ? "EROFS" : null;
+  }
+}
+
+/**
+ * Why the ledger at `path` cannot be written, when the file system says so:
+ * mounted read-only, or no write permission on the file or on its folder
+ * (SQLite writes its journal beside the file). `null` when it can be
+ * written. Called only after SQLite failed: it opens the file for writing
+ * without changing it, and makes and removes one empty file in the folder.
+ */
+export function whyReadOnly(path: string): string | null {
+  const folder = dirname(path);
+  if (existsSync(path)) {
+    const file = writeRefusal(path, false);
+    if (file === "EROFS") return "its file system is mounted read-only";
+    if (file === "EACCES") return "no permission to write the file";
+  }
+  const probe = join(folder, `.skiff-write-check-${Deno.pid}`);
+  const where = writeRefusal(probe, true);
+  if (where === "EROFS") return "its file system is mounted read-only";
+  if (where === "EACCES") return `no permission to write its folder ${folder}`;
+  return null;
 }
 
 /** Runs `fn` and maps any SQLite error it throws with {@linkcode mapSqliteError}. */
