@@ -31,6 +31,8 @@ export interface SendRequest {
   turnTimeoutMs: number;
   /** Refuse if a person's input count moved past this (from an earlier check). */
   sinceInputs?: number;
+  /** Called as Enter goes in, while no other send can start on the pane. */
+  submitted?: () => void;
 }
 
 /** What a successful send did. */
@@ -189,6 +191,7 @@ export async function guardedSend(
       const submitted = Date.now();
       tracker.submitted(submitted);
       pane.write(encoder.encode("\r"));
+      request.submitted?.();
       // Keys a person typed meanwhile go in now, after the Enter.
       release();
       if (!profile) return result(false);

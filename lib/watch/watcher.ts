@@ -398,16 +398,28 @@ class Watcher {
     }
     const facts = this.#queue.facts;
     if (facts.length === 0) return void this.#report();
-    const text = joinLines(facts.map(lineOf));
+    const lines = facts.map(lineOf);
+    const text = joinLines(lines);
     try {
       await this.#call("pane.send", {
         pane: agent.id,
         text,
         enter: true,
         since_inputs: agent.person_inputs,
+        // skiffd remembers these as Enter goes in: if this watcher dies before it hears
+        // back, the next one is refused them instead of typing them again.
+        tells: facts.map((fact, i) => ({ pane: fact.pane, line: lines[i] })),
       });
     } catch (error) {
       if (!(error instanceof SkiffError)) throw error;
+      if (error.exit === "CONFLICT" && error.details?.reason === "told") {
+        const told = new Set(error.details.lines as string[]);
+        const done = facts.filter((_, i) => told.has(lines[i]));
+        this.#consume(done);
+        this.#options.log(`dropped ${done.length} line(s) typed already by an earlier watcher`);
+        this.#schedule(0);
+        return;
+      }
       if (error.exit === "NO_TURN") {
         this.#consume(facts);
         this.#ok = false;
