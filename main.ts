@@ -4,7 +4,7 @@
  * @module
  */
 
-import { COMMANDS } from "./cmd/mod.ts";
+import { commandTable } from "./cmd/mod.ts";
 import { runCli } from "./lib/cli/run.ts";
 import type { CompleteKind } from "./lib/cli/spec.ts";
 
@@ -12,6 +12,12 @@ if (import.meta.main) {
   // Loaded only when a shell asks for completions: every other start stays light.
   const values = async (kind: CompleteKind) =>
     (await import("./lib/cli/completion_values.ts")).completionValues(kind);
-  const code = await runCli(COMMANDS, Deno.args, { values });
+  // The chosen command's module is imported by its computed name: Deno then builds the module
+  // graph of that command alone, not of every command, before anything runs. A compiled binary
+  // carries them all (`deno compile --include cmd/loaders.ts`).
+  const commands = commandTable(async (name) =>
+    (await import(new URL(`./cmd/${name}.ts`, import.meta.url).href)).command
+  );
+  const code = await runCli(commands, Deno.args, { values });
   Deno.exit(code);
 }

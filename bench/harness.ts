@@ -14,7 +14,7 @@ export const MAIN = new URL("../main.ts", import.meta.url).pathname;
 export interface BenchRow {
   /** What was measured. */
   metric: string;
-  /** Skiff's number. */
+  /** Skiff's number (the median when there are samples). */
   skiff: number;
   /** The baseline's number (tmux, or the tool named in the metric), when compared. */
   tmux?: number;
@@ -24,6 +24,32 @@ export interface BenchRow {
   higherIsBetter: boolean;
   /** The target, for the notes column. */
   target?: string;
+  /** Skiff's samples, so the table can show their spread. */
+  skiffSamples?: number[];
+  /** The baseline's samples. */
+  tmuxSamples?: number[];
+  /** Each run's ratio (Skiff against the baseline in the same round), when runs pair up. */
+  ratios?: number[];
+  /** Whether the target was met, when the row can tell. */
+  met?: boolean;
+}
+
+/** A row built from samples: medians, spreads and, for paired runs, each run's ratio. */
+export function sampledRow(
+  row: Omit<BenchRow, "skiff" | "tmux" | "skiffSamples" | "tmuxSamples">,
+  samples: { skiff: number[]; baseline?: number[]; paired?: boolean },
+): BenchRow {
+  const baseline = samples.baseline;
+  return {
+    ...row,
+    skiff: median(samples.skiff),
+    tmux: baseline ? median(baseline) : undefined,
+    skiffSamples: samples.skiff,
+    tmuxSamples: baseline,
+    ratios: samples.paired && baseline
+      ? samples.skiff.map((value, i) => value / baseline[i])
+      : row.ratios,
+  };
 }
 
 /** An isolated Skiff: temp HOME, config, state and socket. */
@@ -81,6 +107,19 @@ export function skiff(args: string[], env: Record<string, string>): Promise<stri
   return sh(Deno.execPath(), ["run", "-A", "-q", MAIN, ...args], env);
 }
 
+/** Polls `check` every 100 ms until it returns true; throws after `timeoutMs`. */
+export async function waitUntil(
+  what: string,
+  check: () => Promise<boolean>,
+  timeoutMs = 120_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /** The median of some numbers. */
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -118,20 +157,57 @@ export class Tmux {
   }
 }
 
-/** Formats the result table with ratios (Skiff relative to tmux). */
+function formatNumber(n: number | undefined): string {
+  if (n === undefined) return "-";
+  return n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2);
+}
+
+function formatSpread(value: number | undefined, samples: number[] | undefined): string {
+  if (value === undefined) return "-";
+  if (!samples || samples.length < 2) return formatNumber(value);
+  const min = Math.min(...samples);
+  const max = Math.max(...samples);
+  return `${formatNumber(value)} (${formatNumber(min)}–${formatNumber(max)})`;
+}
+
+function formatRatio(row: BenchRow): string {
+  if (row.tmux === undefined || row.tmux <= 0) return "-";
+  const r = row.skiff / row.tmux;
+  const good = row.higherIsBetter ? r >= 1 : r <= 1;
+  let text = `${r.toFixed(2)}x ${
+    row.higherIsBetter ? (good ? "(faster)" : "(slower)") : (good ? "(better)" : "(worse)")
+  }`;
+  if (row.ratios && row.ratios.length > 1) {
+    const worst = row.higherIsBetter ? Math.min(...row.ratios) : Math.max(...row.ratios);
+    text += `, worst run ${worst.toFixed(2)}x`;
+  }
+  return text;
+}
+
+/**
+ * Formats the result table: medians with (min–max) of the samples, and the
+ * ratio of Skiff to the baseline.
+ */
 export function renderTable(rows: BenchRow[]): string {
-  const fmt = (n: number | undefined) =>
-    n === undefined ? "-" : n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2);
-  const lines = [["metric", "skiff", "baseline", "unit", "skiff vs baseline", "target"]];
+  const lines = [[
+    "metric",
+    "skiff median (min–max)",
+    "baseline median (min–max)",
+    "unit",
+    "skiff vs baseline",
+    "target",
+    "met",
+  ]];
   for (const row of rows) {
-    let ratio = "-";
-    if (row.tmux !== undefined && row.tmux > 0) {
-      const r = row.skiff / row.tmux;
-      ratio = row.higherIsBetter
-        ? `${r.toFixed(2)}x ${r >= 1 ? "(faster)" : "(slower)"}`
-        : `${r.toFixed(2)}x ${r <= 1 ? "(better)" : "(worse)"}`;
-    }
-    lines.push([row.metric, fmt(row.skiff), fmt(row.tmux), row.unit, ratio, row.target ?? ""]);
+    lines.push([
+      row.metric,
+      formatSpread(row.skiff, row.skiffSamples),
+      formatSpread(row.tmux, row.tmuxSamples),
+      row.unit,
+      formatRatio(row),
+      row.target ?? "",
+      row.met === undefined ? "" : row.met ? "yes" : "NO",
+    ]);
   }
   const widths = lines[0].map((_, i) => Math.max(...lines.map((l) => l[i].length)));
   return lines.map((l) => l.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd()).join("\n");

@@ -1,6 +1,7 @@
 /**
- * `deno task bench`: Skiff measured against tmux on this machine, in the same
- * run, reported as ratios. Numbers vary with load; compare ratios.
+ * `deno task bench`: Skiff measured against tmux (or the tool a row names) on
+ * this machine, in the same run, as one table of medians with their min and
+ * max, and ratios. Numbers vary with load; compare ratios.
  *
  * @module
  */
@@ -8,16 +9,22 @@
 import { type BenchRow, renderTable } from "./harness.ts";
 import { benchAgents } from "./agents.ts";
 import { benchLedger } from "./ledger.ts";
+import { benchLoad } from "./load.ts";
 import { benchPanes } from "./panes.ts";
+import { benchWatch } from "./watch.ts";
 
 if (import.meta.main) {
   const log = (line: string) => console.error(line);
   const rows: BenchRow[] = [];
-  log("bench: panes (throughput, memory, ls latency)…");
+  log("bench: load (memory per idle pane, ls, echo and send while 20 panes flood)…");
+  rows.push(...await benchLoad(log));
+  log("bench: throughput of one pane…");
   rows.push(...await benchPanes(log));
   log("bench: agents (turn-end latency, send overhead)…");
   rows.push(...await benchAgents(log));
-  log("bench: ledger (ls latency on 10,000 rows, adds per second)…");
+  log("bench: the watcher (a turn end to the Skiff agent's line)…");
+  rows.push(...await benchWatch(log));
+  log("bench: ledger (ls on 10,000 rows, adds)…");
   rows.push(...await benchLedger(log));
   console.log(renderTable(rows));
 }

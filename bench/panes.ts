@@ -1,18 +1,16 @@
 /**
- * Pane benchmarks against tmux: output throughput until fully parsed,
- * daemon memory per idle pane, and `ls --json` latency.
+ * One pane's output throughput against tmux: `cat` of a big file until every
+ * byte is parsed into the screen and the pane's exit is seen.
  *
  * @module
  */
 
 import { join } from "node:path";
 import { DaemonClient } from "../lib/client/client.ts";
-import { type BenchRow, isolatedEnv, median, rss, skiff, timeSkiff, Tmux } from "./harness.ts";
+import { type BenchRow, isolatedEnv, sampledRow, skiff, Tmux } from "./harness.ts";
 
 const THROUGHPUT_MB = 64;
 const ROUNDS = 5;
-const IDLE_PANES = 100;
-const LS_RUNS = 21;
 
 async function makeFile(root: string): Promise<{ path: string; mb: number }> {
   const path = join(root, "big.txt");
@@ -74,70 +72,18 @@ async function tmuxCat(tmux: Tmux, file: string, round: number): Promise<number>
   return seconds;
 }
 
-async function waitAll(what: string, check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-/** Runs the pane benchmarks and returns table rows. */
+/** Runs the throughput benchmark and returns its table row. */
 export async function benchPanes(log: (line: string) => void): Promise<BenchRow[]> {
   const { root, env } = await isolatedEnv();
   const tmux = new Tmux(root);
-  const rows: BenchRow[] = [];
   try {
     const file = await makeFile(root);
     await skiff(["daemon", "start"], env);
     await tmux.run("new-session", "-d", "-s", "base", "-x", "120", "-y", "40", "sh");
-    const socket = env.SKIFF_SOCKET;
-
-    // Memory per idle pane first, while both servers are fresh: after the floods,
-    // freed memory would be reused and hide the growth.
-    // The daemon's (or server's) growth for 100 idle shells.
-    const client = await DaemonClient.connect(socket);
-    const daemonPid = client.server!.pid;
-    const skiffBefore = rss(daemonPid);
-    for (let i = 0; i < IDLE_PANES; i++) {
-      await client.call("pane.new", { command: ["sh"], cwd: root, name: `idle${i}` });
-    }
-    await waitAll("skiff prompts", async () => {
-      const { panes } = await client.call("pane.list");
-      for (const pane of panes) {
-        const cap = await client.call("pane.capture", { pane: pane.id });
-        if (!/[$#] ?$/.test(cap.text)) return false;
-      }
-      return true;
-    });
-    const skiffPerPane = (rss(daemonPid) - skiffBefore) / IDLE_PANES / 1024;
-
-    const tmuxPid = await tmux.pid();
-    const tmuxBefore = rss(tmuxPid);
-    for (let i = 0; i < IDLE_PANES; i++) await tmux.run("new-window", "-d", "-t", "base", "sh");
-    await waitAll("tmux prompts", async () => {
-      const out = await tmux.run("list-panes", "-a", "-F", "#{pane_id}");
-      for (const id of out.trim().split("\n")) {
-        if (!/[$#] ?$/.test((await tmux.run("capture-pane", "-p", "-t", id)).trimEnd())) {
-          return false;
-        }
-      }
-      return true;
-    });
-    const tmuxPerPane = (rss(tmuxPid) - tmuxBefore) / IDLE_PANES / 1024;
-    rows.push({
-      metric: `daemon memory per idle pane (${IDLE_PANES} shells)`,
-      skiff: skiffPerPane,
-      tmux: tmuxPerPane,
-      unit: "KB",
-      higherIsBetter: false,
-      target: "< 3072 KB",
-    });
-
     const skiffTimes: number[] = [];
     const tmuxTimes: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      skiffTimes.push(await skiffCat(socket, file.path, root));
+      skiffTimes.push(await skiffCat(env.SKIFF_SOCKET, file.path, root));
       tmuxTimes.push(await tmuxCat(tmux, file.path, round));
       log(
         `  throughput round ${round + 1}: skiff ${skiffTimes.at(-1)!.toFixed(2)} s, tmux ${
@@ -145,42 +91,26 @@ export async function benchPanes(log: (line: string) => void): Promise<BenchRow[
         } s`,
       );
     }
-    rows.push({
-      metric: `output throughput (cat ${file.mb.toFixed(0)} MB, parsed)`,
-      skiff: file.mb / median(skiffTimes),
-      tmux: file.mb / median(tmuxTimes),
+    const row = sampledRow({
+      metric: `one pane's output throughput (cat ${file.mb.toFixed(0)} MB, parsed)`,
       unit: "MB/s",
       higherIsBetter: true,
-      target: ">= tmux",
+      target: ">= 1.5x tmux every run",
+    }, {
+      skiff: skiffTimes.map((s) => file.mb / s),
+      baseline: tmuxTimes.map((s) => file.mb / s),
+      paired: true,
     });
-
-    // ls latency, with the 100 panes present: a whole CLI process each time.
-    const lsTimes: number[] = [];
-    const tmuxLsTimes: number[] = [];
-    for (let i = 0; i < LS_RUNS; i++) {
-      lsTimes.push((await timeSkiff(["ls", "--json"], env)).ms);
-      const start = performance.now();
-      await tmux.run(
-        "list-panes",
-        "-a",
-        "-F",
-        "#{pane_id} #{pane_pid} #{pane_current_command} #{pane_current_path} #{pane_title}",
-      );
-      tmuxLsTimes.push(performance.now() - start);
-    }
-    rows.push({
-      metric: `ls --json latency, median of ${LS_RUNS} (${IDLE_PANES + 1} panes)`,
-      skiff: median(lsTimes),
-      tmux: median(tmuxLsTimes),
-      unit: "ms",
-      higherIsBetter: false,
-      target: "< 150 ms",
-    });
-    client.close();
+    row.met = row.ratios!.every((r) => r >= 1.5);
+    return [row];
   } finally {
     await skiff(["daemon", "stop"], env).catch(() => {});
     await tmux.kill();
     await Deno.remove(root, { recursive: true }).catch(() => {});
   }
-  return rows;
+}
+
+if (import.meta.main) {
+  const { renderTable } = await import("./harness.ts");
+  console.log(renderTable(await benchPanes((line) => console.error(line))));
 }

@@ -7,14 +7,16 @@
 import { defineCommand, table } from "../lib/cli/mod.ts";
 import { loadConfig } from "../lib/config/mod.ts";
 import { AgentRegistry } from "../lib/agents/registry.ts";
+import { BUILT_IN } from "../lib/agents/profiles/mod.ts";
 import { which } from "../lib/platform/shell.ts";
 
 /** The `agents` command. */
 export const command = defineCommand({
   name: "agents",
   summary: "List the known agents and which are installed",
-  description:
-    "Built-in agents (Claude Code, Codex, Gemini CLI, opencode, Grok, Hermes, Qwen Code) and custom agents from [agents.NAME] in projects.toml. A custom agent with a built-in's name replaces it.",
+  description: `Built-in agents (${
+    BUILT_IN.map((p) => p.label).join(", ")
+  }) and custom agents from [agents.NAME] in projects.toml. A custom agent with a built-in's name replaces it.`,
   run: (ctx) => {
     const config = loadConfig();
     const registry = new AgentRegistry({ document: config.document, file: config.file });
@@ -25,7 +27,7 @@ export const command = defineCommand({
       installed: which(p.command) ?? null,
       continue: p.continueArgs ? [p.command, ...p.continueArgs].join(" ") : null,
       custom: p.custom ?? false,
-      hooks: p.hooks,
+      hooks: p.hooks.kind,
     }));
     ctx.out.result({ agents }, () =>
       ctx.out.line(table(

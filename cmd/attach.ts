@@ -4,7 +4,7 @@
  * @module
  */
 
-import { defineCommand, Exit } from "../lib/cli/mod.ts";
+import { defineCommand, Exit, PANE_ARG } from "../lib/cli/mod.ts";
 import { attachTerminal } from "../lib/client/attach.ts";
 
 /** The `attach` command. */
@@ -14,12 +14,7 @@ export const command = defineCommand({
   summary: "Connect this terminal to a pane; Ctrl+\\ detaches",
   description:
     "Show a pane in this terminal and type into it. The screen is redrawn in full, follows this terminal's size, and several terminals may attach at once. Press Ctrl+\\ to detach; the pane keeps running. Works over SSH.",
-  args: [{
-    name: "PANE",
-    required: true,
-    help: "Pane id, name, or project/name",
-    complete: "pane",
-  }],
+  args: [PANE_ARG],
   exits: ["NOT_FOUND", ["DAEMON", "skiffd could not be reached, or went away"], "NOT_RUNNING"],
   run: async (ctx) => {
     const outcome = await attachTerminal(ctx.args.PANE);

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { defineCommand, SkiffError } from "../lib/cli/mod.ts";
+import { defineCommand, PANE_ARG, SkiffError } from "../lib/cli/mod.ts";
 import { withDaemon } from "../lib/client/mod.ts";
 
 /** The `capture` command. */
@@ -13,12 +13,7 @@ export const command = defineCommand({
   summary: "Print a pane's screen as text",
   description:
     "Print what a pane shows, as text with trailing blank lines dropped. --json adds the cursor, size, title, alternate-screen flag and every row.",
-  args: [{
-    name: "PANE",
-    required: true,
-    help: "Pane id, name, or project/name",
-    complete: "pane",
-  }],
+  args: [PANE_ARG],
   options: [
     { name: "ansi", short: "e", type: "boolean", help: "Keep colours and styles as escape codes" },
     {

@@ -4,19 +4,14 @@
  * @module
  */
 
-import { defineCommand } from "../lib/cli/mod.ts";
+import { defineCommand, PANE_ARG } from "../lib/cli/mod.ts";
 import { withDaemon } from "../lib/client/mod.ts";
 
 /** The `explain` command. */
 export const command = defineCommand({
   name: "explain",
   summary: "Show which agent is in a pane, each signal that fired, and the state",
-  args: [{
-    name: "PANE",
-    required: true,
-    help: "Pane id, name, or project/name",
-    complete: "pane",
-  }],
+  args: [PANE_ARG],
   exits: ["NOT_FOUND", "DAEMON"],
   run: async (ctx) => {
     const r = await withDaemon((client) => client.call("pane.explain", { pane: ctx.args.PANE }));

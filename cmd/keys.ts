@@ -4,7 +4,7 @@
  * @module
  */
 
-import { defineCommand } from "../lib/cli/mod.ts";
+import { defineCommand, PANE_ARG } from "../lib/cli/mod.ts";
 import { withDaemon } from "../lib/client/mod.ts";
 import { checkKeyWords } from "../lib/screen/keys.ts";
 
@@ -15,7 +15,7 @@ export const command = defineCommand({
   description:
     "Type into a pane, as tmux send-keys does. A word that names a key is that key; any other word is typed as text, with nothing added between words. Keys: Enter, Tab, BTab, Escape, Space, Backspace, Up, Down, Left, Right, Home, End, PageUp, PageDown, Insert, Delete, F1-F12, and C- (Ctrl), M- (Alt), S- (Shift) before a key or a letter, such as C-c or M-x. This types without checks; use 'skiff send' to give an agent a task.",
   args: [
-    { name: "PANE", required: true, help: "Pane id, name, or project/name", complete: "pane" },
+    PANE_ARG,
     { name: "KEY", variadic: true, required: true, help: "Text or key names" },
   ],
   options: [{ name: "literal", short: "l", type: "boolean", help: "Type every word as text" }],

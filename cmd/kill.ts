@@ -4,7 +4,7 @@
  * @module
  */
 
-import { defineCommand } from "../lib/cli/mod.ts";
+import { defineCommand, PANE_ARG } from "../lib/cli/mod.ts";
 import { withDaemon } from "../lib/client/mod.ts";
 
 /** The `kill` command. */
@@ -13,12 +13,7 @@ export const command = defineCommand({
   summary: "End a pane's process and remove the pane",
   description:
     "Send SIGHUP to the pane's process (SIGKILL after 2 s if it stays) and remove the pane. Its id is never used again.",
-  args: [{
-    name: "PANE",
-    required: true,
-    help: "Pane id, name, or project/name",
-    complete: "pane",
-  }],
+  args: [PANE_ARG],
   exits: ["NOT_FOUND", "DAEMON"],
   run: async (ctx) => {
     const pane = await withDaemon((client) => client.call("pane.kill", { pane: ctx.args.PANE }));

@@ -4,36 +4,11 @@
  * @module
  */
 
-import { join, resolve } from "node:path";
-import { defineCommand, parseEnvPairs, parseSize, SkiffError } from "../lib/cli/mod.ts";
+import { resolve } from "node:path";
+import { defineCommand, parseEnvPairs, parseSize } from "../lib/cli/mod.ts";
 import { clientEnv, withDaemon } from "../lib/client/mod.ts";
 import type { NewPaneParams } from "../lib/protocol/panes.ts";
-import { loadConfig, stateDir } from "../lib/config/mod.ts";
-import { agentLaunch, AgentRegistry } from "../lib/agents/mod.ts";
-import { selfCommand } from "../lib/platform/spawn_self.ts";
-import { shellLine } from "../lib/platform/shell.ts";
-
-/** The command line and environment that start agent `id`, with Skiff's hooks wired in. */
-function agentCommand(
-  id: string,
-  options: { continue: boolean; extra: string[] },
-): { command: string[]; env: Record<string, string> } {
-  const config = loadConfig();
-  const registry = new AgentRegistry({ document: config.document, file: config.file });
-  const profile = registry.get(id);
-  if (!profile) {
-    throw new SkiffError(`No agent '${id}'. See 'skiff agents'`, { exit: "NOT_FOUND" });
-  }
-  return agentLaunch(profile, {
-    continue: options.continue,
-    extra: options.extra,
-    hookDir: join(stateDir(), "hooks"),
-    hookCommand: (agent, event) => {
-      const line = selfCommand(["hook", agent, event]);
-      return shellLine([line.program, ...line.args]);
-    },
-  });
-}
+import { agentLaunchFor } from "../lib/agents/launch.ts";
 
 /** The `new` command. */
 export const command = defineCommand({
@@ -95,7 +70,7 @@ export const command = defineCommand({
     let env = parseEnvPairs(ctx.opts.env);
     let command = ctx.rest;
     if (agent !== undefined) {
-      const launch = agentCommand(agent, { continue: ctx.opts.continue, extra: ctx.rest });
+      const launch = agentLaunchFor(agent, { continue: ctx.opts.continue, extra: ctx.rest });
       command = launch.command;
       // The user's --env wins over Skiff's hook wiring.
       env = { ...launch.env, ...env };

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { defineCommand } from "../lib/cli/mod.ts";
+import { defineCommand, PANE_ARG } from "../lib/cli/mod.ts";
 import { withDaemon } from "../lib/client/mod.ts";
 
 /** The `rename` command. */
@@ -12,7 +12,7 @@ export const command = defineCommand({
   name: "rename",
   summary: "Rename a pane",
   args: [
-    { name: "PANE", required: true, help: "Pane id, name, or project/name", complete: "pane" },
+    PANE_ARG,
     { name: "NAME", required: true, help: "The new, unique name" },
   ],
   exits: ["NOT_FOUND", "DAEMON", ["CONFLICT", "The name is taken"]],

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { defineCommand } from "../lib/cli/mod.ts";
+import { defineCommand, PANE_ARG } from "../lib/cli/mod.ts";
 import { withDaemon } from "../lib/client/mod.ts";
 
 /** The `seen` command. */
@@ -13,12 +13,7 @@ export const command = defineCommand({
   summary: "Mark a pane seen: clear its unread flag",
   description:
     "A turn end, an idle after a prompt with no turn, a wait, a bell and an exit set a pane's unread flag. It stays until this command (or the app) clears it.",
-  args: [{
-    name: "PANE",
-    required: true,
-    help: "Pane id, name, or project/name",
-    complete: "pane",
-  }],
+  args: [PANE_ARG],
   exits: ["NOT_FOUND", "DAEMON"],
   run: async (ctx) => {
     const result = await withDaemon((client) => client.call("pane.seen", { pane: ctx.args.PANE }));

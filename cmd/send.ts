@@ -4,7 +4,7 @@
  * @module
  */
 
-import { defineCommand, readStdin, secondsToMs, SkiffError } from "../lib/cli/mod.ts";
+import { defineCommand, PANE_ARG, readStdin, secondsToMs, SkiffError } from "../lib/cli/mod.ts";
 import { withDaemon } from "../lib/client/mod.ts";
 
 /** The `send` command. */
@@ -14,7 +14,7 @@ export const command = defineCommand({
   description:
     "Type TEXT into the agent in PANE. At the moment of typing, Skiff checks that the pane runs, a known agent is in front, it is not working, no approval shows, and its input box shows and is empty; a refusal types nothing. The text goes in as one bracketed paste, Skiff checks that it landed, and with --enter presses Enter after the agent's delay and waits for a turn to start. Keys a person types meanwhile go in after the Enter. TEXT '-' reads the text from stdin.",
   args: [
-    { name: "PANE", required: true, help: "Pane id, name, or project/name", complete: "pane" },
+    PANE_ARG,
     { name: "TEXT", required: true, help: "The text, or - to read stdin" },
   ],
   options: [

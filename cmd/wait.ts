@@ -4,7 +4,7 @@
  * @module
  */
 
-import { defineCommand, secondsToMs } from "../lib/cli/mod.ts";
+import { defineCommand, PANE_ARG, secondsToMs } from "../lib/cli/mod.ts";
 import { withDaemon } from "../lib/client/mod.ts";
 import type { WaitState } from "../lib/protocol/agents.ts";
 
@@ -14,12 +14,7 @@ const STATES = ["idle", "working", "waiting", "exited"] as const satisfies reado
 export const command = defineCommand({
   name: "wait",
   summary: "Wait until a pane is idle, working, waiting or exited",
-  args: [{
-    name: "PANE",
-    required: true,
-    help: "Pane id, name, or project/name",
-    complete: "pane",
-  }],
+  args: [PANE_ARG],
   options: [
     {
       name: "until",

@@ -47,6 +47,9 @@ export function compileArgs(target: Target, output: string): string[] {
     "--target",
     target.triple,
     ...(target.selfExtracting ? ["--self-extracting"] : []),
+    // main.ts loads commands by computed name; this puts every command in the binary.
+    "--include",
+    join(ROOT, "cmd", "loaders.ts"),
     "--output",
     output,
     join(ROOT, "main.ts"),

@@ -5,11 +5,11 @@
  */
 
 import { defineCommand, secondsToMs } from "../../lib/cli/mod.ts";
-import { entryToJson, type LedgerPane } from "../../lib/ledger/mod.ts";
+import { type AddInput, entryToJson, type LedgerPane } from "../../lib/ledger/mod.ts";
 import { deliverTask, lookUpPane } from "../../lib/tasks/mod.ts";
 import { SEND_EXITS, SEND_OPTIONS } from "./send_options.ts";
 import { reportDelivery } from "./report.ts";
-import { LEDGER_EXITS, openCliLedger } from "./shared.ts";
+import { FOLDER_EXIT, LEDGER_EXITS, openCliLedger } from "./shared.ts";
 
 /** The `ledger add` command. */
 export const command = defineCommand({
@@ -56,6 +56,7 @@ export const command = defineCommand({
     "skiff ledger add --pane reviewer --task 'Review the parser' --send --enter",
   ],
   exits: [
+    FOLDER_EXIT,
     ["NOT_FOUND", "No such pane or parent"],
     "DAEMON",
     ...SEND_EXITS,
@@ -64,16 +65,18 @@ export const command = defineCommand({
   run: async (ctx) => {
     const seconds = ctx.opts.timeout;
     const timeoutMs = seconds === undefined ? undefined : secondsToMs(seconds, "timeout");
-    using ledger = openCliLedger(ctx);
     let pane: LedgerPane | null = null;
     if (ctx.opts.pane !== undefined) pane = await lookUpPane(ctx.opts.pane);
-    const row = ledger.add({
+    const input: AddInput = {
       pane,
       task: ctx.opts.task,
       result: ctx.opts.result,
       ref: ctx.opts.ref,
       parent: ctx.opts.parent,
-    });
+    };
+    // The first add makes the ledger; an add that would fail makes nothing.
+    using ledger = openCliLedger(ctx, { create: true, rehearse: (empty) => empty.add(input) });
+    const row = ledger.add(input);
     if (ctx.opts.send) {
       const delivery = await deliverTask(ledger, row.uid, { enter: ctx.opts.enter, timeoutMs });
       return reportDelivery(ctx, ledger, delivery);

@@ -5,6 +5,8 @@
  */
 
 import { defineCommand } from "../../lib/cli/mod.ts";
+import { writeAllSync } from "../../lib/platform/bytes.ts";
+import { SCHEMA_VERSION } from "../../lib/version.ts";
 import { listToJson, type ShownState } from "../../lib/ledger/mod.ts";
 import { readLiveness } from "../../lib/tasks/mod.ts";
 import { entriesTable } from "./format.ts";
@@ -53,6 +55,18 @@ export const command = defineCommand({
     };
     using ledger = openCliLedger(ctx);
     const report = await readLiveness();
+    if (ctx.json) {
+      // SQLite writes the rows' JSON: for a big ledger, several times faster than objects.
+      const head = JSON.stringify({
+        schema_version: SCHEMA_VERSION,
+        liveness: report.liveness === null ? "unknown" : "known",
+      });
+      const encoder = new TextEncoder();
+      writeAllSync(Deno.stdout, encoder.encode(`${head.slice(0, -1)},"rows":`));
+      writeAllSync(Deno.stdout, ledger.listJson(filter, report.liveness));
+      writeAllSync(Deno.stdout, encoder.encode("}\n"));
+      return;
+    }
     const list = ledger.list(filter, report.liveness);
     noticeUnknown(ctx, report);
     ctx.out.result(listToJson(list), () => {

@@ -6,12 +6,19 @@
  */
 
 import type { ExitUse, Output } from "../../lib/cli/mod.ts";
-import { type Ledger, openLedger } from "../../lib/ledger/mod.ts";
-import { agentLedgerPath, type LivenessReport } from "../../lib/tasks/mod.ts";
+import type { Ledger } from "../../lib/ledger/mod.ts";
+import { openAgentLedger, type OpenAgentLedgerOptions } from "../../lib/skipper/ledger.ts";
+import type { LivenessReport } from "../../lib/tasks/mod.ts";
 
 /** Exit codes every ledger command may use, for `--help`. */
 export const LEDGER_EXITS: readonly ExitUse[] = [
   ["DATA", "The ledger is damaged, not a Skiff ledger, from a newer Skiff, or locked"],
+];
+
+/** The meaning of exit 2 for commands that may make the ledger's folder. */
+export const FOLDER_EXIT: ExitUse = [
+  "USAGE",
+  "Bad input, or the Skiff agent's folder cannot be used; nothing was changed",
 ];
 
 /** Exit codes of commands that take an ID, for `--help`. */
@@ -26,11 +33,12 @@ export const ID_ARG = {
 } as const;
 
 /**
- * Opens the ledger, making it on first use, and says in text mode what the
- * open imported or upgraded.
+ * Opens the ledger and says in text mode what the open imported or
+ * upgraded. A missing ledger opens empty and nothing is made, unless
+ * `create` is given (only `ledger add` makes it).
  */
-export function openCliLedger(ctx: { out: Output }): Ledger {
-  const ledger = openLedger(agentLedgerPath());
+export function openCliLedger(ctx: { out: Output }, options: OpenAgentLedgerOptions = {}): Ledger {
+  const ledger = openAgentLedger(options);
   if (ledger.imported) {
     const kept = ledger.imported.backup ? `; kept it as ${ledger.imported.backup}` : "";
     ctx.out.notice(

@@ -7,6 +7,8 @@
  * @module
  */
 
+import type { HookState } from "../protocol/agents.ts";
+
 /** A named pattern, so `skiff explain` can say which rule fired. */
 export interface Rule {
   /** A short name, such as `spinner line`. */
@@ -64,6 +66,34 @@ export interface TitleRules {
 /** How Skiff wires an agent's hooks when it starts the agent. */
 export type HookKind = "claude-settings" | "codex-notify" | "opencode-plugin" | "none";
 
+/**
+ * A hook event whose meaning depends on its payload: the text at `field`
+ * (a dotted path, such as `status.type`) is tested against each case in
+ * order, and the first that matches gives the state.
+ */
+export interface HookCases {
+  /** A dotted path into the payload, such as `notification_type`. */
+  field: string;
+  /** Patterns for the field's text, with the state each means. */
+  cases: { pattern: RegExp; state: HookState }[];
+  /** The state when no case matches (default `info`). */
+  otherwise?: HookState;
+}
+
+/** What one hook event means: a state, or a state picked from its payload. */
+export type HookMeaning = HookState | HookCases;
+
+/** An agent's hooks: how Skiff wires them, and what each event means. */
+export interface HookRules {
+  /**
+   * How Skiff wires hooks when it starts the agent. Wiring subscribes to the
+   * events named in `events` (Codex's notify program has one event, `notify`).
+   */
+  kind: HookKind;
+  /** What each hook event means. Events not listed mean `info`. */
+  events: Readonly<Record<string, HookMeaning>>;
+}
+
 /** One agent. */
 export interface AgentProfile {
   /** A short id, such as `claude`. */
@@ -88,6 +118,11 @@ export interface AgentProfile {
   };
   /** Milliseconds between the pasted text and Enter (at least 150). */
   enterDelayMs: number;
+  /**
+   * How long (ms) idle evidence must hold before a working agent counts as
+   * idle, when nothing else says the turn ended (default {@linkcode SETTLE_MS}).
+   */
+  settleMs?: number;
   /** Screen rules. */
   screen: ScreenRules;
   /** Title rules. */
@@ -96,11 +131,18 @@ export interface AgentProfile {
   progress?: boolean;
   /** The `app` name of the agent's OSC 7501 status reports, when it sends them. */
   statusApp?: string;
-  /** How hooks are wired when Skiff starts it. */
-  hooks: HookKind;
+  /** Its hooks. */
+  hooks: HookRules;
   /** Whether this profile comes from `projects.toml`. */
   custom?: boolean;
 }
+
+/**
+ * How long idle evidence must hold, by default, before a working agent
+ * counts as idle: agents flicker between frames, and a frame drawn half-way
+ * can look idle for a moment mid-turn.
+ */
+export const SETTLE_MS = 150;
 
 /** The states a pane can be in. */
 export type PaneState = "starting" | "working" | "idle" | "waiting" | "exited" | "shell";

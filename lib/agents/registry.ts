@@ -8,9 +8,9 @@
 
 import { basename } from "node:path";
 import { SkiffError } from "../errors.ts";
-import { splitCommand } from "../config/config.ts";
 import type { ForegroundProcess } from "../platform/proc.ts";
-import type { AgentProfile, Rule } from "./profile.ts";
+import type { AgentProfile } from "./profile.ts";
+import { parseAgentProfile } from "./profile_toml.ts";
 import { BUILT_IN } from "./profiles/mod.ts";
 
 /** Interpreters whose script, not themselves, names the program. */
@@ -33,102 +33,6 @@ function stripExtension(name: string): string {
   return name.replace(/\.(js|mjs|cjs|ts|py)$/, "");
 }
 
-function regexList(file: string, key: string, value: unknown): Rule[] {
-  if (value === undefined) return [];
-  const list = typeof value === "string" ? [value] : value;
-  if (!Array.isArray(list) || !list.every((v) => typeof v === "string")) {
-    throw new SkiffError(`${file}: '${key}' must be a string or a list of strings`, {
-      exit: "USAGE",
-    });
-  }
-  return list.map((source, i) => ({
-    name: `${key.split(".").pop()} ${i + 1}`,
-    pattern: compile(file, key, source),
-  }));
-}
-
-function compile(file: string, key: string, source: string): RegExp {
-  try {
-    return new RegExp(source);
-  } catch (error) {
-    throw new SkiffError(`${file}: '${key}' has a bad pattern: ${(error as Error).message}`, {
-      exit: "USAGE",
-    });
-  }
-}
-
-/** Builds the profile of a custom agent from its `[agents.NAME]` table. */
-export function customProfile(
-  file: string,
-  id: string,
-  table: Record<string, unknown>,
-): AgentProfile {
-  const key = (k: string) => `agents.${id}.${k}`;
-  if (typeof table.command !== "string" || splitCommand(table.command).length === 0) {
-    throw new SkiffError(`${file}: '${key("command")}' must be the command that starts the agent`, {
-      exit: "USAGE",
-    });
-  }
-  const words = splitCommand(table.command);
-  const match = table.match === undefined ? [basename(words[0])] : table.match;
-  const matchWords = typeof match === "string" ? [match] : match;
-  if (!Array.isArray(matchWords) || !matchWords.every((w) => typeof w === "string" && w !== "")) {
-    throw new SkiffError(
-      `${file}: '${key("match")}' must be a program name or a list of them`,
-      { exit: "USAGE" },
-    );
-  }
-  if (typeof table.prompt !== "string") {
-    throw new SkiffError(
-      `${file}: '${
-        key("prompt")
-      }' must be a pattern for the input box row, with the text as group 1`,
-      {
-        exit: "USAGE",
-      },
-    );
-  }
-  const delay = table.enter_delay_ms ?? 200;
-  if (typeof delay !== "number" || delay < 150 || delay > 10_000) {
-    throw new SkiffError(`${file}: '${key("enter_delay_ms")}' must be from 150 to 10000`, {
-      exit: "USAGE",
-    });
-  }
-  return {
-    id,
-    label: typeof table.label === "string" ? table.label : id,
-    command: words[0],
-    startArgs: words.slice(1),
-    continueArgs: null,
-    match: { comm: matchWords, argv: matchWords },
-    enterDelayMs: delay,
-    screen: {
-      busy: regexList(file, key("busy"), table.busy),
-      approval: regexList(file, key("approval"), table.approval),
-      composer: {
-        line: compile(file, key("prompt"), table.prompt),
-        placeholders: regexList(file, key("placeholders"), table.placeholders).map((r) =>
-          r.pattern
-        ),
-        frame: typeof table.frame === "string"
-          ? compile(file, key("frame"), table.frame)
-          : undefined,
-        continuation: typeof table.continuation === "string"
-          ? compile(file, key("continuation"), table.continuation)
-          : undefined,
-      },
-    },
-    title: {
-      busy: regexList(file, key("title_busy"), table.title_busy),
-      approval: regexList(file, key("title_approval"), table.title_approval),
-      idle: regexList(file, key("title_idle"), table.title_idle),
-    },
-    progress: table.progress === true,
-    hooks: "none",
-    custom: true,
-  };
-}
-
 /** The set of known agents. */
 export class AgentRegistry {
   /** Every profile, custom ones first. */
@@ -149,7 +53,9 @@ export class AgentRegistry {
           });
         }
         custom.push(
-          customProfile(options.file ?? "projects.toml", id, table as Record<string, unknown>),
+          parseAgentProfile(id, table as Record<string, unknown>, {
+            file: options.file ?? "projects.toml",
+          }),
         );
       }
     }

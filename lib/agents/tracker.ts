@@ -1,7 +1,8 @@
 /**
- * Follows one pane: which agent is in front, its state, turns and the
- * unread flag. It combines hooks, the title, progress reports and screen
- * rules, and turns state changes into events.
+ * Follows one pane: which agent is in front, its state and its turns. It
+ * combines hooks, the title, progress reports and screen rules, and turns
+ * state changes into events (skiffd keeps the unread flag they set, with its
+ * reasons).
  *
  * Working wins at once; idle must hold for a moment (or a hook must say the
  * turn ended), because agents flicker between frames.
@@ -10,20 +11,20 @@
  */
 
 import type { ForegroundProcess } from "../platform/proc.ts";
+import type { HookState } from "../protocol/agents.ts";
 import type { ScreenView } from "../screen/view.ts";
-import type { AgentProfile, PaneState } from "./profile.ts";
+import { type AgentProfile, type PaneState, SETTLE_MS } from "./profile.ts";
 import type { AgentRegistry } from "./registry.ts";
 import { readScreen, type ScreenReading, type Signal } from "./rules.ts";
-
-/** How long idle evidence must hold before a working agent counts as idle. */
-export const SETTLE_MS = 400;
 /** How long after a prompt went in a turn may take to start before `idle-no-turn`, by default. */
 export const NO_TURN_MS = 10_000;
 /** How long screen evidence of idle must hold to overrule a hook that said working. */
 export const HOOK_OVERRULE_MS = 3000;
 /**
- * How long after an agent appears its busy signs count as start-up, not a
- * turn (Codex spins its title while it loads), unless a hook says a turn began.
+ * How long after an agent appears its busy signs and its own reports of work
+ * count as start-up, not a turn (Codex spins its title while it loads; Gemini
+ * CLI spins while it resumes a session), unless a prompt went in or a hook
+ * says a turn began.
  */
 export const STARTUP_GRACE_MS = 10_000;
 /**
@@ -40,9 +41,15 @@ export interface HookReport {
   /** The hook's event name, such as `Stop`. */
   event: string;
   /** What it means. */
-  state: "working" | "waiting" | "idle" | "info";
+  state: HookState;
   /** When it arrived (ms since the epoch). */
   at: number;
+  /**
+   * Set by the tracker on a `working` or `waiting` report that came while no
+   * turn ran, no prompt had gone in and the screen showed idle: a late or
+   * stale hook, which must not open a turn the screen does not show.
+   */
+  ignored?: boolean;
 }
 
 /** One event the tracker raises. */
@@ -73,8 +80,6 @@ export interface TrackerSnapshot {
   state: PaneState;
   /** Whether a turn is under way. */
   in_turn: boolean;
-  /** Whether something happened that nobody has seen yet. */
-  unread: boolean;
   /** Every signal of the last reading. */
   signals: Signal[];
   /** The composer. */
@@ -89,7 +94,6 @@ export class AgentTracker {
   #agent: AgentProfile | undefined;
   #state: PaneState = "shell";
   #inTurn = false;
-  #unread = false;
   #reading: ScreenReading | undefined;
   #hook: HookReport | undefined;
   #rawIdleSince: number | undefined;
@@ -104,10 +108,9 @@ export class AgentTracker {
   /** Makes a tracker that looks agents up in the registry `registry()` returns. */
   constructor(
     registry: () => AgentRegistry,
-    options: { unread?: boolean; noTurnMs?: () => number } = {},
+    options: { noTurnMs?: () => number } = {},
   ) {
     this.#registry = registry;
-    this.#unread = options.unread ?? false;
     this.#noTurnMs = options.noTurnMs ?? (() => NO_TURN_MS);
   }
 
@@ -121,11 +124,6 @@ export class AgentTracker {
     return this.#state;
   }
 
-  /** Whether something is unseen. */
-  get unread(): boolean {
-    return this.#unread;
-  }
-
   /** How many turns have started since the tracker was made. */
   get turns(): number {
     return this.#turns;
@@ -136,29 +134,39 @@ export class AgentTracker {
     return this.#reading;
   }
 
-  /** Clears the unread flag. Returns whether it was set. */
-  seen(): boolean {
-    const was = this.#unread;
-    this.#unread = false;
-    return was;
-  }
-
-  /** Sets the unread flag (a bell rang). Returns whether it changed. */
-  markUnread(): boolean {
-    const was = this.#unread;
-    this.#unread = true;
-    return !was;
-  }
-
-  /** Notes that a prompt was submitted (Enter went in while the agent was idle). */
+  /**
+   * Notes that a prompt was submitted: Enter went in while the agent was idle,
+   * or loading (busy signs of start-up can come and go under a prompt).
+   */
   submitted(now: number): void {
-    if (this.#agent && this.#state === "idle") this.#submittedAt = now;
+    if (this.#agent && (this.#state === "idle" || this.#state === "starting")) {
+      this.#submittedAt = now;
+    }
   }
 
-  /** Records what a hook said. */
+  /**
+   * Records what a hook said. A `working` or `waiting` report opens a turn
+   * only while a turn runs, after a prompt went in, or when the screen does
+   * not look idle; else it is kept, marked `ignored`, and counts for nothing
+   * (opencode reports `busy` again just after its turn ended).
+   */
   hookReport(report: HookReport): void {
-    this.#hook = report;
-    if (report.state === "working") this.#lastWorkingAt = report.at;
+    const opens = report.state === "working" || report.state === "waiting";
+    const ignored = opens && !this.#inTurn && this.#submittedAt === undefined &&
+      this.#reading?.verdict === "idle";
+    this.#hook = ignored ? { ...report, ignored } : report;
+    if (report.state === "working" && !ignored) this.#lastWorkingAt = report.at;
+  }
+
+  /** The last hook report from the agent in front, unless it was ignored. */
+  #liveHook(profile: AgentProfile): HookReport | undefined {
+    const hook = this.#hook;
+    return hook?.agent === profile.id && !hook.ignored ? hook : undefined;
+  }
+
+  /** How long idle evidence must hold for the agent in front. */
+  #settleMs(): number {
+    return this.#agent?.settleMs ?? SETTLE_MS;
   }
 
   /** When the tracker needs another look even if nothing changes on screen, or undefined. */
@@ -167,7 +175,8 @@ export class AgentTracker {
     if (
       this.#rawIdleSince !== undefined && (this.#state === "working" || this.#state === "waiting")
     ) {
-      times.push(this.#rawIdleSince + SETTLE_MS, this.#rawIdleSince + HOOK_OVERRULE_MS);
+      const quietSince = Math.max(this.#rawIdleSince, this.#hook?.at ?? 0);
+      times.push(this.#rawIdleSince + this.#settleMs(), quietSince + HOOK_OVERRULE_MS);
     }
     if (this.#submittedAt !== undefined) times.push(this.#submittedAt + this.#noTurnMs());
     if (this.#workingSince !== undefined && !this.#inTurn) {
@@ -184,7 +193,6 @@ export class AgentTracker {
         const agent = this.#agent?.id ?? null;
         this.#state = "exited";
         this.#inTurn = false;
-        this.#unread = true;
         this.#agent = undefined;
         this.#submittedAt = undefined;
         events.push({ event: "exit", fields: { what: "process", agent } });
@@ -195,7 +203,6 @@ export class AgentTracker {
     if (profile?.id !== this.#agent?.id) {
       if (this.#agent) {
         events.push({ event: "exit", fields: { what: "agent", agent: this.#agent.id } });
-        this.#unread = true;
       }
       this.#agent = profile;
       this.#inTurn = false;
@@ -221,22 +228,31 @@ export class AgentTracker {
     const reading = readScreen(profile, input.view());
     this.#reading = reading;
     const next = this.#decide(profile, reading, input.now);
-    const hook = this.#hook?.agent === profile.id ? this.#hook : undefined;
+    const hook = this.#liveHook(profile);
+    // While the agent loads, its own reports of work are loading too (Codex
+    // reports `working` for a moment after its input box shows).
+    const loading = input.now - this.#agentSince < STARTUP_GRACE_MS;
     const announced = this.#submittedAt !== undefined ||
       (hook?.state === "working" && hook.at >= this.#agentSince) ||
-      reading.signals.some((s) => s.source === "status" && s.says !== "idle" && s.says !== "info");
-    return [...events, ...this.#transition(next, input.now, announced)];
+      (!loading &&
+        reading.signals.some((s) =>
+          s.source === "status" && s.says !== "idle" && s.says !== "info"
+        ));
+    // Busy signs that last confirm a turn only if they still show.
+    const showing = reading.verdict === "working" || hook?.state === "working";
+    return [...events, ...this.#transition(next, input.now, { announced, showing })];
   }
 
   #decide(profile: AgentProfile, reading: ScreenReading, now: number): PaneState {
     const next = this.#decideRaw(profile, reading, now);
-    const hookWorking = this.#hook?.agent === profile.id && this.#hook.state === "working";
-    if (
-      this.#state === "starting" && next === "working" && !hookWorking &&
-      now - this.#agentSince < STARTUP_GRACE_MS
-    ) {
-      return "starting";
-    }
+    const hookWorking = this.#liveHook(profile)?.state === "working";
+    // Busy signs with no prompt or hook soon after the agent appeared are it
+    // loading, even after its input box showed (Gemini CLI draws its box,
+    // then spins while it resumes a session).
+    const loading = (this.#state === "starting" || this.#state === "idle") &&
+      !this.#inTurn && this.#submittedAt === undefined &&
+      now - this.#agentSince < STARTUP_GRACE_MS;
+    if (next === "working" && !hookWorking && loading) return "starting";
     return next;
   }
 
@@ -250,48 +266,58 @@ export class AgentTracker {
     else this.#rawIdleSince = undefined;
     if (raw === "working" || raw === "waiting") this.#lastWorkingAt = now;
 
-    const hook = this.#hook?.agent === profile.id ? this.#hook : undefined;
-    if (hook) {
+    const last = this.#hook?.agent === profile.id ? this.#hook : undefined;
+    if (last) {
       signals.push({
         source: "hook",
-        rule: hook.event,
-        says: hook.state === "info" ? "info" : hook.state,
+        rule: last.event,
+        says: last.state === "info" || last.ignored ? "info" : last.state,
+        ...(last.ignored
+          ? { text: "ignored: no turn ran, no prompt went in, the screen was idle" }
+          : {}),
       });
     }
     this.#signals = signals;
+    const hook = this.#liveHook(profile);
 
     if (raw === "waiting") return "waiting";
     if (raw === "working") return "working";
     const idleFor = this.#rawIdleSince === undefined ? 0 : now - this.#rawIdleSince;
     if (hook && (hook.state === "working" || hook.state === "waiting")) {
-      // A hook can miss an interrupt; a screen that stays idle long enough wins.
-      const overruled = raw === "idle" && idleFor >= HOOK_OVERRULE_MS &&
-        this.#rawIdleSince! >= hook.at;
-      if (!overruled) return hook.state;
+      // A hook can miss an interrupt: a screen that stays idle long enough,
+      // counted from the hook, wins.
+      const quietFor = raw === "idle" ? now - Math.max(this.#rawIdleSince!, hook.at) : 0;
+      if (quietFor < HOOK_OVERRULE_MS) return hook.state;
     }
     if (raw === "unknown") {
       return this.#state === "starting" ? "starting" : this.#state === "idle" ? "idle" : "working";
     }
     // raw is idle from here on.
     if (this.#state !== "working" && this.#state !== "waiting") return "idle";
-    const hookEnded = hook?.state === "idle" && hook.at >= this.#lastWorkingAt - SETTLE_MS;
+    const settle = profile.settleMs ?? SETTLE_MS;
+    const hookEnded = hook?.state === "idle" && hook.at >= this.#lastWorkingAt - settle;
     // The agent's own idle report counts only if it came after the last sign of work.
     const reportedEnded = (reading.reportedIdleAt ?? 0) > this.#lastWorkingAt;
     if (hookEnded || reportedEnded) return "idle";
     // An agent that reports its own state (OSC 7501) ends its turns itself; its
     // screen can look idle for a moment mid-turn. Only a long quiet overrules it.
     const reports = reading.signals.some((s) => s.source === "status");
-    if (idleFor >= (reports ? HOOK_OVERRULE_MS : SETTLE_MS)) return "idle";
+    if (idleFor >= (reports ? HOOK_OVERRULE_MS : settle)) return "idle";
     return this.#state;
   }
 
-  #transition(next: PaneState, now: number, announced: boolean): TrackerEvent[] {
+  #transition(
+    next: PaneState,
+    now: number,
+    busy: { announced: boolean; showing: boolean },
+  ): TrackerEvent[] {
     const events: TrackerEvent[] = [];
     const previous = this.#state;
     if (next === "working") this.#workingSince ??= now;
     else this.#workingSince = undefined;
-    const confirmed = announced ||
-      (this.#workingSince !== undefined && now - this.#workingSince >= TURN_CONFIRM_MS);
+    const confirmed = busy.announced ||
+      (busy.showing && this.#workingSince !== undefined &&
+        now - this.#workingSince >= TURN_CONFIRM_MS);
     if (next === "working" && !this.#inTurn && confirmed) {
       this.#inTurn = true;
       this.#turns++;
@@ -304,12 +330,10 @@ export class AgentTracker {
         this.#turns++;
       }
       this.#submittedAt = undefined;
-      this.#unread = true;
       events.push({ event: "waiting", fields: {} });
     }
     if (next === "idle" && this.#inTurn) {
       this.#inTurn = false;
-      this.#unread = true;
       events.push({ event: "turn-end", fields: {} });
     }
     if (
@@ -317,7 +341,6 @@ export class AgentTracker {
       now - this.#submittedAt >= this.#noTurnMs()
     ) {
       this.#submittedAt = undefined;
-      this.#unread = true;
       events.push({ event: "idle-no-turn", fields: {} });
     }
     this.#state = next;
@@ -330,7 +353,6 @@ export class AgentTracker {
       agent: this.#agent?.id ?? null,
       state: this.#state,
       in_turn: this.#inTurn,
-      unread: this.#unread,
       signals: this.#signals,
       composer: this.#reading?.composer ?? null,
       hook: this.#hook ?? null,

@@ -3,57 +3,109 @@
 /** The skill that tells agents how to drive Skiff: the text of `skills/skiff-cli/SKILL.md`. */
 export const SKIFF_CLI_SKILL: string = `---
 name: skiff-cli
-description: Drive other coding agents that run in Skiff panes from the command line - list panes, see what each agent is doing, send it a task safely, wait for its turn to end, read its screen, and keep track of tasks in the Skiff ledger. Use it whenever you delegate work to another agent session.
+description: Drive other coding agents that run in Skiff panes from the command line - list panes, see what each agent is doing, send it a task safely, follow it in the Skiff ledger, read its result file, answer the watcher's lines and mark panes seen. Use it whenever you delegate work to another agent session.
 ---
 
 # Working with Skiff from an agent
 
 Skiff runs terminals ("panes") that hold shells and coding agents (Claude Code, Codex, Gemini CLI,
-opencode, Grok, Hermes, Qwen Code, custom agents). Every \`skiff\` command takes \`--json\`; read JSON,
-not the text tables. A pane is named by its id (\`p3\`), its name, or \`project/name\`.
+opencode, Grok, Hermes, Qwen Code, custom agents). The \`skiff\` command drives them. Every command
+takes \`--json\`: read JSON and exit codes, not the text tables.
 
-## Look before you act
+## Panes
 
-- \`skiff ls --json\` lists panes with \`agent\`, \`state\` and \`unread\`. States: \`idle\` (safe to give a
-  task), \`working\`, \`waiting\` (an approval or a question: a person must answer), \`starting\`,
-  \`exited\`, and \`shell\` (no agent in front).
-- \`skiff capture PANE\` prints the screen; \`--scrollback 200\` adds history.
-- \`skiff explain PANE\` says why Skiff thinks the pane is in its state.
+- A pane is named by its id (\`p3\`), its name (\`reviewer\`), or \`project/name\`. Panes sit in sessions,
+  and sessions in projects.
+- \`skiff ls --json\` lists every pane: \`id\`, \`name\`, \`project\`, \`session_name\`, \`cwd\`, \`agent\` (the
+  known agent in front, or null), \`state\`, \`unread\`, \`status\`.
+- \`skiff capture PANE\` prints what the pane's screen shows now; \`--scrollback 200\` adds history.
+- \`skiff explain PANE\` says which agent is in front and which signals made its state.
 
-## Give a task
+## States
 
-Prefer the ledger, so the task is recorded with a result path:
+| state      | what it means                                   | what you may do                      |
+| ---------- | ----------------------------------------------- | ------------------------------------ |
+| \`idle\`     | the agent waits in its input box                | give it a task                       |
+| \`working\`  | the agent is busy with a turn                   | wait; do not type                    |
+| \`waiting\`  | an approval dialog or a question shows          | tell the person; never answer for it |
+| \`starting\` | the agent is in front but not ready yet         | wait                                 |
+| \`shell\`    | no known agent is in front (a shell, a program) | nothing: it is not an agent          |
+| \`exited\`   | the pane's process has ended                    | re-plan                              |
+
+\`unread\` is true when a turn ended, the agent went idle after a prompt without a turn, a wait began,
+the bell rang or the process exited, and nobody marked the pane seen since.
+
+## Giving a task: the ledger
+
+Give tasks through the ledger, so each one has a record and a result file:
 
 \`\`\`sh
-skiff ledger add --pane reviewer --task "Review the parser change" --send --enter --json
+skiff ledger add --pane reviewer --task "Review the parser change; list bugs with file:line" --send --enter --json
 \`\`\`
 
-- Exit 0: the task went in and a turn started; the row is \`sent\`.
-- Exit 12: the agent is working; the row stays \`pending\`. Send it later with
-  \`skiff ledger send UID --enter\`.
-- Exit 8: the text went in but no turn started; the row is \`blocked\` and the pane needs the person.
-- Exit 13: an approval shows. Never type into it; tell the person.
-- Exit 14: the input box holds a draft (maybe the person's) or does not show. Do not clear it.
-- Exit 15: a person is typing in the pane. Try later.
-- Exit 10/11: the pane's process or agent is gone; exit 3: no such pane.
+It prints the row: its \`uid\` (8 characters), \`state\` and \`result\` (an absolute path). The agent
+receives the task text together with that result path; the task should ask it to write its answer
+there. The exit code tells what happened:
 
-The task text reaches the agent with its result path; ask the agent to write its result there.
-Without the ledger, \`skiff send PANE "text" --enter\` does the same checks with the same exit codes.
-Never use \`skiff keys\` to give an agent a task: it types without any check.
+| exit | meaning                                                              | the row   |
+| ---- | -------------------------------------------------------------------- | --------- |
+| 0    | the text went in and a turn started                                  | \`sent\`    |
+| 12   | the agent is working: try later with \`skiff ledger send UID --enter\` | \`pending\` |
+| 8    | the text went in but no turn started: the pane needs the person      | \`blocked\` |
+| 13   | an approval or question shows: tell the person                       | unchanged |
+| 14   | the input box holds a draft (maybe the person's) or does not show    | unchanged |
+| 15   | a person is typing in the pane                                       | unchanged |
+| 10   | the pane's process has exited; 11: no known agent is in front        | unchanged |
+| 3    | no such pane; 5: the task is not pending (another send holds it)     | unchanged |
 
-## Follow up
+Without the ledger, \`skiff send PANE "text" --enter\` runs the same checks with the same exit codes.
+Never give a task with \`skiff keys\`: it types with no checks at all.
 
-- \`skiff wait PANE --until idle --timeout 600\` waits for the turn to end (exit 7 on timeout).
-- Read the result file, then \`skiff seen PANE\` to clear the pane's unread flag.
-- \`skiff ledger done UID\` when the task is complete; \`skiff ledger ls --json\` shows what is open.
-  Shown states \`interrupted\` (the pane restarted since the send) and \`gone\` (the pane no longer
-  exists) tell you to send again or re-plan.
-- Plans: \`skiff ledger add --task "Release 2.0"\` (no pane) makes a plan; add tasks under it with
-  \`--parent UID\`.
+Plans group tasks: \`skiff ledger add --task "Release 2.0"\` (no \`--pane\`) makes a plan; add its tasks
+with \`--parent UID\`. Their result files go in the plan's folder.
+
+## Following tasks
+
+- \`skiff ledger ls --json\` lists open rows. Besides the stored states \`sent\`, \`pending\`, \`blocked\`
+  and \`done\`, a task may show \`interrupted\` (its pane restarted after the send: send it again with
+  \`skiff ledger send UID --enter\`) or \`gone\` (its pane no longer exists: re-plan).
+- \`skiff ledger show UID --json\` shows one row; a plan comes with its tasks.
+- \`skiff wait PANE --until idle --timeout 600\` waits for a turn to end (exit 7 on timeout).
+- When a turn ends, read the task's result file (its \`result\` path). If the file is missing, read
+  the pane with \`skiff capture PANE\`.
+- \`skiff ledger done UID\` when the task is complete; \`skiff ledger update UID --state pending\` and
+  similar fix a row by hand.
+
+## Seen
+
+A pane stays unread until someone marks it seen. After you have read what a pane did, run
+\`skiff seen PANE\`. Mark only panes you have actually read.
+
+## The watcher's lines
+
+When you are the Skiff agent, Skiff's watcher types short lines into your session when a pane you
+follow needs you. Each starts with \`[watch]\`, names the pane, and says what happened:
+
+\`\`\`text
+[watch] pane reviewer 3f2a9c1b is idle. Read it, then mark it seen.
+[watch] pane reviewer 3f2a9c1b is idle: task 7c2e91ab is pending: skiff ledger send 7c2e91ab --enter. Read it, then mark it seen.
+\`\`\`
+
+Answer each line: read the pane (its result file, then its screen), decide the next step, run the
+command the line names if it still makes sense, and mark the pane seen. A pane you do not mark seen
+is named again by the next watcher run.
+
+## JSON
+
+- A result is one JSON object on stdout whose first field is \`"schema_version": 1\`.
+- An error is one JSON object on stderr:
+  \`{"schema_version": 1, "error": {"code": "not_found", "exit": 3, "message": "…"}}\`.
+- Scripts should branch on the exit code and \`error.code\`, never on text.
 
 ## Rules
 
-- One task at a time per pane; check \`state\` first.
-- Never answer approvals or questions for the person, and never clear someone's draft.
-- Keep \`--json\` output and exit codes as your source of truth.
+- One task at a time per pane; look at \`state\` first.
+- Never answer approvals or questions for the person, never clear someone's draft, and never type
+  into a pane that is \`working\` or \`waiting\`.
+- Report to the person what each agent did, from the result files, and what needs them.
 `;

@@ -36,7 +36,7 @@ function columns(rows: [string, string][]): string[] {
 export function renderHelp(command: CommandSpec, path: string[]): string {
   const name = ["skiff", ...path].join(" ");
   const lines: string[] = [];
-  if (command.subcommands) {
+  if (command.subcommands && !command.run) {
     lines.push(`Usage: ${name} COMMAND [options]`, "", command.description ?? command.summary, "");
     lines.push("Commands:");
     lines.push(
@@ -49,7 +49,16 @@ export function renderHelp(command: CommandSpec, path: string[]): string {
   for (const arg of command.args ?? []) parts.push(argUsage(arg));
   parts.push("[options]");
   if (command.passthrough) parts.push(`[-- ${command.passthrough}]`);
-  lines.push(`Usage: ${parts.join(" ")}`, "", command.description ?? command.summary);
+  lines.push(`Usage: ${parts.join(" ")}`);
+  // A group that also runs on its own: its commands follow its own usage.
+  if (command.subcommands) lines.push(`       ${name} COMMAND [options]`);
+  lines.push("", command.description ?? command.summary);
+  if (command.subcommands) {
+    lines.push("", "Commands:");
+    lines.push(
+      ...columns(command.subcommands.filter((c) => !c.hidden).map((c) => [c.name, c.summary])),
+    );
+  }
   const args = (command.args ?? []).filter((a) => a.help);
   if (args.length) {
     lines.push("", "Arguments:");

@@ -120,11 +120,22 @@ export interface CommandSpec {
   exits?: readonly ExitUse[];
   /** Left out of `skiff --help` and of completion (commands for programs, not people). */
   hidden?: boolean;
-  /** Subcommands; a group has these instead of `run`. */
+  /**
+   * Subcommands. A group has these instead of `run`, or besides it: then
+   * `run` is what the group does when no subcommand is named.
+   */
   subcommands?: readonly CommandSpec[];
   /** Runs the command and returns its exit code (0 when it returns nothing). */
   run?: (ctx: CommandContext) => Promise<number | void>;
 }
+
+/** The required `PANE` argument most pane commands take first, with pane completion. */
+export const PANE_ARG = {
+  name: "PANE",
+  required: true,
+  help: "Pane id, name, or project/name",
+  complete: "pane",
+} as const satisfies ArgSpec;
 
 type ValueOf<O extends OptionSpec> = O["type"] extends "number" ? number : string;
 
@@ -163,7 +174,7 @@ export interface TypedContext<A extends readonly ArgSpec[], O extends readonly O
 
 /** A command spec whose `run` is typed by its own `args` and `options`. */
 export interface TypedCommandSpec<A extends readonly ArgSpec[], O extends readonly OptionSpec[]>
-  extends Omit<CommandSpec, "args" | "options" | "run" | "subcommands"> {
+  extends Omit<CommandSpec, "args" | "options" | "run"> {
   /** Positional arguments, in order. */
   args?: A;
   /** Options, besides the global `--json` and `--help`. */

@@ -5,9 +5,7 @@
  */
 
 import { SkiffError } from "../errors.ts";
-import { loadConfig } from "../config/config.ts";
 import { runtimeFiles, socketPath } from "../config/paths.ts";
-import { spawnApart } from "../platform/apart.ts";
 import { ConnectionClosed, DaemonClient } from "./client.ts";
 
 /** How long a command waits for a daemon it started. */
@@ -47,6 +45,9 @@ export async function tryConnect(socket: string = socketPath()): Promise<DaemonC
  * here (`file:line:col`, exit `USAGE`) and nothing is started.
  */
 export async function startDaemon(socket: string = socketPath()): Promise<DaemonClient> {
+  // Loaded only to start skiffd: every other command stays light.
+  const { loadConfig } = await import("../config/config.ts");
+  const { spawnApart } = await import("../platform/apart.ts");
   loadConfig();
   const child = await spawnApart(["daemon", "run"], {
     unit: runtimeFiles(socket).daemonUnit,

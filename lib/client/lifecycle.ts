@@ -6,7 +6,6 @@
  */
 
 import { SkiffError } from "../errors.ts";
-import { loadConfig } from "../config/config.ts";
 import { socketPath } from "../config/paths.ts";
 import type { DaemonClient } from "./client.ts";
 import { daemonAlive, startDaemon, tryConnect } from "./connect.ts";
@@ -74,6 +73,7 @@ export interface RestartOutcome {
  * skiffd is left alone.
  */
 export async function restartDaemon(socket: string = socketPath()): Promise<RestartOutcome> {
+  const { loadConfig } = await import("../config/config.ts");
   loadConfig();
   const stopped = await stopDaemon(socket);
   const client = await startDaemon(socket);

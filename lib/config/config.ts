@@ -11,7 +11,7 @@
 import { parse, TomlError } from "smol-toml";
 import { isAbsolute, resolve } from "node:path";
 import { SkiffError } from "../errors.ts";
-import { defaultAgentFolder, expandHome, projectsFile } from "./paths.ts";
+import { DEFAULT_AGENT_FOLDER, expandHome, homeFolder, projectsFile } from "./paths.ts";
 
 /** A project: a name and a root folder. */
 export interface Project {
@@ -35,12 +35,20 @@ export interface DaemonConfig {
 
 /** Settings of the Skiff agent. */
 export interface SkiffAgentConfig {
+  /** Whether the person turned it on. */
+  enabled: boolean;
   /** Its name. */
   name: string;
   /** The agent it runs. */
   agent: string;
-  /** Its folder. */
-  folder: string;
+  /**
+   * Its folder as an absolute path, or `null` when the setting starts with
+   * `~` and there is no home folder (`HOME` is not set): see
+   * {@linkcode agentFolder}.
+   */
+  folder: string | null;
+  /** The folder as the file writes it, or the default `~/skiff-agent`. */
+  folderSetting: string;
   /** Whether it continues its last conversation after a restore. */
   continueOnRestore: boolean;
 }
@@ -141,6 +149,20 @@ function readDaemon(file: string, doc: Record<string, unknown>): DaemonConfig {
   return { scrollback, shell: daemon.shell as string | undefined, turnStartSeconds: turnStart };
 }
 
+/** Whether a folder setting is absolute or starts with `~` (the only forms allowed). */
+export function isFolderSetting(setting: string): boolean {
+  return setting === "~" || setting.startsWith("~/") || isAbsolute(setting);
+}
+
+/**
+ * The absolute path a folder setting names, or `null` when it starts with
+ * `~` and there is no home folder.
+ */
+export function resolveFolderSetting(setting: string): string | null {
+  if (setting.startsWith("~") && homeFolder() === undefined) return null;
+  return resolve(expandHome(setting));
+}
+
 function readSkiffAgent(file: string, doc: Record<string, unknown>): SkiffAgentConfig {
   const agent = table(file, doc, "skiff_agent");
   const str = (key: string, fallback: string) => {
@@ -150,16 +172,38 @@ function readSkiffAgent(file: string, doc: Record<string, unknown>): SkiffAgentC
     }
     return value;
   };
-  const continueOnRestore = agent.continue ?? true;
-  if (typeof continueOnRestore !== "boolean") {
-    throw typeError(file, "skiff_agent.continue", "true or false");
+  const bool = (key: string, fallback: boolean) => {
+    const value = agent[key] ?? fallback;
+    if (typeof value !== "boolean") throw typeError(file, `skiff_agent.${key}`, "true or false");
+    return value;
+  };
+  const folderSetting = str("folder", DEFAULT_AGENT_FOLDER);
+  // A relative folder would be a different folder from every working folder.
+  if (!isFolderSetting(folderSetting)) {
+    throw typeError(file, "skiff_agent.folder", "an absolute path or start with ~/");
   }
   return {
+    enabled: bool("enabled", false),
     name: str("name", "Skipper"),
     agent: str("agent", "claude"),
-    folder: resolve(expandHome(str("folder", defaultAgentFolder()))),
-    continueOnRestore,
+    folder: resolveFolderSetting(folderSetting),
+    folderSetting,
+    continueOnRestore: bool("continue", true),
   };
+}
+
+/**
+ * The Skiff agent's folder. Throws one clear error (exit `USAGE`) when the
+ * setting needs a home folder and `HOME` is not set: there is no default
+ * folder then, and `/skiff-agent` would be a guess.
+ */
+export function agentFolder(config: Config): string {
+  const folder = config.skiffAgent.folder;
+  if (folder !== null) return folder;
+  throw new SkiffError(
+    `HOME is not set, so the Skiff agent's folder '${config.skiffAgent.folderSetting}' has no home to be in. Set [skiff_agent] folder to an absolute path ('skiff settings set folder PATH'), or set HOME`,
+    { exit: "USAGE" },
+  );
 }
 
 /** Formats a TOML parse error as `file:line:col: message`. */

@@ -16,15 +16,21 @@
  */
 
 import { basename, dirname, join } from "node:path";
+import { SkiffError } from "../errors.ts";
 
 function env(name: string): string | undefined {
   const value = Deno.env.get(name);
   return value === undefined || value === "" ? undefined : value;
 }
 
-/** The user's home folder. */
+/** The user's home folder, or `undefined` when the environment names none. */
+export function homeFolder(): string | undefined {
+  return env("HOME") ?? env("USERPROFILE");
+}
+
+/** The user's home folder (`/` when the environment names none). */
 export function homeDir(): string {
-  return env("HOME") ?? env("USERPROFILE") ?? "/";
+  return homeFolder() ?? "/";
 }
 
 /** Expands a leading `~` to the home folder. */
@@ -111,7 +117,21 @@ export function workspaceFile(socket = socketPath()): string {
   return join(stateDir(), `${runtimeFiles(socket).stem}.workspace.json`);
 }
 
-/** The default folder of the Skiff agent. */
+/** The Skiff agent's folder when `[skiff_agent] folder` is not set. */
+export const DEFAULT_AGENT_FOLDER = "~/skiff-agent";
+
+/**
+ * The default folder of the Skiff agent, `~/skiff-agent`. With no home folder
+ * there is no default: this throws one clear error (exit `USAGE`) rather than
+ * guess `/skiff-agent`.
+ */
 export function defaultAgentFolder(): string {
-  return join(homeDir(), "skiff-agent");
+  const home = homeFolder();
+  if (home === undefined) {
+    throw new SkiffError(
+      "HOME is not set, so the Skiff agent has no default folder. Set [skiff_agent] folder to an absolute path, or set HOME",
+      { exit: "USAGE" },
+    );
+  }
+  return join(home, "skiff-agent");
 }

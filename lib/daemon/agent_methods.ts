@@ -130,7 +130,7 @@ export const AGENT_METHODS: MethodTable<keyof AgentMethods> = {
     const data = typeof payload === "object" && payload !== null && !Array.isArray(payload)
       ? payload as Record<string, unknown>
       : {};
-    const state = hookState(agent, event, data);
+    const state = hookState(ctx.workspace.watches.registry().get(agent), event, data);
     ctx.workspace.watchOf(pane).hook({ agent, event, state, at: Date.now() });
     return { pane: pane.id, agent, event, state, session: maybeString(params, "session") ?? null };
   },

@@ -10,6 +10,7 @@ import { SkiffError } from "../errors.ts";
 import type { Config, ConfigSource } from "../config/config.ts";
 import { loginShell } from "../platform/spawn_self.ts";
 import { which } from "../platform/shell.ts";
+import { killSession, sessionMembers } from "../platform/proc.ts";
 import { CLIENT_ENV, MAX_PANE_SIZE, MIN_PANE_SIZE } from "../protocol/panes.ts";
 import { AgentWatches, paneEventFields } from "./agent_watches.ts";
 import type { EventBus } from "./events.ts";
@@ -32,6 +33,15 @@ export const DEFAULT_SIZE = { cols: 120, rows: 40 };
 
 /** How long pane processes get to end after SIGHUP when the daemon stops. */
 const SHUTDOWN_GRACE_MS = 1500;
+/** How long a killed pane's processes get to end after SIGHUP. */
+const KILL_GRACE_MS = 2000;
+
+/** SIGKILLs what is left of a pane's session; false where sessions cannot be read. */
+function endSession(sid: number): boolean {
+  if (Deno.build.os !== "linux") return false;
+  killSession(sid);
+  return true;
+}
 
 /** Environment variables that must not leak from the daemon into panes. */
 const DROPPED_ENV = ["TMUX", "TMUX_PANE", "SKIFF_PANE", "SKIFF_SESSION", "STY", "WINDOW"];
@@ -54,6 +64,11 @@ export interface NewPaneRequest {
   env?: Record<string, string>;
   /** The command; the project's or the shell when empty. */
   command?: string[];
+  /**
+   * Marks for a new session: with them the pane always starts a new session
+   * (named `session`, which must be free) that carries them from the start.
+   */
+  marks?: Record<string, string>;
   /** The asking command's own environment, for the variables of `CLIENT_ENV`. */
   clientEnv?: Record<string, string>;
 }
@@ -105,6 +120,8 @@ export class LiveWorkspace {
   #failedSaves = 0;
   /** Whether the file lacks a change: its save failed, or was put off. */
   #behind = false;
+  /** The sessions of killed panes whose processes get a moment before SIGKILL. */
+  readonly #doomed = new Set<number>();
   /** Sessions that have sent `session-ended` in this run. */
   readonly #ended = new Set<string>();
   /** Sessions removed with their last pane, kept until their `session-ended` is sent. */
@@ -277,6 +294,16 @@ export class LiveWorkspace {
     if (this.#data.panes.length > 0) this.save();
   }
 
+  /** A pane name made from `base` that no pane has: `base`, else `base-2`, `base-3`, … */
+  uniquePaneName(base: string): string {
+    return this.#uniqueName(base, (n) => !!this.#paneNamed(n));
+  }
+
+  /** A session name made from `base` that no session has. */
+  uniqueSessionName(base: string): string {
+    return this.#uniqueName(base, (n) => !!this.#sessionNamed(n));
+  }
+
   #uniqueName(base: string, taken: (name: string) => boolean): string {
     let stem = base.replace(/[^A-Za-z0-9._-]/g, "-").replace(/^[^A-Za-z0-9]+/, "");
     if (stem === "" || /^[ps]\d+$/.test(stem)) stem = `pane-${stem}`;
@@ -326,7 +353,14 @@ export class LiveWorkspace {
       }
     }
     const name = request.name ?? this.#uniqueName(basename(argv[0]), (n) => !!this.#paneNamed(n));
-    let session = request.session === undefined ? undefined : this.findSession(request.session);
+    let session = request.session === undefined || request.marks
+      ? undefined
+      : this.findSession(request.session);
+    if (request.marks && request.session !== undefined && this.#sessionNamed(request.session)) {
+      throw new SkiffError(`A session named '${request.session}' exists already`, {
+        exit: "CONFLICT",
+      });
+    }
     if (!session) {
       const sessionName = request.session ??
         this.#uniqueName(name, (n) => !!this.#sessionNamed(n));
@@ -335,7 +369,7 @@ export class LiveWorkspace {
         id: `s${this.#data.next_session++}`,
         name: sessionName,
         project: project?.name,
-        marks: {},
+        marks: { ...request.marks },
         created: new Date().toISOString(),
       };
     }
@@ -367,6 +401,14 @@ export class LiveWorkspace {
       project: saved.project ?? null,
       command: argv,
     });
+    for (const [key, value] of Object.entries(request.marks ?? {})) {
+      this.#options.events.emit("session-marked", {
+        session: session.id,
+        session_name: session.name,
+        key,
+        value,
+      });
+    }
     return pane;
   }
 
@@ -436,10 +478,15 @@ export class LiveWorkspace {
   kill(pane: Pane): void {
     pane.kill("SIGHUP");
     const pid = pane.pid;
-    // A program that ignores SIGHUP still goes.
-    setTimeout(() => {
-      if (pid > 0 && pane.status === "running") pane.killGroups();
-    }, 2000);
+    // A program that ignores SIGHUP, or is slow to go, still goes: everything the pane's
+    // program started shares its session. A stop before the timer still ends them.
+    if (pid > 0) {
+      this.#doomed.add(pid);
+      setTimeout(() => {
+        this.#doomed.delete(pid);
+        if (!endSession(pid) && pane.status === "running") pane.killGroups();
+      }, KILL_GRACE_MS);
+    }
     this.#panes.delete(pane.id);
     this.watches.remove(pane);
     const index = this.#data.panes.findIndex((p) => p.id === pane.id);
@@ -506,23 +553,34 @@ export class LiveWorkspace {
     return paneInfo(pane, session, this.watches.get(pane)?.tracker);
   }
 
-  /** Ends every process (the workspace file keeps the panes for the next start). */
+  /**
+   * Ends every process the panes started (the workspace file keeps the panes
+   * for the next start): a hang-up first, then, after a moment, SIGKILL for
+   * whatever is left in their sessions, so nothing outlives skiffd.
+   */
   async shutdown(reason: string): Promise<void> {
     this.#stopping = true;
     this.watches.stopping();
-    const running = [...this.#panes.values()].filter((p) => p.status === "running");
-    // Read the groups before the hang-up: the front process may leave the group as it goes.
-    const groups = running.map((p) => ({ pane: p, kill: () => p.killGroups() }));
-    for (const pane of this.#panes.values()) {
+    const panes = [...this.#panes.values()];
+    const sessions = [
+      ...new Set([...panes.map((p) => p.pid).filter((pid) => pid > 0), ...this.#doomed]),
+    ];
+    // Read the groups before the hang-up, for platforms without sessions to read.
+    const groups = panes.filter((p) => p.status === "running")
+      .map((p) => ({ pane: p, kill: () => p.killGroups() }));
+    for (const pane of panes) {
       pane.endAttachments(reason);
       pane.kill("SIGHUP");
     }
     this.save();
-    // A program that ignores SIGHUP would outlive the daemon; give each a moment, then end it.
     const deadline = Date.now() + SHUTDOWN_GRACE_MS;
-    while (running.some((p) => p.status === "running") && Date.now() < deadline) {
+    const alive = () =>
+      panes.some((p) => p.status === "running") ||
+      sessions.some((sid) => sessionMembers(sid).length > 0);
+    while (alive() && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
+    for (const sid of sessions) endSession(sid);
     for (const { pane, kill } of groups) if (pane.status === "running") kill();
   }
 }

@@ -5,39 +5,31 @@
  * @module
  */
 
-import { isAbsolute } from "node:path";
 import { SkiffError } from "../errors.ts";
 import { encodeKeys } from "../screen/keys.ts";
 import { AGENT_METHODS } from "./agent_methods.ts";
+import { ENSURE_METHODS } from "./ensure_methods.ts";
 import { WATCH_METHODS } from "./watch_methods.ts";
 import type { MethodName } from "../protocol/methods.ts";
 import type { MethodTable } from "./method_types.ts";
 import { clampSize } from "./live_workspace.ts";
+import { MAX_SIZE, newPaneRequest, paneSize as size } from "./new_pane_params.ts";
 import {
   flag,
   maybeCursor,
   maybeInt,
   maybeMark,
   maybeString,
-  maybeStringRecord,
   maybeStrings,
   needInt,
+  needMarkKey,
   needString,
-  type Params,
 } from "./params.ts";
-
-const MAX_SIZE = 1000;
-
-function size(params: Params): { cols?: number; rows?: number } {
-  return {
-    cols: maybeInt(params, "cols", 2, MAX_SIZE),
-    rows: maybeInt(params, "rows", 2, MAX_SIZE),
-  };
-}
 
 /** Every method by name, except `hello`, which the server answers itself. */
 export const METHODS: MethodTable<Exclude<MethodName, "hello">> = {
   ...AGENT_METHODS,
+  ...ENSURE_METHODS,
   ...WATCH_METHODS,
   "daemon.status": (_params, ctx) => ctx.control.status(),
 
@@ -53,20 +45,7 @@ export const METHODS: MethodTable<Exclude<MethodName, "hello">> = {
   },
 
   "pane.new": async (params, ctx) => {
-    const cwd = maybeString(params, "cwd");
-    if (cwd !== undefined && !isAbsolute(cwd)) {
-      throw new SkiffError(`Bad request: 'cwd' must be an absolute path`, { exit: "USAGE" });
-    }
-    const pane = await ctx.workspace.newPane({
-      cwd,
-      project: maybeString(params, "project"),
-      name: maybeString(params, "name"),
-      session: maybeString(params, "session"),
-      env: maybeStringRecord(params, "env"),
-      command: maybeStrings(params, "command"),
-      clientEnv: maybeStringRecord(params, "client_env"),
-      ...size(params),
-    });
+    const pane = await ctx.workspace.newPane(newPaneRequest(params));
     return ctx.workspace.info(pane);
   },
 
@@ -164,14 +143,20 @@ export const METHODS: MethodTable<Exclude<MethodName, "hello">> = {
 
   "session.mark": (params, ctx) => {
     const session = ctx.workspace.resolveSession(needString(params, "session"));
-    const key = needString(params, "key");
-    if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(key)) {
-      throw new SkiffError(
-        `Bad mark key '${key}': use up to 64 letters, digits, '_', '.', ':' and '-'`,
-        { exit: "USAGE" },
-      );
-    }
+    const key = needMarkKey(params, "key");
     const value = params.value === null ? null : maybeString(params, "value") ?? "";
+    if (params.expect !== undefined) {
+      const expect = params.expect === null ? null : maybeString(params, "expect") ?? "";
+      const current = session.marks[key] ?? null;
+      if (current !== expect) {
+        throw new SkiffError(
+          `Mark '${key}' of session '${session.name}' is ${
+            current === null ? "not set" : `'${current}'`
+          }, not ${expect === null ? "unset" : `'${expect}'`}`,
+          { exit: "CONFLICT", details: { session: session.id, key, value: current } },
+        );
+      }
+    }
     ctx.workspace.mark(session, key, value);
     return { session: session.id, name: session.name, marks: session.marks };
   },

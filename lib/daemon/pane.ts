@@ -2,9 +2,11 @@
  * A live pane: one process on a PTY, its screen, and the terminals attached
  * to it.
  *
- * Output is parsed by the screen as it arrives and only then forwarded to
- * attached terminals, so a redraw taken at any moment plus the bytes
- * forwarded after it always equal the real screen.
+ * Output waits in a queue until the scheduler gives the pane its turn (see
+ * `scheduler.ts`); a pane with much waiting is paused at its PTY. Each slice
+ * is parsed by the screen and only then forwarded to attached terminals, so a
+ * redraw taken at any moment plus the bytes forwarded after it always equal
+ * the real screen.
  *
  * @module
  */
@@ -17,8 +19,21 @@ import {
   processCwd,
 } from "../platform/proc.ts";
 import { QueryFilter } from "../screen/query_filter.ts";
+import { findScreenSwitch } from "../screen/alt_switch.ts";
+import { joinBytes } from "../platform/bytes.ts";
 import { Screen } from "../screen/screen.ts";
+import { IdleCollector } from "../platform/heap.ts";
+import { type OutputQueue, type OutputScheduler, sharedScheduler } from "./scheduler.ts";
 import type { SavedPane } from "./workspace.ts";
+
+const idleCollector = new IdleCollector();
+
+/** The scheduler of this process's panes; when their output settles, memory goes back. */
+function panesScheduler(): OutputScheduler {
+  return sharedScheduler({ onSettled: () => idleCollector.idle() });
+}
+
+const encoder = new TextEncoder();
 
 /** Receives a pane's output after the screen has parsed it. */
 export interface PaneListener {
@@ -55,6 +70,8 @@ export interface PaneStartOptions {
   scrollback: number;
   /** Callbacks. */
   hooks: PaneHooks;
+  /** Who parses the output (default: the process's shared scheduler). */
+  scheduler?: OutputScheduler;
 }
 
 /** A pane's process status. */
@@ -77,6 +94,7 @@ export class Pane {
   #disposed = false;
   #hooks: PaneHooks | undefined;
   #held: Uint8Array[] | undefined;
+  #output: OutputQueue | undefined;
   /** When a person last typed (ms since the epoch), or 0. */
   personTypedAt = 0;
   /** Counts inputs from a person; a guarded send can refuse when it moved after its check. */
@@ -112,15 +130,26 @@ export class Pane {
     });
     pane.#pty = pty;
     pane.#pid = pty.pid;
-    pty.onData((data) => pane.#onOutput(data));
+    const output = (options.scheduler ?? panesScheduler()).add({
+      consume: (data) => pane.#consume(data),
+      pause: () => pty.pause(),
+      resume: () => pty.resume(),
+      settled: () => {
+        if (!pane.#disposed) pane.screen.compact();
+      },
+    });
+    pane.#output = output;
+    pty.onData((data) => output.push(data));
     pty.onExit((exit) => {
-      pane.status = "exited";
-      pane.exit = exit;
-      pane.exitedAt = Date.now();
       pane.#pty = undefined;
-      if (pane.#disposed) return;
-      // Output is parsed as it arrives, so the screen is final here.
-      options.hooks.exited(pane, exit);
+      // The screen is final only once what waits is parsed.
+      output.whenDrained(() => {
+        pane.status = "exited";
+        pane.exit = exit;
+        pane.exitedAt = Date.now();
+        if (pane.#disposed) return;
+        options.hooks.exited(pane, exit);
+      });
     });
     return pane;
   }
@@ -140,18 +169,32 @@ export class Pane {
     return this.#pid;
   }
 
-  #onOutput(data: Uint8Array): void {
+  #consume(data: Uint8Array): void {
     if (this.#disposed) return;
-    // Parsing right here keeps the screen in step with what terminals get, and
-    // holds further reads until it is done: the PTY's own buffer is the brake.
     this.screen.writeSync(data);
     if (this.#listeners.size > 0) {
-      const visible = this.#filter.filter(data);
+      let visible = this.#filter.filter(data);
+      // A switch of screens goes to attached terminals as a redraw of the screen now,
+      // which also covers the rest of these bytes.
+      const cut = findScreenSwitch(visible);
+      if (cut !== -1) {
+        visible = joinBytes([visible.subarray(0, cut), encoder.encode(this.screen.redraw())]);
+      }
       if (visible.length > 0) {
         for (const listener of this.#listeners) listener.output(visible);
       }
     }
     this.#hooks?.activity(this);
+  }
+
+  /** Bytes of output waiting to be parsed. */
+  get pendingOutput(): number {
+    return this.#output?.pending ?? 0;
+  }
+
+  /** Whether the PTY is paused because much output waits. */
+  get outputPaused(): boolean {
+    return this.#output?.paused ?? false;
   }
 
   /** Writes input bytes to the process. Returns false when it no longer runs. */
@@ -209,7 +252,7 @@ export class Pane {
   /** Adds an attached terminal and returns the redraw it should show first. */
   attach(listener: PaneListener): string {
     this.#listeners.add(listener);
-    return "\x1b[H\x1b[2J\x1b[3J" + this.screen.serialize();
+    return this.screen.redraw();
   }
 
   /** Removes an attached terminal. */
@@ -271,6 +314,7 @@ export class Pane {
   dispose(): void {
     this.endAttachments("killed");
     this.#disposed = true;
+    this.#output?.close();
     this.screen.dispose();
   }
 }

@@ -82,6 +82,18 @@ export function maybeStringRecord(params: Params, key: string): Record<string, s
   return value as Record<string, string>;
 }
 
+/** Reads a required mark key: up to 64 letters, digits, `_`, `.`, `:` and `-`. */
+export function needMarkKey(params: Params, key: string): string {
+  const value = needString(params, key);
+  if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(value)) {
+    throw new SkiffError(
+      `Bad mark key '${value}': use up to 64 letters, digits, '_', '.', ':' and '-'`,
+      { exit: "USAGE" },
+    );
+  }
+  return value;
+}
+
 /** Reads an optional place in the event stream: `{run, seq}`. */
 export function maybeCursor(params: Params, key: string): { run: string; seq: number } | undefined {
   const value = params[key];

@@ -9,6 +9,7 @@
  */
 
 import { SkiffError } from "../errors.ts";
+import type { SendResult } from "../protocol/agents.ts";
 import type { Pane } from "./pane.ts";
 import type { PaneWatch } from "./pane_watch.ts";
 
@@ -33,28 +34,6 @@ export interface SendRequest {
   sinceInputs?: number;
   /** Called as Enter goes in, while no other send can start on the pane. */
   submitted?: () => void;
-}
-
-/** What a successful send did. */
-export interface SendResult {
-  /** The pane's id. */
-  pane: string;
-  /** The pane's name. */
-  name: string;
-  /** The pane's process generation. */
-  generation: number;
-  /** The agent in front, or null with `any`. */
-  agent: string | null;
-  /** Whether the text went in as a bracketed paste. */
-  bracketed: boolean;
-  /** Whether Enter was pressed. */
-  entered: boolean;
-  /** Whether a turn started (always false without Enter). */
-  turn_started: boolean;
-  /** Milliseconds from the check to the end of the send. */
-  elapsed_ms: number;
-  /** Milliseconds spent waiting on the agent (the Enter delay and the turn start). */
-  agent_wait_ms: number;
 }
 
 function refuse(pane: Pane, exit: SkiffError["exit"], reason: string, code: string): SkiffError {

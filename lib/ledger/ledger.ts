@@ -21,7 +21,8 @@ import {
 import { clearNote, hasNotes, setNote } from "./notes.ts";
 import { guarded, immediate } from "./db.ts";
 import type { ImportReport } from "./import_md.ts";
-import { buildList, entryOf, type ListFilter } from "./listing.ts";
+import { buildList, entryOf, type ListFilter, type ResolvedFilter } from "./listing.ts";
+import { listRowsJson } from "./list_json.ts";
 import type { Migration } from "./migrate.ts";
 import { resolveRef } from "./refs.ts";
 import { resultPathFor, storedCallerResult } from "./result_path.ts";
@@ -205,6 +206,22 @@ export class Ledger {
    * (exit `USAGE`) an unknown state and a `plan` ref that names a task.
    */
   list(filter: ListFilter, liveness: Liveness): ListResult {
+    return this.#listed(filter, (resolved) => buildList(this.#all(), resolved, liveness));
+  }
+
+  /**
+   * The rows {@linkcode Ledger.list} gives, in their JSON form (as
+   * `listToJson(...).rows`), as UTF-8 bytes made by SQLite: much faster for
+   * a big ledger than making an object for every row.
+   */
+  listJson(filter: ListFilter, liveness: Liveness): Uint8Array {
+    return this.#listed(
+      filter,
+      (resolved) => listRowsJson(this.#db, this.folder, resolved, liveness),
+    );
+  }
+
+  #listed<T>(filter: ListFilter, list: (resolved: ResolvedFilter) => T): T {
     const states = filter.state === undefined
       ? []
       : typeof filter.state === "string"
@@ -220,7 +237,7 @@ export class Ledger {
         const row = this.#row(planId);
         if (row.kind !== "plan") throw usage(`${row.uid} is a task, not a plan`);
       }
-      return buildList(this.#all(), { ...filter, planId }, liveness);
+      return list({ ...filter, planId });
     });
   }
 

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { Entry, ListResult, TaskRow } from "./rows.ts";
+import type { Entry, ListResult, ListRow, TaskRow } from "./rows.ts";
 import {
   isOpen,
   type Liveness,
@@ -36,8 +36,8 @@ export interface ResolvedFilter extends Omit<ListFilter, "plan"> {
 }
 
 /** Groups the tasks of each plan by the plan's row id. Tasks of no (existing) plan are not in it. */
-function tasksByPlan(rows: readonly TaskRow[]): Map<number, TaskRow[]> {
-  const plans = new Map<number, TaskRow[]>();
+function tasksByPlan<R extends ListRow>(rows: readonly R[]): Map<number, R[]> {
+  const plans = new Map<number, R[]>();
   for (const row of rows) if (row.kind === "plan") plans.set(row.id, []);
   for (const row of rows) {
     if (row.kind === "task" && row.parentId !== null) plans.get(row.parentId)?.push(row);
@@ -63,20 +63,20 @@ export function entryOf(row: TaskRow, rows: readonly TaskRow[], liveness: Livene
  * of its tasks is kept; its `tasks` then hold only the kept tasks. The plan a
  * `plan` filter names is always kept.
  */
-export function buildList(
-  rows: readonly TaskRow[],
+export function buildList<R extends ListRow>(
+  rows: readonly R[],
   filter: ResolvedFilter,
   liveness: Liveness,
-): ListResult {
+): ListResult<R> {
   const states = filter.state === undefined
     ? null
     : new Set<ShownState>(typeof filter.state === "string" ? [filter.state] : filter.state);
   const stateOk = (s: ShownState) => states ? states.has(s) : filter.all === true || isOpen(s);
-  const paneOk = (r: TaskRow) =>
+  const paneOk = (r: R) =>
     filter.pane === undefined || r.pane === filter.pane || r.paneName === filter.pane;
   const sorted = [...rows].sort((a, b) => a.id - b.id);
   const plans = tasksByPlan(sorted);
-  const entries: Entry[] = [];
+  const entries: Entry<R>[] = [];
   for (const row of sorted) {
     if (row.kind === "task") {
       if (row.parentId !== null && plans.has(row.parentId)) continue;

@@ -91,20 +91,26 @@ export function rowFrom(record: Record<string, Value>, ledgerDir: string): TaskR
   };
 }
 
+/** The fields of a row that decide whether and where it is listed, and what state it shows. */
+export type ListRow = Pick<
+  TaskRow,
+  "id" | "kind" | "parentId" | "pane" | "paneName" | "generation" | "state"
+>;
+
 /** A row with the state it shows, and for a plan the tasks listed under it. */
-export interface Entry {
+export interface Entry<R extends ListRow = TaskRow> {
   /** The stored row. */
-  row: TaskRow;
+  row: R;
   /** The state the row shows (see `states.ts`). */
   state: ShownState;
   /** For a plan: its tasks, in row id order. Absent for a task. */
-  tasks?: Entry[];
+  tasks?: Entry<R>[];
 }
 
 /** What `Ledger.list` returns. */
-export interface ListResult {
+export interface ListResult<R extends ListRow = TaskRow> {
   /** Plans and tasks without a plan, in row id order; each plan holds its tasks. */
-  entries: Entry[];
+  entries: Entry<R>[];
   /** `false` when liveness was unknown, so no row could show `interrupted` or `gone`. */
   livenessKnown: boolean;
 }

@@ -69,3 +69,42 @@ export function residentBytes(pid: number): number | undefined {
   const match = status?.match(/^VmRSS:\s+(\d+) kB/m);
   return match ? Number(match[1]) * 1024 : undefined;
 }
+
+/**
+ * The processes in session `sid` (Linux; empty elsewhere). A pane's program
+ * is a session leader, so its session holds everything it started, jobs in
+ * the background and programs that left its process group included.
+ */
+export function sessionMembers(sid: number): number[] {
+  const members: number[] = [];
+  let entries: Iterable<Deno.DirEntry>;
+  try {
+    entries = Deno.readDirSync("/proc");
+  } catch {
+    return members;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    const stat = readProc(`/proc/${entry.name}/stat`);
+    if (!stat) continue;
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // After the name: state, ppid, pgrp, session.
+    if (Number(fields[3]) === sid && fields[0] !== "Z") members.push(Number(entry.name));
+  }
+  return members;
+}
+
+/** Sends SIGKILL to every process of session `sid` but this one; returns how many. */
+export function killSession(sid: number): number {
+  let killed = 0;
+  for (const pid of sessionMembers(sid)) {
+    if (pid === Deno.pid) continue;
+    try {
+      Deno.kill(pid, "SIGKILL");
+      killed++;
+    } catch {
+      // Gone already.
+    }
+  }
+  return killed;
+}

@@ -30,6 +30,10 @@ export interface Pty {
   resize(cols: number, rows: number): void;
   /** Sends a signal to the child (default `SIGHUP`). */
   kill(signal?: string): void;
+  /** Stops reading output, so the child blocks once the terminal's buffer is full. */
+  pause(): void;
+  /** Reads output again. */
+  resume(): void;
 }
 
 /** Options for {@linkcode spawnPty}. */
@@ -55,7 +59,14 @@ interface NodePty {
   write(data: unknown): void;
   resize(cols: number, rows: number): void;
   kill(signal?: string): void;
+  pause(): void;
+  resume(): void;
+  /** The master's read stream (private in node-pty). */
+  _socket?: { destroy(error?: unknown): unknown };
 }
+
+/** How long a read stream may stay open after the child exited, as node-pty allows. */
+const CLOSE_GRACE_MS = 200;
 
 let nodePty: Promise<NodePtyModule> | undefined;
 
@@ -88,6 +99,24 @@ export async function spawnPty(
     // Raw bytes: decoding here would split UTF-8 sequences at chunk edges.
     encoding: null,
   });
+  let paused = false;
+  let ending = false;
+  const socket = child._socket;
+  if (socket) {
+    // node-pty destroys the read stream 200 ms after the child exits, to get
+    // past platforms that never report its end. Output still in the kernel's
+    // buffer then is lost, which happens when the stream was paused: read on
+    // to the end first, and destroy only after the same grace.
+    const destroy = socket.destroy.bind(socket);
+    socket.destroy = (error?: unknown) => {
+      if (!paused || ending) return destroy(error);
+      ending = true;
+      paused = false;
+      child.resume();
+      setTimeout(() => destroy(error), CLOSE_GRACE_MS);
+      return socket;
+    };
+  }
   return {
     pid: child.pid,
     onData: (handler) => void child.onData(handler),
@@ -96,5 +125,15 @@ export async function spawnPty(
     write: (data) => child.write(data),
     resize: (cols, rows) => child.resize(cols, rows),
     kill: (signal = "SIGHUP") => child.kill(signal),
+    pause: () => {
+      if (paused || ending) return;
+      paused = true;
+      child.pause();
+    },
+    resume: () => {
+      if (!paused) return;
+      paused = false;
+      child.resume();
+    },
   };
 }

@@ -46,6 +46,8 @@ export interface HookInfo {
   state: HookState;
   /** When it arrived (ms since the epoch). */
   at: number;
+  /** Set when it was kept but counts for nothing: a working hook with no turn the screen shows. */
+  ignored?: boolean;
 }
 
 /** The params of `pane.send`. */

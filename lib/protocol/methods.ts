@@ -9,12 +9,19 @@
 import type { AgentMethods } from "./agents.ts";
 import type { DaemonMethods } from "./daemon.ts";
 import type { PaneMethods } from "./panes.ts";
+import type { SessionEnsureMethods } from "./session_ensure.ts";
 import type { SessionMethods } from "./sessions.ts";
 import type { WatchMethods } from "./watch.ts";
 
 /** Every method: name → `{params, result}`. */
 export interface Methods
-  extends PaneMethods, AgentMethods, SessionMethods, DaemonMethods, WatchMethods {}
+  extends
+    PaneMethods,
+    AgentMethods,
+    SessionMethods,
+    SessionEnsureMethods,
+    DaemonMethods,
+    WatchMethods {}
 
 /** A method's name. */
 export type MethodName = keyof Methods;

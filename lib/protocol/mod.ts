@@ -12,6 +12,7 @@ export * from "./methods.ts";
 export * from "./panes.ts";
 export * from "./agents.ts";
 export * from "./sessions.ts";
+export * from "./session_ensure.ts";
 export * from "./daemon.ts";
 export * from "./events.ts";
 export * from "./watch.ts";

@@ -156,8 +156,26 @@ export interface CaptureParams extends PaneRef {
   scrollback?: number;
 }
 
+/** The state of a pane's screen: what a capture shows besides the text. */
+export interface ScreenSnapshot {
+  /** Columns. */
+  cols: number;
+  /** Rows. */
+  rows: number;
+  /** The cursor, 0-based within the visible rows. */
+  cursor: { x: number; y: number; visible: boolean };
+  /** The window title set by OSC 0 or 2. */
+  title: string;
+  /** Whether the alternate screen is active (full-screen programs). */
+  alternate: boolean;
+  /** Whether the program enabled bracketed paste. */
+  bracketed_paste: boolean;
+  /** The captured lines, scrollback first. */
+  lines: string[];
+}
+
 /** What `pane.capture` returns. */
-export interface CaptureResult {
+export interface CaptureResult extends ScreenSnapshot {
   /** The pane's id. */
   pane: string;
   /** The pane's name. */
@@ -166,20 +184,6 @@ export interface CaptureResult {
   generation: number;
   /** The screen as text, trailing blank lines dropped. */
   text: string;
-  /** Columns. */
-  cols: number;
-  /** Rows. */
-  rows: number;
-  /** The cursor, 0-based within the visible rows. */
-  cursor: { x: number; y: number; visible: boolean };
-  /** The window title. */
-  title: string;
-  /** Whether the alternate screen is active. */
-  alternate: boolean;
-  /** Whether the program enabled bracketed paste. */
-  bracketed_paste: boolean;
-  /** Every captured line, history first. */
-  lines: string[];
 }
 
 /** The params of `pane.keys`. */

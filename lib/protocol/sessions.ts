@@ -42,9 +42,13 @@ export interface SessionMethods {
   "session.list": { params: Record<string, never>; result: { sessions: SessionInfo[] } };
   /** Reads a session's marks; the session is named by its id, its name or one of its panes. */
   "session.get": { params: { session: string }; result: SessionMarks };
-  /** Sets a mark, or clears it with a `null` value. */
+  /**
+   * Sets a mark, or clears it with a `null` value. With `expect`, only when
+   * the mark's current value is `expect` (`null`: the mark is absent), else
+   * exit `CONFLICT`: two clients cannot both claim the same mark.
+   */
   "session.mark": {
-    params: { session: string; key: string; value: string | null };
+    params: { session: string; key: string; value: string | null; expect?: string | null };
     result: SessionMarks;
   };
 }

@@ -14,6 +14,13 @@ import { renderSgrLine } from "./sgr_line.ts";
 import { type AgentStatusReport, parseStatusReport, type ScreenView, viewRow } from "./view.ts";
 import { paletteColor } from "./palette.ts";
 import { VERSION } from "../version.ts";
+import type { ScreenSnapshot } from "../protocol/panes.ts";
+import {
+  compactHandlerLists,
+  FIRST_SCROLLBACK,
+  growScrollback,
+  shrinkParseBuffer,
+} from "./xterm_memory.ts";
 
 /** Options for {@linkcode Screen}. */
 export interface ScreenOptions {
@@ -29,24 +36,6 @@ export interface CaptureOptions {
   ansi?: boolean;
   /** How many scrollback lines to include above the visible rows. */
   scrollback?: number;
-}
-
-/** The state of a screen, for `capture --json`. */
-export interface ScreenSnapshot {
-  /** Columns. */
-  cols: number;
-  /** Rows. */
-  rows: number;
-  /** The cursor, 0-based within the visible rows. */
-  cursor: { x: number; y: number; visible: boolean };
-  /** The window title set by OSC 0 or 2. */
-  title: string;
-  /** Whether the alternate screen is active (full-screen programs). */
-  alternate: boolean;
-  /** Whether the program enabled bracketed paste. */
-  bracketed_paste: boolean;
-  /** The captured lines, scrollback first. */
-  lines: string[];
 }
 
 const OSC_COLORS: Record<number, string> = {
@@ -66,13 +55,21 @@ export class Screen {
   #status: AgentStatusReport | undefined;
   #onTitle: ((title: string) => void) | undefined;
   #onBell: (() => void) | undefined;
+  /** The scrollback asked for. */
+  readonly #scrollback: number;
+  /** The scrollback the terminal has room for now; it grows with what is printed. */
+  #roomFor: number;
+  /** Bytes given to the asynchronous write and not parsed yet. */
+  #queued = 0;
 
   /** Makes a blank screen of `cols` × `rows`. */
   constructor(cols: number, rows: number, options: ScreenOptions) {
+    this.#scrollback = options.scrollback;
+    this.#roomFor = Math.min(options.scrollback, FIRST_SCROLLBACK);
     this.#term = new xterm.Terminal({
       cols,
       rows,
-      scrollback: options.scrollback,
+      scrollback: this.#roomFor,
       allowProposedApi: true,
       windowOptions: { getWinSizeChars: true },
       // writeSync warns once that it is "unreliable": that is about async parser
@@ -92,6 +89,7 @@ export class Screen {
       this.#onBell?.();
     });
     this.#answerQueries(options.respond);
+    compactHandlerLists(this.#term);
   }
 
   #answerQueries(respond: (answer: string) => void): void {
@@ -137,7 +135,19 @@ export class Screen {
 
   /** Parses program output; `done` runs once these bytes are on the screen. */
   write(data: Uint8Array, done: () => void): void {
-    this.#term.write(data, done);
+    // Room for every byte still queued, since xterm parses them later.
+    this.#queued += data.length;
+    this.#grow(this.#queued);
+    this.#term.write(data, () => {
+      this.#queued -= data.length;
+      done();
+    });
+  }
+
+  #grow(incoming: number): void {
+    if (this.#roomFor < this.#scrollback) {
+      this.#roomFor = growScrollback(this.#term, incoming, this.#scrollback);
+    }
   }
 
   /**
@@ -146,13 +156,21 @@ export class Screen {
    * meanwhile, which is flow control for free.
    */
   writeSync(data: Uint8Array): void {
+    this.#grow(this.#queued + data.length);
     (this.#term as unknown as { _core: { writeSync(data: Uint8Array): void } })._core.writeSync(
       data,
     );
   }
 
+  /** Gives back memory an idle screen does not need (the parser's decode buffer). */
+  compact(): void {
+    shrinkParseBuffer(this.#term);
+  }
+
   /** Changes the size; the screen reflows. */
   resize(cols: number, rows: number): void {
+    // A reflow may add many lines at once: give the scrollback its full room first.
+    this.#roomFor = growScrollback(this.#term, Infinity, this.#scrollback);
     this.#term.resize(cols, rows);
   }
 
@@ -283,6 +301,20 @@ export class Screen {
   /** Returns escape sequences that redraw this screen, modes included, on a blank terminal. */
   serialize(): string {
     return this.#serializer.serialize({ scrollback: 0 });
+  }
+
+  /**
+   * Escape sequences that draw the screen the program shows now (the normal
+   * or the alternate one) over a whole terminal, with the program's modes,
+   * and never switch that terminal's own screen: an attached terminal shows
+   * the pane's screen as it is at every moment.
+   */
+  redraw(): string {
+    const full = this.#serializer.serialize({ scrollback: 0 });
+    const toAlternate = "\x1b[?1049h\x1b[H";
+    const at = full.lastIndexOf(toAlternate);
+    const body = this.alternate && at !== -1 ? full.slice(at + toAlternate.length) : full;
+    return "\x1b[H\x1b[2J\x1b[3J" + body;
   }
 
   /** Frees the terminal. */

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { COMMANDS } from "../../cmd/mod.ts";
+import { COMMANDS } from "../../cmd/loaders.ts";
 import { runCli } from "../../lib/cli/run.ts";
 import type { CompleteKind } from "../../lib/cli/spec.ts";
 import { setSelfEntry } from "../../lib/platform/spawn_self.ts";

@@ -337,6 +337,8 @@ export async function prepareAgent(
   // Trust entries are keyed by the real path, as the CLIs see their cwd.
   const resolved = { ...options, workdir: await Deno.realPath(options.workdir) };
   const env = baseEnv(options.home);
+  // The agent's own folder first, so its plain name (`claude`) starts it, as on a user's PATH.
+  env.PATH = `${dirname(agentBin(agent))}:${env.PATH}`;
   const args = await recipe(resolved, env);
   return { command: agentBin(agent), args, env };
 }

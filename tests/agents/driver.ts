@@ -111,6 +111,8 @@ export interface StartOptions {
 export class AgentDriver {
   /** Things worth reporting (retries, left-over processes). */
   readonly notes: string[] = [];
+  /** Every input sent to the pane, in order: when, and the text or tmux key name. */
+  readonly inputs: { at: number; type?: string; key?: string }[] = [];
   private readonly t0 = Date.now();
 
   constructor(
@@ -139,11 +141,23 @@ export class AgentDriver {
     return at;
   }
 
+  /** Types `text` literally, and logs it in {@linkcode inputs}. */
+  type(text: string): Promise<string> {
+    this.inputs.push({ at: Date.now(), type: text });
+    return this.pane.type(text);
+  }
+
+  /** Presses a tmux key (`Enter`, `BSpace`, …), and logs it in {@linkcode inputs}. */
+  key(name: string): Promise<string> {
+    this.inputs.push({ at: Date.now(), key: name });
+    return this.pane.keys(name);
+  }
+
   /** Types text, retrying when the CLI dropped the keys. */
   async typeVisible(text: string): Promise<void> {
     for (let attempt = 1; attempt <= 3; attempt++) {
       const before = count(await this.pane.capture(), text);
-      await this.pane.type(text);
+      await this.type(text);
       try {
         await poll(`"${text}" to show`, 4000, async () => {
           return count(await this.pane.capture(), text) > before ? true : undefined;
@@ -161,7 +175,7 @@ export class AgentDriver {
   /** Sends Backspace `n` times, one key per write (Grok ignores a burst). */
   async backspace(n: number): Promise<void> {
     for (let i = 0; i < n; i++) {
-      await this.pane.keys("BSpace");
+      await this.key("BSpace");
       await sleep(20);
     }
   }
@@ -180,7 +194,7 @@ export class AgentDriver {
   async submit(text: string): Promise<void> {
     await this.typeVisible(text);
     await sleep(400);
-    await this.pane.keys("Enter");
+    await this.key("Enter");
   }
 
   /** True while a busy marker shows on screen (or in the title). */
@@ -204,7 +218,7 @@ export class AgentDriver {
 
   /** Accepts the approval dialog's first option. */
   async approve(): Promise<void> {
-    await this.pane.keys(this.script.approve);
+    await this.key(this.script.approve);
   }
 
   /** Waits for a finished turn: `replies` complete answers, no busy marker, input box back. */
@@ -264,8 +278,8 @@ export async function startAgent(agent: AgentName, o: StartOptions): Promise<Age
   try {
     await sleep(300);
     await o.beforeLaunch?.(pane);
-    await pane.type([launch.command, ...launch.args].map(shellQuote).join(" "));
-    await pane.keys("Enter");
+    await driver.type([launch.command, ...launch.args].map(shellQuote).join(" "));
+    await driver.key("Enter");
   } catch (err) {
     await driver.stop();
     throw err;

@@ -122,7 +122,12 @@ export class TmuxPane {
     return this.tmux("pipe-pane", "-O", "-t", "main", `cat > ${shellQuote(file)}`);
   }
 
-  /** Stops a running `pipeTo`. */
+  /** Hands everything the pane's program writes to the stdin of shell command `command`. */
+  pipeThrough(command: string): Promise<string> {
+    return this.tmux("pipe-pane", "-O", "-t", "main", command);
+  }
+
+  /** Stops a running `pipeTo` or `pipeThrough`. */
   stopPipe(): Promise<string> {
     return this.tmux("pipe-pane", "-t", "main");
   }

@@ -121,3 +121,58 @@ Deno.test("attach to a missing pane fails with exit 3 and one line", async () =>
     assertEquals(piped.stderr, "skiff: skiff attach needs a terminal on stdin and stdout\n");
   });
 });
+
+Deno.test("the attached terminal shows the pane's screen after vim, less and a pager quit", async () => {
+  await withSkiff(async (skiff) => {
+    await skiff.ok(["new", "--name", "web", "--", ...BASH]);
+    const file = `${skiff.root}/lines.txt`;
+    await Deno.writeTextFile(file, Array.from({ length: 200 }, (_, i) => `line ${i}`).join("\n"));
+    const term = await TestTerminal.start(
+      ["sh", "-c", `clear; echo OUTER; exec ${attachArgv("web").join(" ")}`],
+      { env: skiff.env, cwd: skiff.env.HOME, cols: 90, rows: 24 },
+    );
+    const same = async (what: string) => {
+      await waitFor(`the terminal to show the pane's screen ${what}`, async () => {
+        const pane = (await skiff.run(["capture", "web"])).stdout.trimEnd();
+        return term.text().trimEnd() === pane;
+      }, { timeout: 15_000 }).catch(async (error) => {
+        const pane = (await skiff.run(["capture", "web"])).stdout;
+        throw new Error(
+          `${error.message}\n--- terminal ---\n${term.text()}\n--- pane ---\n${pane}`,
+        );
+      });
+    };
+    try {
+      await waitFor(
+        "the attach",
+        async () => (await skiff.json<{ panes: PaneInfo[] }>(["ls"])).panes[0].attached === 1,
+      );
+      term.type("clear; echo INSIDE\r");
+      await term.waitForText(/^INSIDE$/m);
+      await same("before");
+      for (
+        const [start, quit, shows] of [
+          ["vim -u NONE", ":q\r", /^~/m],
+          [`less ${file}`, "q", /^line 0$/m],
+          ["seq 1 300 | less", "q", /^1$/m],
+        ] as const
+      ) {
+        term.type(`${start}\r`);
+        await term.waitForText(shows);
+        await same(`in ${start}`);
+        term.type(quit);
+        await term.waitForText(/^INSIDE$/m);
+        assert(!term.text().includes("OUTER"), `after ${start} quit:\n${term.text()}`);
+        await same(`after ${start} quit`);
+      }
+      term.type("\x1c");
+      assertEquals(await term.exited, 0);
+      // Back in the outer shell's screen: OUTER, then the detach line right under it.
+      const lines = term.text().split("\n");
+      assertEquals(lines[0], "OUTER");
+      assertMatch(lines[1], /^\[detached from web \(p1\); 'skiff attach web' attaches again\]$/);
+    } finally {
+      term.kill();
+    }
+  });
+});

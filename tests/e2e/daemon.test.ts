@@ -490,3 +490,32 @@ Deno.test("stopping the daemon also ends pane programs that ignore SIGHUP", asyn
     await waitFor("the stubborn child to end", () => !pidAlive(pid), { timeout: 5000 });
   });
 });
+
+Deno.test("stop and kill end what a pane's shell left behind: a background job that ignores SIGHUP", async () => {
+  await withSkiff(async (skiff) => {
+    const pids: number[] = [];
+    for (const name of ["stays", "killed"]) {
+      const marker = join(skiff.root, `${name}.pid`);
+      await skiff.ok(["new", "--name", name, "--", "bash", "--norc"]);
+      // A job the shell leaves behind when it goes: in its own group, deaf to the hang-up.
+      await skiff.ok([
+        "keys",
+        name,
+        `nohup sleep 300 >/dev/null 2>&1 & echo $! > ${marker}`,
+        "Enter",
+      ]);
+      pids.push(
+        await waitFor("the job's pid", async () => {
+          const text = await Deno.readTextFile(marker).catch(() => "");
+          return text.trim() ? Number(text) : undefined;
+        }),
+      );
+    }
+    assert(pids.every(pidAlive), "the jobs run");
+    await skiff.ok(["kill", "killed"]);
+    await waitFor("the killed pane's job to end", () => !pidAlive(pids[1]), { timeout: 8000 });
+    assert(pidAlive(pids[0]), "the other pane's job is not touched by a kill");
+    await skiff.ok(["daemon", "stop"]);
+    await waitFor("the job to end with skiffd", () => !pidAlive(pids[0]), { timeout: 5000 });
+  });
+});

@@ -25,6 +25,17 @@ import type { TaskJson } from "../../lib/ledger/mod.ts";
 /** The parent's time zone, so that the date in result paths is the same in both. */
 const TZ_ENV: Record<string, string> = Deno.env.get("TZ") ? { TZ: Deno.env.get("TZ")! } : {};
 
+/** What setup makes in the Skiff agent's folder (see lib/skipper/setup.ts). */
+const SETUP_NAMES = [
+  ".agents",
+  ".claude",
+  ".skiff-agent",
+  "AGENTS.md",
+  "CLAUDE.md",
+  "GEMINI.md",
+  "results",
+];
+
 function today(date = new Date()): string {
   const pad = (n: number) => String(n).padStart(2, "0");
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
@@ -91,10 +102,11 @@ Deno.test("ledger add: plans, tasks in plans, computed result paths, and no file
     );
     assertEquals(given.row.result, join(skiff.root, "out", "e.md"));
 
-    // Three different uids; add made no file besides the ledger.
+    // Three different uids; add made no file besides the ledger and the folder's setup.
     assertEquals(new Set([planUid, task.uid, alone.uid, given.row.uid]).size, 4);
     const made = (await files(dir)).filter((f) => !/^ledger\.db(-wal|-shm)?$/.test(f));
-    assertEquals(made, [], "only the ledger is in the agent's folder");
+    assertEquals(made, SETUP_NAMES, "the ledger and the setup are in the agent's folder");
+    assertEquals(await files(join(dir, "results")), [], "no result file made");
     assert(!(await exists(join(skiff.root, "out"))), "no folder made for a given result");
 
     // Errors: an unknown pane, a task in a task, a plan in a plan, no task text.

@@ -59,27 +59,38 @@ async function setUp(skiff: SkiffEnv): Promise<string> {
   return log;
 }
 
+/**
+ * Starts `ledger add --send --enter` of a task the fake agent takes without
+ * starting a turn, and returns once the text shows in its input box.
+ */
+async function sendUntilTyped(
+  skiff: SkiffEnv,
+  extra: string[],
+): Promise<{ done: ReturnType<typeof spawn> }> {
+  const sending = spawn(skiff, [
+    "ledger",
+    "add",
+    "--pane",
+    "rev",
+    "--task",
+    "NOTURN review this",
+    "--send",
+    "--enter",
+    ...extra,
+  ]);
+  await waitFor("the text in the input box", async () => {
+    const out = await skiff.ok(["capture", "rev"]);
+    return out.includes("NOTURN review this") || out.includes("[Pasted");
+  });
+  // Wrapped, so that awaiting this does not wait for the send to end.
+  return { done: sending };
+}
+
 Deno.test("a reload during a send lets it finish and answer; the task is not left pending", async () => {
   await withSkiff(async (skiff) => {
     await setUp(skiff);
     // NOTURN: the agent takes the text and starts no turn, so the send waits its whole timeout.
-    const sending = spawn(skiff, [
-      "ledger",
-      "add",
-      "--pane",
-      "rev",
-      "--task",
-      "NOTURN review this",
-      "--send",
-      "--enter",
-      "--timeout",
-      "4",
-      "--json",
-    ]);
-    await waitFor("the text in the input box", async () => {
-      const out = await skiff.ok(["capture", "rev"]);
-      return out.includes("NOTURN review this") || out.includes("[Pasted");
-    });
+    const sending = (await sendUntilTyped(skiff, ["--timeout", "4", "--json"])).done;
     await skiff.ok(["daemon", "reload"]);
     const result = await sending;
     assertEquals(result.code, 8, result.stderr);
@@ -93,22 +104,7 @@ Deno.test("a reload during a send lets it finish and answer; the task is not lef
 Deno.test("a sender that loses skiffd mid-send leaves the task blocked with a note, exit 4", async () => {
   await withSkiff(async (skiff) => {
     await setUp(skiff);
-    const sending = spawn(skiff, [
-      "ledger",
-      "add",
-      "--pane",
-      "rev",
-      "--task",
-      "NOTURN review this",
-      "--send",
-      "--enter",
-      "--timeout",
-      "20",
-    ]);
-    await waitFor("the text in the input box", async () => {
-      const out = await skiff.ok(["capture", "rev"]);
-      return out.includes("NOTURN review this") || out.includes("[Pasted");
-    });
+    const sending = (await sendUntilTyped(skiff, ["--timeout", "20"])).done;
     Deno.kill((await skiff.daemonPid())!, "SIGKILL");
     const result = await sending;
     assertEquals(result.code, 4, result.stderr);

@@ -16,6 +16,32 @@ export function hookPrefix(): string {
   return `${Deno.execPath()} run -A -q ${MAIN} hook fake`;
 }
 
+/** Options for {@linkcode fakeAgentToml}. */
+export interface FakeAgentTomlOptions {
+  /** The command that starts the agent (default: the fake agent under this Deno). */
+  command?: string;
+  /** The agent's Enter delay (default 150 ms). */
+  enterDelayMs?: number;
+}
+
+/** The `[agents.fake]` table as lines of projects.toml: the fake agent's profile, the one source for tests and benches. */
+export function fakeAgentToml(options: FakeAgentTomlOptions = {}): string[] {
+  return [
+    "[agents.fake]",
+    'label = "Fake Agent"',
+    `command = "${options.command ?? `${Deno.execPath()} run -A -q ${FAKE_AGENT}`}"`,
+    'match = ["fake_agent.ts"]',
+    'busy = ["esc to interrupt"]',
+    'approval = ["Do you want to proceed\\\\?", "Enter to confirm · Esc to cancel", "Press any key to answer"]',
+    'prompt = "^> ?(.*)$"',
+    'frame = "^─{10,}"',
+    'continuation = "^  \\\\S"',
+    'placeholders = ["^Type a task$"]',
+    'title_busy = ["^fake: busy"]',
+    `enter_delay_ms = ${options.enterDelayMs ?? 150}`,
+  ];
+}
+
 /** Options for {@linkcode useFakeAgent}. */
 export interface FakeAgentOptions {
   /** The agent's Enter delay. */
@@ -33,18 +59,7 @@ export async function useFakeAgent(skiff: SkiffEnv, options: FakeAgentOptions = 
     "[daemon]",
     `turn_start_seconds = ${options.turnStartSeconds ?? 3}`,
     "",
-    "[agents.fake]",
-    'label = "Fake Agent"',
-    `command = "${Deno.execPath()} run -A -q ${FAKE_AGENT}"`,
-    'match = ["fake_agent.ts"]',
-    'busy = ["esc to interrupt"]',
-    'approval = ["Do you want to proceed\\\\?", "Enter to confirm · Esc to cancel", "Press any key to answer"]',
-    'prompt = "^> ?(.*)$"',
-    'frame = "^─{10,}"',
-    'continuation = "^  \\\\S"',
-    'placeholders = ["^Type a task$"]',
-    'title_busy = ["^fake: busy"]',
-    `enter_delay_ms = ${options.enterDelayMs ?? 150}`,
+    ...fakeAgentToml({ enterDelayMs: options.enterDelayMs }),
     options.extra ?? "",
   ].join("\n");
   await Deno.writeTextFile(skiff.configFile, toml + "\n");

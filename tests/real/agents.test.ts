@@ -1,7 +1,11 @@
 /**
- * Real agent CLIs in real Skiff panes, offline against the fake model server:
- * send → working → turn end → idle and unread; a draft refused; an approval
- * reported as waiting and refused; hooks wired by Skiff reaching skiffd.
+ * Real agent CLIs in real Skiff panes, offline against the fake model server,
+ * started as a person starts them, with `skiff new --agent ID`: send → one
+ * turn start and one turn end → idle and unread; a draft refused; an approval
+ * reported as waiting, refused, approved, and the tool's result back at the
+ * model; Skiff's hooks reaching skiffd; then the agent's continue line, typed
+ * into a bare shell as the Skiff agent types it, bringing the conversation
+ * back for another turn.
  *
  * Which agents run: `SKIFF_REAL_AGENTS` (a comma list, or `all`); by default
  * Claude Code and Codex. An agent that is not installed (see
@@ -12,11 +16,12 @@
 import { join } from "node:path";
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { EventStream } from "../helpers/events.ts";
-import { MAIN, type SkiffEnv, waitFor, withSkiff } from "../helpers/skiff.ts";
-import { DEFAULT_REPLY, startFakeLlm } from "../fixtures/fake_llm_server.ts";
+import { type SkiffEnv, waitFor, withSkiff } from "../helpers/skiff.ts";
+import { DEFAULT_REPLY, type FakeLlm, startFakeLlm } from "../fixtures/fake_llm_server.ts";
 import { agentInstalled, type AgentName, AGENTS, prepareAgent } from "../agents/agent_env.ts";
-import { agentLaunch, AgentRegistry } from "../../lib/agents/mod.ts";
-import { shellLine } from "../../lib/platform/shell.ts";
+import { SCRIPTS } from "../agents/driver.ts";
+import { agentStartLine } from "../../lib/agents/launch.ts";
+import { AgentRegistry } from "../../lib/agents/registry.ts";
 import type { PaneInfo } from "../../lib/protocol/panes.ts";
 
 function listed(variable: string, fallback: string): string[] {
@@ -26,60 +31,46 @@ function listed(variable: string, fallback: string): string[] {
 
 const selected = listed("SKIFF_REAL_AGENTS", "claude,codex");
 const required = listed("SKIFF_REQUIRE_AGENTS", "");
-
-/** How each agent confirms an approval, and what its turn-end hook is called. */
-const PER_AGENT: Record<AgentName, { approve: string[]; hook?: string }> = {
-  claude: { approve: ["Enter"], hook: "Stop" },
-  codex: { approve: ["y"], hook: "notify" },
-  gemini: { approve: ["Enter"] },
-  opencode: { approve: ["Enter"], hook: "session.idle" },
-  qwen: { approve: ["Enter"] },
-  grok: { approve: ["Enter"] },
-};
+const registry = new AgentRegistry();
 
 async function pane(skiff: SkiffEnv, name: string): Promise<PaneInfo> {
   const { panes } = await skiff.json<{ panes: PaneInfo[] }>(["ls"]);
   return panes.find((p) => p.name === name)!;
 }
 
-/** Starts the agent in a pane, with Skiff's own hooks wired in as `skiff new --agent` does. */
-async function startAgent(skiff: SkiffEnv, agent: AgentName, llmPort: number): Promise<string> {
-  const workdir = join(skiff.root, "work");
-  const launch = await prepareAgent(agent, {
-    home: join(skiff.root, "agent-home"),
-    workdir,
-    llmPort,
+/** How many turns the events stream saw start and end in pane `name`. */
+function turns(stream: EventStream, name: string): { starts: number; ends: number } {
+  const count = (event: string) =>
+    stream.events.filter((e) => e.event === event && e.name === name).length;
+  return { starts: count("turn-start"), ends: count("turn-end") };
+}
+
+/** Waits until the last hook that reached skiffd says the turn ended. */
+async function turnEndHook(skiff: SkiffEnv, name: string): Promise<void> {
+  await waitFor(`a turn-end hook from ${name}`, async () => {
+    const e = await skiff.json<{ hook: { state: string } | null }>(["explain", name]);
+    return e.hook?.state === "idle";
+  }, { timeout: 30_000 });
+}
+
+/** One plain turn: send, exactly one more turn start and end, idle and unread. */
+async function plainTurn(skiff: SkiffEnv, stream: EventStream, name: string): Promise<void> {
+  const before = turns(stream, name);
+  const sent = await skiff.json<{ turn_started: boolean }>(["send", name, "say hello", "--enter"]);
+  assertEquals(sent.turn_started, true);
+  await waitFor("the turn to end", () => turns(stream, name).ends > before.ends, {
+    timeout: 90_000,
   });
-  const profile = new AgentRegistry().get(agent)!;
-  const wired = agentLaunch(profile, {
-    hookDir: join(skiff.root, "hooks"),
-    hookCommand: (a, event) =>
-      shellLine([Deno.execPath(), "run", "-A", "-q", MAIN, "hook", a, event]),
-  });
-  const hooks = wired.command.slice(1);
-  const env = Object.entries({ ...launch.env, ...wired.env })
-    .flatMap(([k, v]) => ["--env", `${k}=${v}`]);
-  await skiff.ok([
-    "new",
-    "--name",
-    agent,
-    "--cwd",
-    workdir,
-    ...env,
-    "--",
-    launch.command,
-    ...launch.args,
-    ...hooks,
-  ]);
-  await skiff.ok(["wait", agent, "--until", "idle", "--timeout", "90"]);
-  return agent;
+  const info = await pane(skiff, name);
+  assertEquals([info.state, info.unread], ["idle", true]);
+  await skiff.ok(["seen", name]);
 }
 
 for (const agent of AGENTS) {
   const installed = agentInstalled(agent);
   const mustRun = required.includes(agent);
   Deno.test({
-    name: `real ${agent}: send, turn, unread, draft and approval refusals, hooks`,
+    name: `real ${agent}: turns, refusals, approval, hooks, continue`,
     ignore: !mustRun && (!selected.includes(agent) || !installed),
     sanitizeOps: false,
     sanitizeResources: false,
@@ -90,14 +81,15 @@ for (const agent of AGENTS) {
         await withSkiff(async (skiff) => {
           await skiff.ok(["daemon", "start"]);
           const stream = await EventStream.start(skiff);
+          const at = { pane: agent as string };
           try {
-            await flow(skiff, agent, stream);
+            await flow(skiff, agent, { stream, llm, at });
           } catch (error) {
             // Leave what the pane showed in the failure, for CI logs.
-            const explain = await skiff.run(["explain", agent]);
-            const screen = await skiff.run(["capture", agent]);
+            const explain = await skiff.run(["explain", at.pane]);
+            const screen = await skiff.run(["capture", at.pane]);
             const events = stream.events.filter((e) => e.event !== "title")
-              .map((e) => `${String(e.time).slice(11, 23)} ${e.event}`).join("\n");
+              .map((e) => `${String(e.time).slice(11, 23)} ${e.event} ${e.name ?? ""}`).join("\n");
             throw new Error(
               `${(error as Error).message}\n--- explain ---\n${explain.stdout}${explain.stderr}` +
                 `--- events ---\n${events}\n--- screen ---\n${screen.stdout}`,
@@ -109,79 +101,104 @@ for (const agent of AGENTS) {
       } finally {
         await llm.close();
       }
-
-      async function flow(skiff: SkiffEnv, agent: AgentName, stream: EventStream): Promise<void> {
-        const name = await startAgent(skiff, agent, llm.port);
-        let info = await pane(skiff, name);
-        assertEquals([info.agent, info.state], [agent, "idle"]);
-
-        // A plain turn: send, working, turn end, idle and unread.
-        const sent = await skiff.json<{ turn_started: boolean }>([
-          "send",
-          name,
-          "say hello",
-          "--enter",
-        ]);
-        assertEquals(sent.turn_started, true);
-        await stream.next((e) => e.event === "turn-start" && e.name === name);
-        await stream.next((e) => e.event === "turn-end" && e.name === name, 90_000);
-        info = await pane(skiff, name);
-        assertEquals([info.state, info.unread], ["idle", true]);
-        const replyStart = DEFAULT_REPLY.split(" ").slice(0, 3).join(" ");
-        assert((await skiff.ok(["capture", name])).includes(replyStart), "the reply shows");
-        await skiff.ok(["seen", name]);
-
-        // A draft in the input box is refused and stays.
-        await skiff.ok(["keys", name, "half a draft"]);
-        await waitFor("the draft to show", async () => {
-          const e = await skiff.json<{ composer: { draft: string } }>(["explain", name]);
-          return e.composer.draft.includes("half a draft");
-        }, { timeout: 15_000 });
-        const draft = await skiff.run(["send", name, "another task", "--enter"]);
-        assertEquals(draft.code, 14, draft.stderr);
-        // One key per write: Grok ignores a burst of Backspaces.
-        for (let i = 0; i < 12; i++) await skiff.ok(["keys", name, "BSpace"]);
-        await waitFor("the draft to clear", async () => {
-          const e = await skiff.json<{ composer: { draft: string; visible: boolean } }>([
-            "explain",
-            name,
-          ]);
-          return e.composer.visible && e.composer.draft === "";
-        }, { timeout: 15_000 });
-
-        // An approval shows as waiting, and send refuses to type into it.
-        await skiff.ok(["send", name, "please RUNTOOL now", "--enter"]);
-        await skiff.ok(["wait", name, "--until", "waiting", "--timeout", "90"]);
-        await stream.next((e) => e.event === "waiting" && e.name === name);
-        const refused = await skiff.run(["send", name, "1"]);
-        assertEquals(refused.code, 13, refused.stderr);
-        // Some agents ignore keys for a moment after a dialog opens (Codex does):
-        // press the approval key until the dialog goes.
-        await waitFor("the approval to be taken", async () => {
-          await skiff.ok(["keys", name, ...PER_AGENT[agent].approve]);
-          const waited = await skiff.run(["wait", name, "--until", "working", "--timeout", "2"]);
-          return waited.code === 0 || (await pane(skiff, name)).state !== "waiting";
-        }, { timeout: 30_000, interval: 10 });
-        await skiff.ok(["wait", name, "--until", "idle", "--timeout", "90"]);
-        await waitFor(
-          "the tool's file",
-          () =>
-            Deno.stat(join(skiff.root, "work", "skiff-tool-output.txt")).then(
-              () => true,
-              () => false,
-            ),
-        );
-
-        const hook = PER_AGENT[agent].hook;
-        if (hook) {
-          const explain = await waitFor(`a ${hook} hook`, async () => {
-            const e = await skiff.json<{ hook: { event: string } | null }>(["explain", name]);
-            return e.hook?.event === hook ? e : undefined;
-          }, { timeout: 30_000 });
-          assert(explain.hook, "a hook reached skiffd");
-        }
-        await skiff.ok(["kill", name]);
-      }
     },
   });
+}
+
+/** What a walk uses, and `at.pane`: the pane it is in, for the failure report. */
+interface Walk {
+  stream: EventStream;
+  llm: FakeLlm;
+  at: { pane: string };
+}
+
+/** The whole walk for one agent. */
+async function flow(skiff: SkiffEnv, agent: AgentName, { stream, llm, at }: Walk): Promise<void> {
+  const profile = registry.get(agent)!;
+  const workdir = join(skiff.root, "work");
+  const launch = await prepareAgent(agent, {
+    home: join(skiff.root, "agent-home"),
+    workdir,
+    llmPort: llm.port,
+  });
+  const env = Object.entries(launch.env).flatMap(([k, v]) => ["--env", `${k}=${v}`]);
+  // As a person starts it: the agent found on PATH, Skiff's hooks wired in.
+  await skiff.ok(["new", "--agent", agent, "--cwd", workdir, ...env, "--", ...launch.args]);
+  await skiff.ok(["wait", agent, "--until", "idle", "--timeout", "90"]);
+  assertEquals((await pane(skiff, agent)).agent, agent);
+
+  await plainTurn(skiff, stream, agent);
+  const replyStart = DEFAULT_REPLY.split(" ").slice(0, 3).join(" ");
+  assert((await skiff.ok(["capture", agent])).includes(replyStart), "the reply shows");
+
+  // A draft in the input box is refused and stays.
+  await skiff.ok(["keys", agent, "half a draft"]);
+  await waitFor("the draft to show", async () => {
+    const e = await skiff.json<{ composer: { draft: string } }>(["explain", agent]);
+    return e.composer.draft.includes("half a draft");
+  }, { timeout: 15_000 });
+  const draft = await skiff.run(["send", agent, "another task", "--enter"]);
+  assertEquals(draft.code, 14, draft.stderr);
+  // One key per write: Grok ignores a burst of Backspaces.
+  for (let i = 0; i < 12; i++) await skiff.ok(["keys", agent, "BSpace"]);
+  await waitFor("the draft to clear", async () => {
+    const e = await skiff.json<{ composer: { draft: string; visible: boolean } }>([
+      "explain",
+      agent,
+    ]);
+    return e.composer.visible && e.composer.draft === "";
+  }, { timeout: 15_000 });
+
+  // An approval shows as waiting, and send refuses to type into it.
+  await skiff.ok(["send", agent, "please RUNTOOL now", "--enter"]);
+  await skiff.ok(["wait", agent, "--until", "waiting", "--timeout", "90"]);
+  await stream.next((e) => e.event === "waiting" && e.name === agent);
+  const refused = await skiff.run(["send", agent, "1"]);
+  assertEquals(refused.code, 13, refused.stderr);
+  // Some agents ignore keys for a moment after a dialog opens (Codex does):
+  // press the approval key until the dialog goes.
+  await waitFor("the approval to be taken", async () => {
+    await skiff.ok(["keys", agent, SCRIPTS[agent].approve]);
+    const waited = await skiff.run(["wait", agent, "--until", "working", "--timeout", "2"]);
+    return waited.code === 0 || (await pane(skiff, agent)).state !== "waiting";
+  }, { timeout: 30_000, interval: 10 });
+  await skiff.ok(["wait", agent, "--until", "idle", "--timeout", "90"]);
+  await waitFor(
+    "the tool's file",
+    () => Deno.stat(join(workdir, "skiff-tool-output.txt")).then(() => true, () => false),
+  );
+  assert(llm.requests().some((r) => r.toolResult), "the model got the tool's result");
+  if (profile.hooks.kind !== "none") await turnEndHook(skiff, agent);
+  // Exactly two turns, each opened and closed once: a late hook opens no third.
+  assertEquals(turns(stream, agent), { starts: 2, ends: 2 });
+  assertEquals((await pane(skiff, agent)).state, "idle");
+  await skiff.ok(["kill", agent]);
+  if (!profile.continueArgs) return;
+
+  // The continue line, typed into a bare shell as the Skiff agent types it.
+  const shell = `${agent}-again`;
+  at.pane = shell;
+  await skiff.ok(["new", "--name", shell, "--cwd", workdir, ...env, "--", "bash", "--norc"]);
+  await skiff.waitForScreen(shell, /[$#] ?$/m);
+  const line = agentStartLine(agent, {
+    continue: true,
+    extra: launch.args,
+    registry,
+    hookDir: join(skiff.env.SKIFF_STATE_DIR, "hooks"),
+  });
+  await skiff.ok(["keys", "--literal", shell, line]);
+  await skiff.ok(["keys", shell, "Enter"]);
+  // The old conversation shows, then the agent is ready for a task.
+  await skiff.waitForScreen(shell, "RUNTOOL", { timeout: 90_000 });
+  await skiff.ok(["wait", shell, "--until", "idle", "--timeout", "90"]);
+  assertEquals((await pane(skiff, shell)).agent, agent);
+  await waitFor("an empty input box", async () => {
+    const e = await skiff.json<{ state: string; composer: { draft: string; visible: boolean } }>(
+      ["explain", shell],
+    );
+    return e.state === "idle" && e.composer.visible && e.composer.draft === "";
+  }, { timeout: 30_000 });
+  await plainTurn(skiff, stream, shell);
+  if (profile.hooks.kind !== "none") await turnEndHook(skiff, shell);
+  assertEquals(turns(stream, shell), { starts: 1, ends: 1 });
 }

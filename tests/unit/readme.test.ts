@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { ROOT } from "../helpers/skiff.ts";
 import { EVENT_NAMES } from "../../lib/protocol/events.ts";
-import { COMMANDS } from "../../cmd/mod.ts";
+import { COMMANDS } from "../../cmd/loaders.ts";
 
 const README = Deno.readTextFileSync(join(ROOT, "README.md"));
 
@@ -23,10 +23,23 @@ function section(heading: string): string[] {
 }
 
 Deno.test("README: the event table lists exactly the protocol's events", () => {
+  // Each event is listed as "- `name`, `name`: when".
   const names = section("### Events")
-    .filter((line) => line.startsWith("| `"))
-    .flatMap((line) => [...line.split("|")[1].matchAll(/`([a-z-]+)`/g)].map((m) => m[1]));
+    .filter((line) => line.startsWith("- `"))
+    .flatMap((line) =>
+      [...line.slice(0, line.indexOf(":")).matchAll(/`([a-z-]+)`/g)].map((m) => m[1])
+    );
   assertEquals([...names].sort(), [...EVENT_NAMES].sort());
+});
+
+Deno.test("README: lines fit a 100-column terminal, outside code blocks", () => {
+  let code = false;
+  const wide: string[] = [];
+  for (const line of README.split("\n")) {
+    if (line.startsWith("```")) code = !code;
+    else if (!code && [...line].length > 100) wide.push(line);
+  }
+  assertEquals(wide, []);
 });
 
 Deno.test("README: every command is documented", () => {

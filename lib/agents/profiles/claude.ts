@@ -9,6 +9,7 @@
  */
 
 import type { AgentProfile } from "../profile.ts";
+import { CLAUDE_HOOK_EVENTS } from "./hook_events.ts";
 
 /** The Claude Code profile. */
 export const claude: AgentProfile = {
@@ -53,5 +54,5 @@ export const claude: AgentProfile = {
     idle: [{ name: "idle title", pattern: /^✳\s/ }],
   },
   progress: true,
-  hooks: "claude-settings",
+  hooks: { kind: "claude-settings", events: CLAUDE_HOOK_EVENTS },
 };

@@ -10,6 +10,7 @@
  */
 
 import type { AgentProfile } from "../profile.ts";
+import { CLAUDE_HOOK_EVENTS } from "./hook_events.ts";
 
 /** The Codex profile. */
 export const codex: AgentProfile = {
@@ -52,5 +53,19 @@ export const codex: AgentProfile = {
     approval: [{ name: "action required title", pattern: /Action Required/ }],
   },
   statusApp: "codex",
-  hooks: "codex-notify",
+  hooks: {
+    kind: "codex-notify",
+    events: {
+      // The notify program gets one event; its payload's type says which.
+      notify: {
+        field: "type",
+        cases: [
+          { pattern: /^agent-turn-complete$/, state: "idle" },
+          { pattern: /^approval-requested$/, state: "waiting" },
+          { pattern: /^agent-turn-start$/, state: "working" },
+        ],
+      },
+      ...CLAUDE_HOOK_EVENTS,
+    },
+  },
 };

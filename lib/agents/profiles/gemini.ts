@@ -8,19 +8,23 @@
  */
 
 import type { AgentProfile } from "../profile.ts";
+import { GEMINI_HOOK_EVENTS } from "./hook_events.ts";
 
 /** The Gemini CLI profile. */
 export const gemini: AgentProfile = {
   id: "gemini",
   label: "Gemini CLI",
   command: "gemini",
-  continueArgs: ["--continue"],
+  // It has no --continue; `--resume latest` takes the folder's last session.
+  continueArgs: ["--resume", "latest"],
   match: { comm: ["gemini"], argv: ["gemini"] },
   enterDelayMs: 200,
   screen: {
     busy: [
       { name: "cancel hint", pattern: /\(esc to cancel, \d/ },
       { name: "cancel hint", pattern: /\besc to cancel\b.*\d+s\)/ },
+      // `--resume` draws the old conversation before the input box is back.
+      { name: "resuming", pattern: /^\s*\S\s+Resuming session\.\.\./ },
     ],
     approval: [
       { name: "allow question", pattern: /Allow execution of\b/ },
@@ -41,5 +45,5 @@ export const gemini: AgentProfile = {
     approval: [{ name: "action required title", pattern: /^✋|Action Required/ }],
     idle: [{ name: "ready title", pattern: /^◇/ }],
   },
-  hooks: "none",
+  hooks: { kind: "none", events: GEMINI_HOOK_EVENTS },
 };

@@ -8,13 +8,15 @@
  */
 
 import type { AgentProfile } from "../profile.ts";
+import { COMMON_HOOK_EVENTS } from "./hook_events.ts";
 
 /** The Grok profile. */
 export const grok: AgentProfile = {
   id: "grok",
   label: "Grok",
   command: "grok",
-  continueArgs: ["--continue"],
+  // The community CLI (0.0.34) has no way to continue a conversation.
+  continueArgs: null,
   match: { comm: ["grok"], argv: ["grok"] },
   enterDelayMs: 200,
   screen: {
@@ -39,5 +41,5 @@ export const grok: AgentProfile = {
     approval: [{ name: "action required title", pattern: /Action Required/ }],
   },
   progress: true,
-  hooks: "none",
+  hooks: { kind: "none", events: COMMON_HOOK_EVENTS },
 };

@@ -7,6 +7,7 @@
  */
 
 import type { AgentProfile } from "../profile.ts";
+import { COMMON_HOOK_EVENTS } from "./hook_events.ts";
 
 /** The Hermes profile. */
 export const hermes: AgentProfile = {
@@ -37,5 +38,5 @@ export const hermes: AgentProfile = {
     approval: [{ name: "approval title", pattern: /^⚠/ }],
     idle: [{ name: "idle title", pattern: /^✓/ }],
   },
-  hooks: "none",
+  hooks: { kind: "none", events: COMMON_HOOK_EVENTS },
 };

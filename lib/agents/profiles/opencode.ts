@@ -37,5 +37,16 @@ export const opencode: AgentProfile = {
       placeholders: [/^Ask anything/, /^press enter to send/],
     },
   },
-  hooks: "opencode-plugin",
+  hooks: {
+    kind: "opencode-plugin",
+    events: {
+      "session.status": {
+        field: "status.type",
+        cases: [{ pattern: /^busy$/, state: "working" }, { pattern: /^idle$/, state: "idle" }],
+      },
+      "session.idle": "idle",
+      "permission.asked": "waiting",
+      "permission.replied": "working",
+    },
+  },
 };

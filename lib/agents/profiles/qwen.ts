@@ -7,6 +7,7 @@
  */
 
 import type { AgentProfile } from "../profile.ts";
+import { COMMON_HOOK_EVENTS } from "./hook_events.ts";
 
 /** The Qwen Code profile. */
 export const qwen: AgentProfile = {
@@ -37,5 +38,5 @@ export const qwen: AgentProfile = {
     busy: [{ name: "spinner title", pattern: /^[◐◑◒◓]/ }],
     idle: [{ name: "idle title", pattern: /^✳/ }],
   },
-  hooks: "none",
+  hooks: { kind: "none", events: COMMON_HOOK_EVENTS },
 };

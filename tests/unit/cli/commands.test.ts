@@ -6,7 +6,7 @@
  */
 
 import { assert, assertEquals } from "../../helpers/assert.ts";
-import { COMMANDS } from "../../../cmd/mod.ts";
+import { COMMANDS } from "../../../cmd/loaders.ts";
 import { renderHelp } from "../../../lib/cli/help.ts";
 import type { CommandSpec } from "../../../lib/cli/spec.ts";
 
@@ -29,7 +29,10 @@ Deno.test("commands: names are unique, and each command or group renders its hel
   assertEquals(new Set(words).size, words.length, `duplicate command words: ${words}`);
   for (const entry of COMMANDS) {
     for (const [spec, path] of walk(await entry.load(), [entry.name])) {
-      assert(!!spec.run !== !!spec.subcommands, `${path.join(" ")} needs run or subcommands`);
+      assert(!!spec.run || !!spec.subcommands, `${path.join(" ")} needs run or subcommands`);
+      if (spec.run && spec.subcommands) {
+        assert(!spec.args?.length, `${path.join(" ")} runs on its own, so takes no arguments`);
+      }
       const help = renderHelp(spec, path);
       assert(help.startsWith(`Usage: skiff ${path.join(" ")}`), help);
       const subs = (spec.subcommands ?? []).flatMap((s) => [s.name, ...(s.aliases ?? [])]);

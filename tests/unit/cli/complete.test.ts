@@ -1,5 +1,5 @@
 import { assert, assertEquals } from "../../helpers/assert.ts";
-import { COMMANDS } from "../../../cmd/mod.ts";
+import { COMMANDS } from "../../../cmd/loaders.ts";
 import { complete, type Completion, completionScript } from "../../../lib/cli/complete.ts";
 import type { CompleteKind } from "../../../lib/cli/spec.ts";
 

@@ -30,9 +30,11 @@ Deno.test("parseConfig: defaults for an empty file", () => {
     projects: [],
     daemon: { scrollback: DEFAULT_SCROLLBACK, shell: undefined, turnStartSeconds: 10 },
     skiffAgent: {
+      enabled: false,
       name: "Skipper",
       agent: "claude",
       folder: join(homeDir(), "skiff-agent"),
+      folderSetting: "~/skiff-agent",
       continueOnRestore: true,
     },
     document: {},
@@ -143,13 +145,15 @@ Deno.test("parseConfig: daemon settings and their bounds", () => {
 
 Deno.test("parseConfig: skiff_agent settings", () => {
   const config = parseConfig(
-    '[skiff_agent]\nname = "Mate"\nagent = "codex"\nfolder = "/agents/mate"\ncontinue = false',
+    '[skiff_agent]\nenabled = true\nname = "Mate"\nagent = "codex"\nfolder = "/agents/mate/"\ncontinue = false',
     FILE,
   );
   assertEquals(config.skiffAgent, {
+    enabled: true,
     name: "Mate",
     agent: "codex",
     folder: "/agents/mate",
+    folderSetting: "/agents/mate/",
     continueOnRestore: false,
   });
   assertEquals(
@@ -167,6 +171,10 @@ Deno.test("parseConfig: skiff_agent settings", () => {
   assertEquals(
     usage(() => parseConfig('[skiff_agent]\ncontinue = "yes"', FILE)),
     `${FILE}: 'skiff_agent.continue' must be true or false`,
+  );
+  assertEquals(
+    usage(() => parseConfig('[skiff_agent]\nenabled = "yes"', FILE)),
+    `${FILE}: 'skiff_agent.enabled' must be true or false`,
   );
 });
 
@@ -309,4 +317,44 @@ Deno.test("ConfigSource: recent() looks at the file at most every RECHECK_MS, ge
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }
+});
+
+Deno.test("parseConfig: the Skiff agent's folder must be absolute or start with ~/ (issue 8 item 12)", () => {
+  for (const folder of ["relative/dir", "./here", "skiff-agent", "~other/x", "../up"]) {
+    assertEquals(
+      usage(() => parseConfig(`[skiff_agent]\nfolder = "${folder}"`, FILE)),
+      `${FILE}: 'skiff_agent.folder' must be an absolute path or start with ~/`,
+      folder,
+    );
+  }
+  assertEquals(parseConfig('[skiff_agent]\nfolder = "~"', FILE).skiffAgent.folder, homeDir());
+});
+
+/** Reads the Skiff agent's folder in a child process with this environment. */
+async function folderIn(env: Record<string, string>, toml: string): Promise<string> {
+  const mod = new URL("../../../lib/config/config.ts", import.meta.url).href;
+  const code = `import { agentFolder, parseConfig } from "${mod}";
+    const config = parseConfig(${JSON.stringify(toml)}, "p.toml");
+    try { console.log(agentFolder(config)); } catch (e) { console.log("error: " + e.message); }`;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", code],
+    env,
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  assert(out.success);
+  return new TextDecoder().decode(out.stdout).trim();
+}
+
+Deno.test("agentFolder: with HOME unset there is no default folder, never /skiff-agent (item 13)", async () => {
+  const path = { PATH: Deno.env.get("PATH") ?? "" };
+  assertEquals(await folderIn({ ...path, HOME: "/home/ann" }, ""), "/home/ann/skiff-agent");
+  const none = await folderIn(path, "");
+  assertMatch(
+    none,
+    /^error: HOME is not set, so the Skiff agent's folder '~\/skiff-agent' has no home/,
+  );
+  assertMatch(await folderIn(path, '[skiff_agent]\nfolder = "~/x"'), /^error: HOME is not set/);
+  assertEquals(await folderIn(path, '[skiff_agent]\nfolder = "/srv/agent"'), "/srv/agent");
 });

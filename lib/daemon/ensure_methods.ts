@@ -1,0 +1,119 @@
+/**
+ * `session.ensure`: find the session that carries a mark, else adopt a
+ * matching unmarked one, else make one that carries the mark. Requests run
+ * one after another, so concurrent callers never make two sessions.
+ *
+ * @module
+ */
+
+import { SkiffError } from "../errors.ts";
+import type { EnsureSessionResult, SessionEnsureMethods } from "../protocol/session_ensure.ts";
+import type { LiveWorkspace } from "./live_workspace.ts";
+import type { MethodTable } from "./method_types.ts";
+import { newPaneRequest } from "./new_pane_params.ts";
+import { needMarkKey, needString, type Params } from "./params.ts";
+import type { Pane } from "./pane.ts";
+import type { SavedSession } from "./workspace.ts";
+
+/** The last ensure of each workspace; the next one waits for it. */
+const queues = new WeakMap<LiveWorkspace, Promise<unknown>>();
+
+function serialised<T>(workspace: LiveWorkspace, work: () => Promise<T>): Promise<T> {
+  const before = queues.get(workspace) ?? Promise.resolve();
+  const next = before.catch(() => {}).then(work);
+  queues.set(workspace, next);
+  return next;
+}
+
+function record(params: Params, key: string): Params {
+  const value = params[key];
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new SkiffError(`Bad request: '${key}' must be an object`, { exit: "USAGE" });
+  }
+  return value as Params;
+}
+
+function realPath(path: string): string | undefined {
+  try {
+    return Deno.realPathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function panesOf(workspace: LiveWorkspace, session: SavedSession): Pane[] {
+  return workspace.panes.filter((p) => p.saved.session === session.id);
+}
+
+/** An unmarked session with a running pane that matches `adopt`, and that pane. */
+function adoptable(
+  workspace: LiveWorkspace,
+  key: string,
+  adopt: Params,
+): { session: SavedSession; pane: Pane } | undefined {
+  const name = needString(adopt, "name");
+  const agent = needString(adopt, "agent");
+  const cwd = realPath(needString(adopt, "cwd"));
+  if (cwd === undefined) return undefined;
+  workspace.refreshCwds();
+  for (const session of workspace.sessions) {
+    if (key in session.marks) continue;
+    for (const pane of panesOf(workspace, session)) {
+      if (pane.name !== name || pane.status !== "running") continue;
+      if (realPath(pane.saved.cwd) !== cwd) continue;
+      workspace.watchOf(pane).evaluate();
+      if (workspace.info(pane).agent === agent) return { session, pane };
+    }
+  }
+  return undefined;
+}
+
+async function ensure(params: Params, workspace: LiveWorkspace): Promise<EnsureSessionResult> {
+  const mark = record(params, "mark");
+  const key = needMarkKey(mark, "key");
+  const value = needString(mark, "value");
+  const create = newPaneRequest(record(params, "create"));
+  const replaced: string[] = [];
+  const answer = (how: EnsureSessionResult["how"], session: SavedSession, pane: Pane) => ({
+    how,
+    session: { session: session.id, name: session.name, marks: session.marks },
+    pane: workspace.info(pane),
+    replaced,
+  });
+
+  const marked = workspace.sessions.find((s) => s.marks[key] === value);
+  if (marked) {
+    const panes = panesOf(workspace, marked);
+    const running = panes.find((p) => p.status === "running");
+    if (running) return answer("found", marked, running);
+    // Every pane exited: the session can no longer be opened, so it is replaced.
+    for (const pane of panes) {
+      replaced.push(pane.id);
+      workspace.kill(pane);
+    }
+  }
+
+  if (params.adopt !== undefined && params.adopt !== null) {
+    const found = adoptable(workspace, key, record(params, "adopt"));
+    if (found) {
+      workspace.mark(found.session, key, value);
+      return answer("adopted", found.session, found.pane);
+    }
+  }
+
+  const name = workspace.uniquePaneName(create.name ?? "pane");
+  const sessionName = workspace.uniqueSessionName(create.session ?? name);
+  const pane = await workspace.newPane({
+    ...create,
+    name,
+    session: sessionName,
+    marks: { [key]: value },
+  });
+  const session = workspace.sessions.find((s) => s.id === pane.saved.session)!;
+  return answer("created", session, pane);
+}
+
+/** The `session.ensure` method. */
+export const ENSURE_METHODS: MethodTable<keyof SessionEnsureMethods> = {
+  "session.ensure": (params, ctx) => serialised(ctx.workspace, () => ensure(params, ctx.workspace)),
+};

@@ -1,0 +1,204 @@
+/**
+ * Opening the Skiff agent: check the settings and the folder, set the folder
+ * up, find or make its session in skiffd (one request, so opens at the same
+ * time make one session), and start the agent when the session is a bare
+ * shell. `skiff skipper` then attaches; the app shows the pane.
+ *
+ * @module
+ */
+
+import type { DaemonClient } from "../client/client.ts";
+import { connectDaemon } from "../client/connect.ts";
+import { clientEnv } from "../client/env.ts";
+import { agentFolder, type Config, loadConfig } from "../config/config.ts";
+import { SkiffError } from "../errors.ts";
+import type { AgentProfile } from "../agents/profile.ts";
+import type { PaneInfo } from "../protocol/panes.ts";
+import type { EnsureHow, EnsureSessionResult } from "../protocol/session_ensure.ts";
+import type { SessionMarks } from "../protocol/sessions.ts";
+import type { WatcherHealth } from "../protocol/watch.ts";
+import { checkFolder, refusalLine } from "./folder.ts";
+import {
+  SKIFF_AGENT_MARK,
+  SKIFF_AGENT_MARK_VALUE,
+  START_GUARD_MS,
+  START_LINE_MARK,
+} from "./marks.ts";
+import { setUpFolder } from "./setup.ts";
+import { installSkill, skillCopyDir } from "./skill.ts";
+import { skiffAgentProfile, startLine } from "./start_line.ts";
+
+/** What an open did about starting the agent. */
+export interface StartOutcome {
+  /** The line typed: the agent's start line, its continue line, or none. */
+  typed: "start" | "continue" | null;
+  /** Why nothing was typed, when nothing was. */
+  why: string | null;
+}
+
+/** What {@linkcode openSkiffAgent} did. */
+export interface OpenOutcome {
+  /** Whether the session was found, adopted or made. */
+  how: EnsureHow;
+  /** The session. */
+  session: SessionMarks;
+  /** Its pane, as it was before anything was typed. */
+  pane: PaneInfo;
+  /** The agent the Skiff agent runs. */
+  agent: string;
+  /** The Skiff agent's folder. */
+  folder: string;
+  /** Whether a start line was typed. */
+  start: StartOutcome;
+  /** The watcher's health right after the open. */
+  watcher: WatcherHealth;
+}
+
+/** Options for {@linkcode openSkiffAgent}. */
+export interface OpenSkiffAgentOptions {
+  /** The config; read from `projects.toml` by default. */
+  config?: Config;
+  /** A connection to skiffd; by default one is made, starting skiffd when it does not run. */
+  client?: DaemonClient;
+}
+
+/** The error for a Skiff agent that is off. */
+export function offError(): SkiffError {
+  return new SkiffError(
+    "The Skiff agent is off. Turn it on with 'skiff settings set enabled true'",
+    { exit: "CONFLICT" },
+  );
+}
+
+/** A pane name made from the agent's name. */
+export function paneNameFor(name: string): string {
+  const cleaned = name.trim().replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[^A-Za-z0-9]+/, "");
+  return cleaned.slice(0, 64) || "Skipper";
+}
+
+/**
+ * Checks that the Skiff agent's folder can be used, then sets it up and
+ * refreshes Skiff's copy of the skill. Returns the folder.
+ */
+export function prepareFolder(config: Config): string {
+  const folder = agentFolder(config);
+  const check = checkFolder(folder, config);
+  if (!check.usable) {
+    throw new SkiffError(refusalLine(check), { exit: "USAGE", details: { folder } });
+  }
+  installSkill();
+  setUpFolder(folder, { name: config.skiffAgent.name, skillDir: skillCopyDir() });
+  return folder;
+}
+
+/**
+ * Opens the Skiff agent: its session is found, adopted or made, and a bare
+ * shell gets the start line. Throws exit `CONFLICT` when the Skiff agent is
+ * off, `USAGE` when its folder cannot be used, `NOT_FOUND` for an unknown
+ * agent, `DAEMON` when skiffd cannot be started.
+ */
+export async function openSkiffAgent(options: OpenSkiffAgentOptions = {}): Promise<OpenOutcome> {
+  const config = options.config ?? loadConfig();
+  if (!config.skiffAgent.enabled) throw offError();
+  // Everything that can be refused is checked before the folder is touched.
+  const profile = skiffAgentProfile(config);
+  const folder = prepareFolder(config);
+  const name = paneNameFor(config.skiffAgent.name);
+  const client = options.client ?? await connectDaemon();
+  try {
+    const ensured = await client.call("session.ensure", {
+      mark: { key: SKIFF_AGENT_MARK, value: SKIFF_AGENT_MARK_VALUE },
+      adopt: { name, cwd: folder, agent: profile.id },
+      // The pane gets the opener's PATH and session variables, as `skiff new` gives.
+      create: { cwd: folder, name, session: name, client_env: clientEnv() },
+    });
+    const start = await startIfBare(client, ensured, {
+      profile,
+      continue: ensured.how !== "created" && config.skiffAgent.continueOnRestore,
+    });
+    return {
+      how: ensured.how,
+      session: ensured.session,
+      pane: ensured.pane,
+      agent: profile.id,
+      folder,
+      start,
+      watcher: await client.call("watch.status"),
+    };
+  } finally {
+    if (!options.client) client.close();
+  }
+}
+
+/** Why the pane is not a bare shell at its prompt, or `undefined` when it is. */
+function notBare(pane: PaneInfo, profile: AgentProfile): string | undefined {
+  if (pane.status !== "running") return "its process has exited";
+  if (pane.agent === profile.id) return `${profile.label} runs in it`;
+  if (pane.agent !== null) return `another agent (${pane.agent}) is in front`;
+  // Without process facts (not Linux), a pane with no agent counts as its shell.
+  if (pane.foreground && pane.foreground.pid !== pane.pid) {
+    return `a program (${pane.foreground.comm}) is in front of the shell`;
+  }
+  return undefined;
+}
+
+/**
+ * Types the start line into a bare shell, unless a start line went in during
+ * the last {@linkcode START_GUARD_MS} or a person typed since the check. The
+ * time of the line is claimed on the session's marks first, so two opens at
+ * once cannot both type.
+ */
+async function startIfBare(
+  client: DaemonClient,
+  ensured: EnsureSessionResult,
+  options: { profile: AgentProfile; continue: boolean },
+): Promise<StartOutcome> {
+  const none = (why: string): StartOutcome => ({ typed: null, why });
+  const idle = notBare(ensured.pane, options.profile);
+  if (idle) return none(idle);
+  const previous = ensured.session.marks[START_LINE_MARK] ?? null;
+  const since = Date.now() - Number(previous);
+  if (previous !== null && since >= 0 && since < START_GUARD_MS) {
+    return none(`a start line went in ${Math.round(since / 1000)} s ago`);
+  }
+  // Read the state and the person's keystroke count together, then send against that count.
+  const explain = await client.call("pane.explain", { pane: ensured.pane.id });
+  const stillIdle = notBare(explain, options.profile);
+  if (stillIdle) return none(stillIdle);
+  const stamp = String(Date.now());
+  const session = ensured.session.session;
+  try {
+    await client.call("session.mark", {
+      session,
+      key: START_LINE_MARK,
+      value: stamp,
+      expect: previous,
+    });
+  } catch (error) {
+    if (error instanceof SkiffError && error.exit === "CONFLICT") {
+      return none("another open is starting the agent");
+    }
+    throw error;
+  }
+  const line = startLine(options.profile, { continue: options.continue });
+  try {
+    await client.call("pane.send", {
+      pane: ensured.pane.id,
+      text: line.line,
+      enter: true,
+      any: true,
+      since_inputs: explain.person_inputs,
+    });
+  } catch (error) {
+    if (!(error instanceof SkiffError)) throw error;
+    // Nothing went in: give the claim back, so the next open may try.
+    await client.call("session.mark", {
+      session,
+      key: START_LINE_MARK,
+      value: previous,
+      expect: stamp,
+    }).catch(() => {});
+    return none(error.message);
+  }
+  return { typed: line.continues ? "continue" : "start", why: null };
+}

@@ -1,0 +1,101 @@
+/**
+ * The watcher with real agents: Claude Code, offline against the fake model,
+ * as the Skiff agent, and a real agent (Codex, or Claude Code when Codex is
+ * not selected) as the worker. A task goes to the worker with `skiff ledger
+ * add --send`; its turn end reaches the Skiff agent as the spec's line, which
+ * Claude Code submits to its model.
+ *
+ * Runs when `SKIFF_REAL_AGENTS` selects claude (the default does) and it is
+ * installed; `SKIFF_REQUIRE_AGENTS` naming claude makes a missing install fail.
+ */
+
+import { join } from "node:path";
+import { assert, assertEquals } from "../helpers/assert.ts";
+import { waitFor, withSkiff } from "../helpers/skiff.ts";
+import { startFakeLlm } from "../fixtures/fake_llm_server.ts";
+import { agentInstalled, type AgentName, AGENTS, prepareAgent } from "../agents/agent_env.ts";
+import type { DaemonStatus } from "../../lib/protocol/daemon.ts";
+
+function listed(variable: string, fallback: string): string[] {
+  const value = Deno.env.get(variable) ?? fallback;
+  return value === "all" || value === "1" ? [...AGENTS] : value.split(",").filter(Boolean);
+}
+
+const selected = listed("SKIFF_REAL_AGENTS", "claude,codex");
+const required = listed("SKIFF_REQUIRE_AGENTS", "");
+const worker: AgentName = selected.includes("codex") && agentInstalled("codex")
+  ? "codex"
+  : "claude";
+
+Deno.test({
+  name: `real watcher: Claude Code as the Skiff agent hears of a ${worker} turn end`,
+  ignore: !required.includes("claude") &&
+    (!selected.includes("claude") || !agentInstalled("claude")),
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    assert(agentInstalled("claude"), "claude is not installed: run tests/agents/install.sh claude");
+    const llm = await startFakeLlm({ delayMs: 60 });
+    try {
+      await withSkiff(async (skiff) => {
+        skiff.env.SKIFF_LEDGER = join(skiff.root, "skipper", "ledger.db");
+        const start = async (agent: AgentName, name: string) => {
+          const workdir = join(skiff.root, name);
+          const launch = await prepareAgent(agent, {
+            home: join(skiff.root, `${name}-home`),
+            workdir,
+            llmPort: llm.port,
+          });
+          const env = Object.entries(launch.env).flatMap(([k, v]) => ["--env", `${k}=${v}`]);
+          await skiff.ok([
+            "new",
+            "--agent",
+            agent,
+            "--name",
+            name,
+            "--cwd",
+            workdir,
+            ...env,
+            "--",
+            ...launch.args,
+          ]);
+          await skiff.ok(["wait", name, "--until", "idle", "--timeout", "90"]);
+        };
+        await start("claude", "skipper");
+        await start(worker, "worker");
+        await skiff.ok(["mark", "skipper", "skiff-agent=1"]);
+        await waitFor(
+          "the watcher",
+          async () => (await skiff.json<DaemonStatus>(["daemon", "status"])).watcher.running,
+        );
+        const added = await skiff.run([
+          "ledger",
+          "add",
+          "--pane",
+          "worker",
+          "--task",
+          "say hello",
+          "--send",
+          "--enter",
+        ]);
+        assertEquals(added.code, 0, added.stderr);
+        const uid = added.stdout.trim().split(" ")[0];
+        const line = `[watch] pane worker ${uid} is idle. Read it, then mark it seen.`;
+        // Claude Code submits the line to its model: the fake model sees it.
+        await waitFor(
+          "the line at the model",
+          () => llm.requests().some((r) => r.lastText?.includes(line)),
+          { timeout: 120_000 },
+        );
+        const log = await Deno.readTextFile(join(skiff.root, "run", "skiffd.watch.log"));
+        assertEquals(
+          log.split("\n").filter((l) => l.includes(`woke skipper: ${line}`)).length,
+          1,
+          log,
+        );
+      });
+    } finally {
+      await llm.close();
+    }
+  },
+});

@@ -1,0 +1,254 @@
+/**
+ * The agent tracker's state machine, on a fake clock with made-up screens:
+ * turns from prompts, screens, hooks and status reports; how long idle must
+ * hold; start-up; approvals; late hooks; exits.
+ */
+
+import { assert, assertEquals } from "../../helpers/assert.ts";
+import { SETTLE_MS } from "../../../lib/agents/profile.ts";
+import {
+  HOOK_OVERRULE_MS,
+  STARTUP_GRACE_MS,
+  TURN_CONFIRM_MS,
+} from "../../../lib/agents/tracker.ts";
+import { SCREENS, TOY, TOY_PROCESS, TrackerHarness } from "../../agents/tracker_harness.ts";
+
+/** A tracker whose toy agent is up and idle, past its start-up. */
+function ready(options: ConstructorParameters<typeof TrackerHarness>[0] = {}): TrackerHarness {
+  const t = new TrackerHarness(options);
+  assertEquals(t.front(TOY_PROCESS), ["agent-start"]);
+  assertEquals(t.tracker.state, "idle");
+  t.advance(STARTUP_GRACE_MS);
+  return t;
+}
+
+Deno.test("tracker: a shell, then the agent starts, loads and shows its input box", () => {
+  const t = new TrackerHarness();
+  assertEquals(t.front(undefined), []);
+  assertEquals(t.tracker.state, "shell");
+  t.show(SCREENS.loading);
+  assertEquals(t.front(TOY_PROCESS), ["agent-start"]);
+  assertEquals(t.tracker.state, "starting");
+  t.advance(500);
+  assertEquals(t.show(SCREENS.idle), []);
+  assertEquals(t.tracker.state, "idle");
+});
+
+Deno.test("tracker: a prompt, busy at once, and idle that holds ends the turn", () => {
+  const t = ready();
+  t.submit();
+  assertEquals(t.show(SCREENS.busy), ["turn-start"]);
+  assertEquals([t.tracker.state, t.tracker.turns], ["working", 1]);
+  t.advance(3000);
+  assertEquals(t.show(SCREENS.idle), []);
+  assertEquals(t.tracker.state, "working", "idle must hold first");
+  const shown = t.now;
+  assertEquals(t.advance(1000), ["turn-end"]);
+  const ended = t.events.find((e) => e.event === "turn-end")!.at;
+  assert(ended - shown >= SETTLE_MS, `ended ${ended - shown} ms after the screen went idle`);
+  assert(ended - shown <= SETTLE_MS + 20, `ended ${ended - shown} ms after, not right after`);
+  assertEquals(t.tracker.state, "idle");
+});
+
+Deno.test("tracker: an idle-looking frame shorter than the settle time is not a turn end", () => {
+  const t = ready();
+  t.submit();
+  t.show(SCREENS.busy);
+  for (let i = 0; i < 20; i++) {
+    t.show(SCREENS.idle);
+    t.advance(SETTLE_MS - 20);
+    t.show(SCREENS.busy);
+    t.advance(100);
+  }
+  assertEquals(t.events.map((e) => e.event), ["agent-start", "turn-start"]);
+  assertEquals(t.tracker.state, "working");
+});
+
+Deno.test("tracker: busy signs with no prompt count as a turn only when they last", () => {
+  const t = ready();
+  t.show(SCREENS.busy);
+  t.advance(TURN_CONFIRM_MS - 100);
+  assertEquals(t.show(SCREENS.idle), [], "a short flash is a redraw, not a turn");
+  t.advance(1000);
+  assertEquals(t.tracker.state, "idle");
+  assertEquals(t.tracker.turns, 0);
+  t.show(SCREENS.busy);
+  assertEquals(t.advance(TURN_CONFIRM_MS + 50), ["turn-start"]);
+  assertEquals(t.tracker.turns, 1);
+});
+
+Deno.test("tracker: busy signs while the agent starts are start-up, not a turn", () => {
+  const t = new TrackerHarness();
+  t.show(SCREENS.busy);
+  assertEquals(t.front(TOY_PROCESS), ["agent-start"]);
+  t.advance(3000);
+  assertEquals(t.tracker.state, "starting");
+  t.show(SCREENS.idle);
+  t.advance(1000);
+  assertEquals(t.events.map((e) => e.event), ["agent-start"]);
+});
+
+Deno.test("tracker: busy signs soon after the input box showed, with no prompt, are loading", () => {
+  // Gemini CLI draws its box, then clears it and spins while it resumes a session.
+  const t = new TrackerHarness();
+  t.front(TOY_PROCESS);
+  t.advance(500);
+  t.show(SCREENS.idle);
+  assertEquals(t.tracker.state, "idle");
+  t.show(SCREENS.busy);
+  assertEquals(t.tracker.state, "starting");
+  t.advance(3000);
+  assertEquals(t.tracker.state, "starting");
+  t.show(SCREENS.idle);
+  assertEquals([t.tracker.state, t.tracker.turns], ["idle", 0]);
+  // A prompt in the same seconds is a turn at once.
+  t.submit();
+  assertEquals(t.show(SCREENS.busy), ["turn-start"]);
+});
+
+Deno.test("tracker: a prompt that goes in while the agent still loads is a turn", () => {
+  // Codex's start-up report of work can come between the paste and the Enter.
+  const t = new TrackerHarness();
+  t.front(TOY_PROCESS);
+  t.advance(500);
+  t.show(SCREENS.idle);
+  t.status("working");
+  assertEquals(t.tracker.state, "starting");
+  t.submit();
+  t.status("idle");
+  t.show(SCREENS.busy);
+  assertEquals(t.events.map((e) => e.event), ["agent-start", "turn-start"]);
+  t.advance(2000);
+  t.show(SCREENS.idle);
+  t.advance(50);
+  assertEquals(t.status("done"), ["turn-end"]);
+});
+
+Deno.test("tracker: a status report of work while the agent loads is not a turn", () => {
+  // Codex shows its input box, then spins and reports `working` for 60 ms while it loads.
+  const t = new TrackerHarness();
+  t.front(TOY_PROCESS);
+  t.advance(1000);
+  t.show(SCREENS.busy);
+  t.status("working");
+  t.advance(60);
+  t.show(SCREENS.idle);
+  t.status("idle");
+  t.advance(5000);
+  assertEquals(t.events.map((e) => e.event), ["agent-start"]);
+  assertEquals(t.tracker.state, "idle");
+  // After start-up, the same report announces a turn at once.
+  t.advance(STARTUP_GRACE_MS);
+  t.show(SCREENS.busy);
+  assertEquals(t.status("working"), ["turn-start"]);
+});
+
+Deno.test("tracker: the agent's own idle report ends its turn at once", () => {
+  const t = ready();
+  t.submit();
+  t.show(SCREENS.busy);
+  t.status("working");
+  t.advance(2000);
+  // Its screen looks idle mid-turn (Codex streams with only a title spinner): not an end.
+  t.show(SCREENS.idle);
+  assertEquals(t.advance(HOOK_OVERRULE_MS - 200), []);
+  assertEquals(t.status("idle"), ["turn-end"]);
+});
+
+Deno.test("tracker: an approval is waiting, in a turn; then the turn goes on", () => {
+  const t = ready();
+  t.submit();
+  t.show(SCREENS.busy);
+  assertEquals(t.show(SCREENS.approval), ["waiting"]);
+  assertEquals(t.tracker.state, "waiting");
+  assertEquals(t.show(SCREENS.busy), [], "the same turn goes on");
+  t.show(SCREENS.idle);
+  assertEquals(t.advance(1000), ["turn-end"]);
+  assertEquals(t.tracker.turns, 1);
+});
+
+Deno.test("tracker: an approval with no turn running opens one", () => {
+  const t = ready();
+  assertEquals(t.show(SCREENS.approval), ["waiting"]);
+  assertEquals(t.tracker.turns, 1);
+  t.show(SCREENS.idle);
+  assertEquals(t.advance(1000), ["turn-end"]);
+});
+
+Deno.test("tracker: hooks mark turn edges at once", () => {
+  const t = ready();
+  t.submit();
+  assertEquals(t.hook("Start", "working"), ["turn-start"], "before the screen shows it");
+  t.show(SCREENS.busy);
+  t.show(SCREENS.idle);
+  assertEquals(t.hook("Stop", "idle"), ["turn-end"], "no settle wait");
+});
+
+Deno.test("tracker: a late working hook after the turn ended opens no turn", () => {
+  // opencode reports `busy` again a few ms after its turn ended.
+  const t = ready();
+  t.submit();
+  t.hook("Start", "working");
+  t.show(SCREENS.busy);
+  t.advance(2000);
+  t.show(SCREENS.idle);
+  assertEquals(t.hook("Stop", "idle"), ["turn-end"]);
+  t.advance(20);
+  assertEquals(t.hook("Start", "working"), []);
+  assertEquals(t.advance(10_000), []);
+  assertEquals([t.tracker.state, t.tracker.turns], ["idle", 1]);
+  const signal = t.tracker.snapshot().signals.find((s) => s.source === "hook");
+  assertEquals(signal?.says, "info");
+  assert(signal?.text?.startsWith("ignored"), "explain says the hook was ignored");
+  // A real turn later is not held back by the ignored hook.
+  t.submit();
+  assertEquals(t.hook("Start", "working"), ["turn-start"]);
+});
+
+Deno.test("tracker: a late waiting hook with an idle screen opens no turn either", () => {
+  const t = ready();
+  assertEquals(t.hook("Ask", "waiting"), []);
+  assertEquals(t.tracker.state, "idle");
+});
+
+Deno.test("tracker: a working hook holds a turn over an idle screen until the screen wins", () => {
+  const t = ready();
+  t.submit();
+  t.show(SCREENS.busy);
+  t.show(SCREENS.idle);
+  t.advance(SETTLE_MS / 2);
+  // The hook comes after the screen went idle: the quiet counts from the hook.
+  t.hook("Start", "working");
+  const hookAt = t.now;
+  const raised = t.advance(HOOK_OVERRULE_MS + 500);
+  assertEquals(raised, ["turn-end"]);
+  const ended = t.events.at(-1)!.at;
+  assert(ended - hookAt >= HOOK_OVERRULE_MS, `${ended - hookAt} ms after the hook`);
+});
+
+Deno.test("tracker: a prompt that starts no turn raises idle-no-turn after the wait", () => {
+  const t = ready({ noTurnMs: 3000 });
+  t.submit();
+  assertEquals(t.advance(2900), []);
+  assertEquals(t.advance(200), ["idle-no-turn"]);
+});
+
+Deno.test("tracker: the agent leaving the front and the process exiting are exits", () => {
+  const t = ready();
+  t.submit();
+  t.show(SCREENS.busy);
+  assertEquals(t.front({ pid: 7, comm: "bash", argv: ["bash"] }), ["exit"]);
+  assertEquals([t.tracker.state, t.tracker.agent], ["shell", undefined]);
+  assertEquals(t.exit(), ["exit"]);
+  assertEquals(t.tracker.state, "exited");
+  assertEquals(t.exit(), [], "once");
+});
+
+Deno.test("tracker: a profile's own settle time is used", () => {
+  const t = ready({ profile: { ...TOY, settleMs: 1000 } });
+  t.submit();
+  t.show(SCREENS.busy);
+  t.show(SCREENS.idle);
+  assertEquals(t.advance(900), []);
+  assertEquals(t.advance(200), ["turn-end"]);
+});

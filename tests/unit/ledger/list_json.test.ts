@@ -1,0 +1,117 @@
+import { assert, assertEquals, assertThrows } from "../../helpers/assert.ts";
+import {
+  type Ledger,
+  type ListFilter,
+  listToJson,
+  type Liveness,
+  type ShownState,
+} from "../../../lib/ledger/mod.ts";
+import { open, pane, raw, tempDir } from "../../helpers/ledger.ts";
+
+const live = (panes: Record<string, number | null>): Liveness =>
+  new Map(Object.entries(panes).map(([id, generation]) => [id, { generation }]));
+
+/** A ledger with every kind of row the listing rules tell apart. */
+function fill(ledger: Ledger): void {
+  const p1 = pane("p1", 1000, "web");
+  const p2 = pane("p2", 2000, "api");
+  const p3 = pane("p3", null, "docs");
+  const p4 = pane("p4", 4000, "gone-pane");
+  ledger.add({ task: "empty plan" });
+  ledger.add({ task: "empty pending plan", state: "pending" });
+  ledger.add({ task: "empty done plan", state: "done" });
+  const open = ledger.add({ task: "plan with open tasks", ref: "JIRA-1" });
+  ledger.add({ task: "sent on p1", pane: p1, parent: open.uid, state: "sent" });
+  ledger.add({ task: "pending on p2", pane: p2, parent: open.uid });
+  const blocked = ledger.add({ task: "blocked on p2", pane: p2, parent: open.uid });
+  ledger.setBlocked(blocked.uid, 2000);
+  ledger.add({ task: "done on p4", pane: p4, parent: open.uid, state: "done" });
+  const finished = ledger.add({ task: "plan whose tasks are done", state: "pending" });
+  ledger.add({ task: "done a", pane: p1, parent: finished.uid, state: "done" });
+  ledger.add({ task: "done b", pane: p3, parent: finished.uid, state: "done" });
+  const sent = ledger.add({ task: "sent on p1, old generation", pane: p1 });
+  ledger.setSent(sent.uid, 999);
+  ledger.add({ task: "sent on p3", pane: p3, state: "sent" });
+  const noted = ledger.add({ task: "typed without Enter", pane: p2 });
+  ledger.claimForSend(noted.uid);
+  ledger.finishSend(noted.uid, "blocked", 2000, "typed without Enter: not submitted");
+  ledger.add({ task: "pending on p4", pane: p4 });
+  ledger.add({ task: "absolute result", pane: p2, result: "/tmp/skiff result.md" });
+  ledger.add({
+    task: 'quotes " and \\ backslash, tab\there, newline\nthere, é 日本 🚀 \u0001 \u007f',
+    pane: p1,
+    ref: "ref with \"quotes\" and 'single'",
+  });
+  // Rows the CLI never makes but a hand-edited file may hold.
+  const orphan = ledger.add({ task: "task whose plan went", pane: p2 });
+  const child = ledger.add({ task: "task under a task", pane: p1 });
+  const relative = ledger.add({ task: "relative stored result", pane: p3 });
+  raw(ledger.path, (db) => {
+    db.prepare("UPDATE tasks SET parent_id = 9999 WHERE uid = ?").run(orphan.uid);
+    db.prepare("UPDATE tasks SET parent_id = (SELECT id FROM tasks WHERE uid = ?) WHERE uid = ?")
+      .run(sent.uid, child.uid);
+    db.prepare("UPDATE tasks SET result = '../up/./there//x.md' WHERE uid = ?").run(relative.uid);
+  });
+}
+
+const LIVENESS: [string, Liveness][] = [
+  ["unknown", null],
+  ["no panes", live({})],
+  ["some panes", live({ p1: 1000, p2: 2001, p3: null })],
+  ["all panes", live({ p1: 1000, p2: 2000, p3: 7, p4: 4000 })],
+];
+
+const STATES: ShownState[] = ["sent", "pending", "blocked", "done", "interrupted", "gone"];
+
+function filters(ledger: Ledger): [string, ListFilter][] {
+  const planUid =
+    ledger.list({ all: true }, null).entries.find((e) => e.row.task === "plan with open tasks")!.row
+      .uid;
+  return [
+    ["default", {}],
+    ["all", { all: true }],
+    ...STATES.map((s): [string, ListFilter] => [`state ${s}`, { state: s }]),
+    ["states sent,gone", { state: ["sent", "gone"] }],
+    ["pane p1", { pane: "p1" }],
+    ["pane by name", { pane: "api" }],
+    ["pane with all", { pane: "p4", all: true }],
+    ["pane and state", { pane: "p2", state: ["blocked", "interrupted"] }],
+    ["plan", { plan: planUid }],
+    ["plan with all", { plan: planUid, all: true }],
+    ["plan and state", { plan: planUid, state: "done" }],
+    ["no match", { pane: "nobody" }],
+  ];
+}
+
+Deno.test("listJson gives the same rows as listToJson for every filter and liveness", async () => {
+  await using dir = await tempDir();
+  using ledger = open(dir.path);
+  fill(ledger);
+  let compared = 0;
+  for (const [liveName, liveness] of LIVENESS) {
+    for (const [filterName, filter] of filters(ledger)) {
+      const want = listToJson(ledger.list(filter, liveness)).rows;
+      const got = JSON.parse(new TextDecoder().decode(ledger.listJson(filter, liveness)));
+      assertEquals(got, want, `${filterName}, liveness ${liveName}`);
+      compared += want.length;
+    }
+  }
+  assert(compared > 100, "the cases list many rows");
+});
+
+Deno.test("listJson keeps the key order of the JSON shape, and an empty ledger gives []", async () => {
+  await using dir = await tempDir();
+  using ledger = open(dir.path);
+  assertEquals(new TextDecoder().decode(ledger.listJson({}, null)), "[]");
+  ledger.add({ task: "plan" });
+  const [plan] = JSON.parse(new TextDecoder().decode(ledger.listJson({}, null)));
+  assertEquals(Object.keys(plan), Object.keys(listToJson(ledger.list({}, null)).rows[0]));
+});
+
+Deno.test("listJson refuses what list refuses", async () => {
+  await using dir = await tempDir();
+  using ledger = open(dir.path);
+  const task = ledger.add({ task: "a task", pane: pane("p1") });
+  assertThrows(() => ledger.listJson({ state: "lost" as ShownState }, null), /not a state/);
+  assertThrows(() => ledger.listJson({ plan: task.uid }, null), /is a task, not a plan/);
+});
