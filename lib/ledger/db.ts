@@ -44,8 +44,9 @@ export function mapSqliteError(error: unknown, path: string): unknown {
   if (/file is not a database|malformed|file is encrypted/.test(message)) {
     return fail(`Ledger is damaged or not a SQLite file: ${path}`);
   }
-  const readOnly = whyReadOnly(path);
-  if (/readonly database/.test(message) || (readOnly && /unable to open/.test(message))) {
+  // Only these can mean a file system or file that refuses writes: look why (it costs a probe).
+  const readOnly = /readonly database|unable to open/.test(message) ? whyReadOnly(path) : null;
+  if (/readonly database/.test(message) || readOnly) {
     return fail(`Ledger is read-only${readOnly ? ` (${readOnly})` : ""}: ${path}`);
   }
   if (/unable to open database file/.test(message)) return fail(`Cannot open the ledger: ${path}`);
