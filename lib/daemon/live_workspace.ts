@@ -16,14 +16,10 @@ import { AgentWatches, paneEventFields } from "./agent_watches.ts";
 import type { EventBus } from "./events.ts";
 import { Pane } from "./pane.ts";
 import type { PaneWatch } from "./pane_watch.ts";
-import {
-  type SavedPane,
-  type SavedSession,
-  saveWorkspace,
-  type WorkspaceData,
-} from "./workspace.ts";
+import type { SavedPane, SavedSession, WorkspaceData } from "./workspace.ts";
 import type { PaneInfo } from "../protocol/panes.ts";
 import { paneInfo } from "./pane_info.ts";
+import { WorkspaceSaver } from "./saver.ts";
 
 /** The pattern a pane or session name must match. */
 export const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -116,10 +112,7 @@ export class LiveWorkspace {
   readonly #configSource: ConfigSource;
   #lastGeneration = 0;
   #stopping = false;
-  #saveError: string | null = null;
-  #failedSaves = 0;
-  /** Whether the file lacks a change: its save failed, or was put off. */
-  #behind = false;
+  readonly #saver: WorkspaceSaver;
   /** The sessions of killed panes whose processes get a moment before SIGKILL. */
   readonly #doomed = new Set<number>();
   /** Sessions that have sent `session-ended` in this run. */
@@ -134,6 +127,7 @@ export class LiveWorkspace {
     this.#data = data;
     this.#configSource = config;
     this.#options = options;
+    this.#saver = new WorkspaceSaver(data, options);
     this.watches = new AgentWatches({
       config: () => this.#configSource.recent(),
       events: options.events,
@@ -169,45 +163,21 @@ export class LiveWorkspace {
 
   /**
    * Saves the workspace file. A failed save (a full disk, a read-only
-   * folder) leaves the old file whole and skiffd running: it is logged once,
-   * the change stays in memory, and the next save (the next change, or
-   * {@linkcode LiveWorkspace.saveIfBehind}) writes it all.
+   * folder) leaves the old file whole and skiffd running (see `saver.ts`):
+   * the next save, or {@linkcode LiveWorkspace.saveIfBehind}, writes it all.
    */
   save(): void {
-    if (this.#options.mayWrite && !this.#options.mayWrite()) {
-      this.#behind = true;
-      return;
-    }
-    this.#behind = false;
-    try {
-      saveWorkspace(this.#options.file, this.#data);
-    } catch (error) {
-      const message = (error as Error)?.message ?? String(error);
-      if (this.#saveError === null) {
-        this.#options.log(
-          `cannot save the workspace (${message}); the old file stays, and skiffd tries again with each change and every few seconds`,
-        );
-      }
-      this.#saveError = message;
-      this.#failedSaves++;
-      this.#behind = true;
-      return;
-    }
-    if (this.#saveError !== null) {
-      this.#options.log(`workspace saved again after ${this.#failedSaves} failed save(s)`);
-      this.#saveError = null;
-      this.#failedSaves = 0;
-    }
+    this.#saver.save();
   }
 
   /** Saves again when the last save failed or was put off. */
   saveIfBehind(): void {
-    if (this.#behind) this.save();
+    this.#saver.saveIfBehind();
   }
 
   /** Why the last save failed, or `null` when the file holds the workspace. */
   get saveError(): string | null {
-    return this.#saveError;
+    return this.#saver.error;
   }
 
   #nextGeneration(): number {
