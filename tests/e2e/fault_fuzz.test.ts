@@ -18,6 +18,7 @@ import { BASH, pidAlive, type SkiffEnv, waitFor, withSkiff } from "../helpers/sk
 import { DaemonClient } from "../../lib/client/client.ts";
 import { encodeFrame, Frame, FrameReader } from "../../lib/protocol/frames.ts";
 import { joinBytes } from "../../lib/platform/bytes.ts";
+import { LineConn } from "../helpers/raw_socket.ts";
 
 const TOTAL = Number(Deno.env.get("SKIFF_FUZZ_FRAMES") ?? 100_000);
 const SEED = Number(Deno.env.get("SKIFF_FUZZ_SEED") ?? Math.floor(Math.random() * 2 ** 31));
@@ -55,78 +56,6 @@ interface Tally {
 
 function count(map: Map<string, number>, key: string, n = 1): void {
   map.set(key, (map.get(key) ?? 0) + n);
-}
-
-/** A raw connection that reads answer lines (and skips event lines). */
-class LineConn {
-  readonly #conn: Deno.UnixConn;
-  #buffer = new Uint8Array(0);
-  #lines: string[] = [];
-  #ended = false;
-  #wake: (() => void) | undefined;
-
-  constructor(conn: Deno.UnixConn) {
-    this.#conn = conn;
-    this.#pump();
-  }
-
-  async #pump(): Promise<void> {
-    const chunk = new Uint8Array(1 << 16);
-    try {
-      for (;;) {
-        const n = await this.#conn.read(chunk);
-        if (n === null) break;
-        const joined = joinBytes([this.#buffer, chunk.subarray(0, n)]);
-        let start = 0;
-        for (let nl = joined.indexOf(0x0a); nl !== -1; nl = joined.indexOf(0x0a, start)) {
-          this.#lines.push(new TextDecoder().decode(joined.subarray(start, nl)));
-          start = nl + 1;
-        }
-        this.#buffer = joined.slice(start);
-        this.#wake?.();
-      }
-    } catch {
-      // Reset by the daemon: the same as an end.
-    }
-    this.#ended = true;
-    this.#wake?.();
-  }
-
-  async write(bytes: Uint8Array): Promise<void> {
-    while (bytes.length > 0) bytes = bytes.subarray(await this.#conn.write(bytes));
-  }
-
-  /** Takes `n` answer lines; fewer when the daemon ends the connection. Throws on a hang. */
-  async answers(n: number, timeout = 60_000): Promise<{ lines: string[]; ended: boolean }> {
-    const deadline = Date.now() + timeout;
-    const out: string[] = [];
-    while (out.length < n) {
-      const line = this.#lines.shift();
-      if (line !== undefined) {
-        if (!/^\{"event":/.test(line)) out.push(line);
-        continue;
-      }
-      if (this.#ended) return { lines: out, ended: true };
-      if (Date.now() > deadline) throw new Error(`hang: ${out.length} of ${n} answers came`);
-      await new Promise<void>((resolve) => {
-        this.#wake = resolve;
-        setTimeout(resolve, 200);
-      });
-    }
-    return { lines: out, ended: false };
-  }
-
-  close(): void {
-    try {
-      this.#conn.close();
-    } catch {
-      // Closed already.
-    }
-  }
-
-  get ended(): boolean {
-    return this.#ended;
-  }
 }
 
 function checkAnswer(line: string, tally: Tally): void {
