@@ -39,8 +39,28 @@ function daemons(skiff: SkiffEnv): number[] {
   return found;
 }
 
-Deno.test("the socket removed under skiffd: it makes it again, and the next command reaches the same skiffd", async () => {
+/**
+ * Runs `body` in a fresh Skiff; then stops every skiffd of its socket, also
+ * one whose lock file went with its folder (the usual cleanup finds skiffd
+ * through that file).
+ */
+async function withCleanedSkiff(body: (skiff: SkiffEnv) => Promise<void>): Promise<void> {
   await withSkiff(async (skiff) => {
+    try {
+      await body(skiff);
+    } finally {
+      for (const pid of daemons(skiff)) {
+        Deno.kill(pid, "SIGTERM");
+        await waitFor("a left-over skiffd to stop", () => !pidAlive(pid)).catch(() => {
+          Deno.kill(pid, "SIGKILL");
+        });
+      }
+    }
+  });
+}
+
+Deno.test("the socket removed under skiffd: it makes it again, and the next command reaches the same skiffd", async () => {
+  await withCleanedSkiff(async (skiff) => {
     await skiff.ok(["new", "--name", "keep", "--", ...BASH]);
     await skiff.ok(["keys", "keep", "export MARKER=same-shell", "Enter"]);
     const before = await panes(skiff);
@@ -69,7 +89,7 @@ Deno.test("the socket removed under skiffd: it makes it again, and the next comm
 });
 
 Deno.test("the whole runtime folder cleaned: skiffd makes its folder, lock, socket, log and skiff script again", async () => {
-  await withSkiff(async (skiff) => {
+  await withCleanedSkiff(async (skiff) => {
     await skiff.ok(["new", "--name", "keep", "--", ...BASH]);
     const before = await panes(skiff);
     const pid = (await skiff.daemonPid())!;
@@ -98,7 +118,7 @@ Deno.test("the whole runtime folder cleaned: skiffd makes its folder, lock, sock
 });
 
 Deno.test("another skiffd took the cleaned path meanwhile: the old one logs why and stops as in a stop", async () => {
-  await withSkiff(async (skiff) => {
+  await withCleanedSkiff(async (skiff) => {
     await skiff.ok(["new", "--name", "one", "--", ...BASH]);
     await skiff.ok(["new", "--name", "two", "--session", "crew", "--", ...BASH]);
     await skiff.ok(["mark", "crew", "role=builder"]);
