@@ -26,6 +26,7 @@ export const LOADERS: Record<string, () => Promise<{ command: CommandSpec }>> = 
   mark: () => import("./mark.ts"),
   events: () => import("./events.ts"),
   ledger: () => import("./ledger.ts"),
+  app: () => import("./app.ts"),
   skipper: () => import("./skipper.ts"),
   settings: () => import("./settings.ts"),
   watch: () => import("./watch.ts"),

@@ -88,6 +88,10 @@ export const COMMAND_ROWS: readonly CommandRow[] = [
     summary: "The Skiff agent's task ledger",
   },
   {
+    name: "app",
+    summary: "Open the app: the Skiff agent, the panes as terminals, the ledger and Settings",
+  },
+  {
     name: "skipper",
     summary: "Attach to the Skiff agent, starting it when needed; Ctrl+\\ detaches",
   },

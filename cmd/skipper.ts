@@ -9,8 +9,13 @@
 import { defineCommand, Exit, SkiffError } from "../lib/cli/mod.ts";
 import { attachTerminal } from "../lib/client/attach.ts";
 import { loadConfig } from "../lib/config/mod.ts";
-import { moveSkiffAgent, offError, openSkiffAgent, statusAfterOpen } from "../lib/skipper/mod.ts";
-import { moveLines } from "./skipper/format.ts";
+import {
+  moveLines,
+  moveSkiffAgent,
+  offError,
+  openSkiffAgent,
+  statusAfterOpen,
+} from "../lib/skipper/mod.ts";
 import { command as status } from "./skipper/status.ts";
 
 /** The `skipper` command. */
@@ -42,7 +47,10 @@ export const command = defineCommand({
   ],
   exits: [
     ["USAGE", "Bad input, no terminal, or the folder cannot be used; nothing was changed"],
-    ["NOT_FOUND", "The configured agent is not known"],
+    [
+      "NOT_FOUND",
+      "The configured agent is not known, or no session runs and its program is not on the PATH",
+    ],
     "DAEMON",
     ["CONFLICT", "The Skiff agent is off: turn it on with 'skiff settings set enabled true'"],
     ["DATA", "The folder could not be set up or copied"],

@@ -27,22 +27,33 @@ export function npmDependencies(): Record<string, string> {
 }
 
 /**
- * Returns the mismatches between `package.json`'s dependencies and the import
- * map in `deno.json`: the npm package and the checkout must run the same code.
+ * The npm packages only the build and the tests use: xterm.js, which the
+ * program carries built in (`lib/assets`), and the browser driver.
+ */
+export function npmDevDependencies(): Record<string, string> {
+  const pkg = JSON.parse(Deno.readTextFileSync(join(ROOT, "package.json")));
+  return pkg.devDependencies ?? {};
+}
+
+/**
+ * Returns the mismatches between `package.json`'s dependencies (and
+ * devDependencies) and the import map in `deno.json`: the npm package and
+ * the checkout must run the same code.
  */
 export function dependencyDrift(): string[] {
   const config = JSON.parse(Deno.readTextFileSync(join(ROOT, "deno.json")));
   const imports: Record<string, string> = config.imports ?? {};
   const deps = npmDependencies();
+  const dev = npmDevDependencies();
   const drift: string[] = [];
   for (const [name, target] of Object.entries(imports)) {
     if (!target.startsWith("npm:")) continue;
-    const want = `npm:${name}@${deps[name]}`;
+    const want = `npm:${name}@${deps[name] ?? dev[name]}`;
     if (target !== want) {
       drift.push(`deno.json maps ${name} to ${target}, package.json has ${want}`);
     }
   }
-  for (const name of Object.keys(deps)) {
+  for (const name of [...Object.keys(deps), ...Object.keys(dev)]) {
     if (!(name in imports)) {
       drift.push(`package.json depends on ${name}, deno.json does not map it`);
     }

@@ -26,5 +26,13 @@ if ! command -v npm >/dev/null 2>&1; then
 fi
 echo "skiff: installing deno@$pinned from npm into .tools/deno (once)…" >&2
 mkdir -p "$here/.tools/deno"
-npm install --prefix "$here/.tools/deno" --silent --no-audit --no-fund "deno@$pinned" >&2
+# npm's chatter (counts, update notices) stays out of the way; its log is shown only when it fails.
+npm_log="$(mktemp)"
+trap 'rm -f "$npm_log"' EXIT
+if ! npm install --prefix "$here/.tools/deno" --loglevel=error --no-update-notifier --no-audit --no-fund \
+  "deno@$pinned" >"$npm_log" 2>&1 || ! usable "$local_deno"; then
+  cat "$npm_log" >&2
+  echo "skiff: could not install deno@$pinned from npm (see npm's error above); install Deno 2.9+ from https://deno.com or fix npm's access to its registry" >&2
+  exit 4
+fi
 echo "$local_deno"

@@ -21,15 +21,57 @@ export interface Asset {
   module: string;
   /** What the text is, for the constant's doc comment. */
   about: string;
+  /**
+   * Bundle `source` for the browser (`deno bundle`) and keep the bundle,
+   * with these bare imports left to the page's import map.
+   */
+  bundle?: { externals: string[] };
 }
 
-/** Every file built into the program. Add the web app's page and xterm.js here. */
+/** Every file built into the program. */
 export const ASSETS: Asset[] = [
   {
     source: "skills/skiff-cli/SKILL.md",
     name: "SKIFF_CLI_SKILL",
     module: "skiff_cli_skill.ts",
     about: "The skill that tells agents how to drive Skiff",
+  },
+  {
+    source: "app/index.html",
+    name: "APP_HTML",
+    module: "app_html.ts",
+    about: "The app's page",
+  },
+  {
+    source: "app/style.css",
+    name: "APP_CSS",
+    module: "app_css.ts",
+    about: "The app's style sheet",
+  },
+  {
+    source: "app/main.ts",
+    name: "APP_JS",
+    module: "app_js.ts",
+    about: "The app's script, bundled for the browser",
+    bundle: { externals: ["@xterm/xterm", "@xterm/addon-fit"] },
+  },
+  {
+    source: "node_modules/@xterm/xterm/lib/xterm.mjs",
+    name: "XTERM_JS",
+    module: "xterm_js.ts",
+    about: "xterm.js (npm @xterm/xterm), the app's terminal",
+  },
+  {
+    source: "node_modules/@xterm/addon-fit/lib/addon-fit.mjs",
+    name: "XTERM_FIT_JS",
+    module: "xterm_fit_js.ts",
+    about: "xterm.js's fit addon (npm @xterm/addon-fit)",
+  },
+  {
+    source: "node_modules/@xterm/xterm/css/xterm.css",
+    name: "XTERM_CSS",
+    module: "xterm_css.ts",
+    about: "xterm.js's style sheet",
   },
 ];
 
@@ -67,11 +109,46 @@ export function templateLiteral(text: string): string {
   return "`" + body + "`";
 }
 
+/** The browser bundle of `entry` (a path from `root`), with `externals` left as bare imports. */
+export async function bundle(root: string, entry: string, externals: string[]): Promise<string> {
+  const out = await Deno.makeTempFile({ prefix: "skiff-embed-", suffix: ".js" });
+  try {
+    const result = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "bundle",
+        "--quiet",
+        "--platform=browser",
+        "--minify",
+        ...externals.map((name) => `--external=${name}`),
+        "--output",
+        out,
+        entry,
+      ],
+      cwd: root,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    if (!result.success) {
+      throw new Error(`deno bundle ${entry} failed:\n${new TextDecoder().decode(result.stderr)}`);
+    }
+    return await Deno.readTextFile(out);
+  } finally {
+    await Deno.remove(out).catch(() => {});
+  }
+}
+
+/** The text an asset holds: its source file, or the bundle made from it. */
+export async function assetText(asset: Asset, root: string = DEFAULT_ROOT): Promise<string> {
+  if (asset.bundle) return await bundle(root, asset.source, asset.bundle.externals);
+  return await Deno.readTextFile(join(root, asset.source));
+}
+
 /** The text of the module that holds `text`, the contents of `asset.source`. */
 export function renderAsset(asset: Asset, text: string): string {
+  const what = asset.bundle ? "the bundle of" : "the text of";
   return [
     header([asset.source]),
-    `/** ${asset.about}: the text of \`${asset.source}\`. */`,
+    `/** ${asset.about}: ${what} \`${asset.source}\`. */`,
     `export const ${asset.name}: string = ${templateLiteral(text)};`,
     "",
   ].join("\n");
@@ -99,8 +176,7 @@ export async function expectedModules(options: EmbedOptions = {}): Promise<Map<s
   const assets = options.assets ?? ASSETS;
   const modules = new Map<string, string>();
   for (const asset of assets) {
-    const text = await Deno.readTextFile(join(root, asset.source));
-    modules.set(join(ASSETS_DIR, asset.module), renderAsset(asset, text));
+    modules.set(join(ASSETS_DIR, asset.module), renderAsset(asset, await assetText(asset, root)));
   }
   modules.set(join(ASSETS_DIR, "mod.ts"), renderIndex(assets));
   return modules;

@@ -16,7 +16,9 @@ export const command = defineCommand({
   exits: [["DAEMON", "skiffd could not start"]],
   run: async (ctx) => {
     const { runDaemon } = await import("../../lib/daemon/mod.ts");
-    const outcome = await runDaemon();
+    // The app's server runs inside skiffd; skiffd itself knows nothing of the app.
+    const { appService } = await import("../../lib/app/mod.ts");
+    const outcome = await runDaemon({ services: [appService()] });
     if (outcome.alreadyRunning) {
       const socket = runtimeFiles().socket;
       ctx.out.result(

@@ -104,11 +104,17 @@ export function hookSetup(
   const none: HookSetup = { args: [], env: {}, files: [] };
   const events = Object.keys(profile.hooks.events);
   switch (profile.hooks.kind) {
-    case "claude-settings":
+    case "claude-settings": {
+      // A file rather than inline JSON: the Skiff agent's start line is typed into a shell,
+      // where a line of hooks would fill the screen and the shell's history.
+      const settings = join(options.dir, `${profile.id}-skiff-settings.json`);
+      const hooks = { hooks: claudeHooks(profile.id, events, command) };
       return {
         ...none,
-        args: ["--settings", JSON.stringify({ hooks: claudeHooks(profile.id, events, command) })],
+        args: ["--settings", settings],
+        files: [{ path: settings, content: JSON.stringify(hooks, null, 2) }],
       };
+    }
     case "codex-notify": {
       const argv = command(profile.id, "notify");
       return {

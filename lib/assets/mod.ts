@@ -8,3 +8,9 @@
  */
 
 export { SKIFF_CLI_SKILL } from "./skiff_cli_skill.ts";
+export { APP_HTML } from "./app_html.ts";
+export { APP_CSS } from "./app_css.ts";
+export { APP_JS } from "./app_js.ts";
+export { XTERM_JS } from "./xterm_js.ts";
+export { XTERM_FIT_JS } from "./xterm_fit_js.ts";
+export { XTERM_CSS } from "./xterm_css.ts";

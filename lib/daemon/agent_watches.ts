@@ -114,6 +114,7 @@ export class AgentWatches {
     const watch = new PaneWatch(pane, {
       registry: () => this.registry(),
       emit: (p, event) => this.#trackerEvent(p, event),
+      stateChanged: (p) => this.#stateChanged(p),
       noTurnMs: () => this.#options.config().daemon.turnStartSeconds * 1000,
     });
     this.#watches.set(pane.id, watch);
@@ -172,6 +173,16 @@ export class AgentWatches {
     this.#options.log(`pane ${pane.id} ${event.event} ${JSON.stringify(event.fields)}`);
     // The tracker raises only agent events; their fields are the ones built here.
     this.#options.events.emit(event.event as EventName, fields as never);
+  }
+
+  #stateChanged(pane: Pane): void {
+    const watch = this.get(pane);
+    if (this.#stopping || !watch) return;
+    this.#options.events.emit("state", {
+      ...paneEventFields(pane),
+      agent: watch.tracker.agent?.id ?? null,
+      state: pane.status === "exited" ? "exited" : watch.tracker.state,
+    });
   }
 
   #input(pane: Pane, data: Uint8Array, source: InputSource): void {

@@ -155,9 +155,9 @@ export class Connection {
 
   /**
    * Turns the connection into a framed stream attached to `pane`: sends the
-   * redraw, then output as it comes.
+   * redraw (with `scrollback` lines of history), then output as it comes.
    */
-  startAttach(pane: Pane, handlers: AttachHandlers): void {
+  startAttach(pane: Pane, handlers: AttachHandlers, options: { scrollback?: number } = {}): void {
     this.#mode = "attach";
     this.#frames = new FrameReader();
     let behind = false;
@@ -181,7 +181,7 @@ export class Connection {
       },
     };
     this.#attach = { pane, listener, handlers };
-    this.#writeFrame(Frame.OUTPUT, pane.attach(listener));
+    this.#writeFrame(Frame.OUTPUT, pane.attach(listener, options.scrollback));
   }
 
   #writeFrame(type: number, payload: Uint8Array | string): void {

@@ -72,7 +72,9 @@ async function ensure(params: Params, workspace: LiveWorkspace): Promise<EnsureS
   const mark = record(params, "mark");
   const key = needMarkKey(mark, "key");
   const value = needString(mark, "value");
-  const create = newPaneRequest(record(params, "create"));
+  const create = params.create === undefined || params.create === null
+    ? undefined
+    : newPaneRequest(record(params, "create"));
   const replaced: string[] = [];
   const answer = (how: EnsureSessionResult["how"], session: SavedSession, pane: Pane) => ({
     how,
@@ -82,25 +84,32 @@ async function ensure(params: Params, workspace: LiveWorkspace): Promise<EnsureS
   });
 
   const marked = workspace.sessions.find((s) => s.marks[key] === value);
-  if (marked) {
-    const panes = panesOf(workspace, marked);
-    const running = panes.find((p) => p.status === "running");
-    if (running) return answer("found", marked, running);
-    // Every pane exited: the session can no longer be opened, so it is replaced.
-    for (const pane of panes) {
+  const exited = marked ? panesOf(workspace, marked) : [];
+  const running = exited.find((p) => p.status === "running");
+  if (marked && running) return answer("found", marked, running);
+  // A marked session whose panes all exited can no longer be opened, so it is replaced.
+  const replaceExited = () => {
+    for (const pane of exited) {
       replaced.push(pane.id);
       workspace.kill(pane);
     }
-  }
+  };
 
   if (params.adopt !== undefined && params.adopt !== null) {
     const found = adoptable(workspace, key, record(params, "adopt"));
     if (found) {
+      replaceExited();
       workspace.mark(found.session, key, value);
       return answer("adopted", found.session, found.pane);
     }
   }
 
+  if (!create) {
+    throw new SkiffError(`No running session carries the mark ${key}=${value}`, {
+      exit: "NOT_FOUND",
+    });
+  }
+  replaceExited();
   const name = workspace.uniquePaneName(create.name ?? "pane");
   const sessionName = workspace.uniqueSessionName(create.session ?? name);
   const pane = await workspace.newPane({

@@ -10,6 +10,7 @@ import { encodeKeys } from "../screen/keys.ts";
 import { AGENT_METHODS } from "./agent_methods.ts";
 import { ENSURE_METHODS } from "./ensure_methods.ts";
 import { WATCH_METHODS } from "./watch_methods.ts";
+import type { ServiceMethodName } from "../protocol/app.ts";
 import type { MethodName } from "../protocol/methods.ts";
 import type { MethodTable } from "./method_types.ts";
 import { clampSize } from "./live_workspace.ts";
@@ -26,8 +27,11 @@ import {
   needString,
 } from "./params.ts";
 
-/** Every method by name, except `hello`, which the server answers itself. */
-export const METHODS: MethodTable<Exclude<MethodName, "hello">> = {
+/**
+ * Every method by name, except `hello`, which the server answers itself, and
+ * the service methods, which the services skiffd was given answer.
+ */
+export const METHODS: MethodTable<Exclude<MethodName, "hello" | ServiceMethodName>> = {
   ...AGENT_METHODS,
   ...ENSURE_METHODS,
   ...WATCH_METHODS,
@@ -190,12 +194,13 @@ export const METHODS: MethodTable<Exclude<MethodName, "hello">> = {
       }
     };
     if (cols && rows) resize(cols, rows);
+    const scrollback = maybeInt(params, "scrollback", 0, 100_000) ?? 0;
     const info = ctx.workspace.info(pane);
     ctx.afterReply(() =>
       ctx.connection.startAttach(pane, {
         input: (data) => pane.input(data, "person"),
         resize,
-      })
+      }, { scrollback })
     );
     return info;
   },

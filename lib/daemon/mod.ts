@@ -4,6 +4,7 @@
  * @module
  */
 
-export { type DaemonOutcome, runDaemon } from "./run.ts";
+export { type DaemonOutcome, runDaemon, type RunDaemonOptions } from "./run.ts";
+export { type DaemonService, noService, type ServiceHost } from "./services.ts";
 
 export { NAME_PATTERN } from "./live_workspace.ts";

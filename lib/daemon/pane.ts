@@ -249,10 +249,13 @@ export class Pane {
     return true;
   }
 
-  /** Adds an attached terminal and returns the redraw it should show first. */
-  attach(listener: PaneListener): string {
+  /**
+   * Adds an attached terminal and returns the redraw it should show first,
+   * with `scrollback` lines of history above the screen.
+   */
+  attach(listener: PaneListener, scrollback = 0): string {
     this.#listeners.add(listener);
-    return this.screen.redraw();
+    return this.screen.redraw({ scrollback });
   }
 
   /** Removes an attached terminal. */

@@ -22,6 +22,8 @@ export interface PaneWatchOptions {
   registry: () => AgentRegistry;
   /** Receives each event the tracker raises. */
   emit: (pane: Pane, event: TrackerEvent) => void;
+  /** Hears that the pane's state changed, after the events of that reading. */
+  stateChanged: (pane: Pane) => void;
   /** How long a turn may take to start after a prompt. */
   noTurnMs: () => number;
 }
@@ -66,6 +68,7 @@ export class PaneWatch {
       this.#timer = undefined;
     }
     this.#lastAt = Date.now();
+    const before = this.tracker.state;
     const events = this.tracker.update({
       now: this.#lastAt,
       view: () => this.#pane.screen.view(),
@@ -73,6 +76,7 @@ export class PaneWatch {
       running: this.#pane.status === "running",
     });
     for (const event of events) this.#options.emit(this.#pane, event);
+    if (this.tracker.state !== before) this.#options.stateChanged(this.#pane);
     this.#armDueTimer();
     for (const waiter of [...this.#waiters]) waiter();
   }

@@ -24,6 +24,7 @@ import { logApart, spawnApart } from "../platform/apart.ts";
 import { SKIFF_AGENT_MARK } from "../protocol/sessions.ts";
 import type { DaemonControl } from "./method_types.ts";
 import { Server } from "./server.ts";
+import { type DaemonService, serviceMethods } from "./services.ts";
 import { writeSkiffShim } from "./shim.ts";
 import { WatcherRegistry } from "./watcher_health.ts";
 import { loadWorkspace } from "./workspace.ts";
@@ -57,16 +58,22 @@ async function socketAnswers(path: string): Promise<boolean> {
   }
 }
 
+/** Options for {@linkcode runDaemon}. */
+export interface RunDaemonOptions {
+  /** Services to run beside the socket while skiffd runs (the program passes the app's). */
+  services?: readonly DaemonService[];
+}
+
 /**
  * Runs skiffd in this process until it is stopped. Returns at once when
  * another skiffd holds the socket's lock. A failure to start is written to
  * the daemon's log (a detached daemon has no terminal) and thrown as exit
  * `DAEMON`.
  */
-export async function runDaemon(): Promise<DaemonOutcome> {
+export async function runDaemon(options: RunDaemonOptions = {}): Promise<DaemonOutcome> {
   const files = runtimeFiles();
   try {
-    return await serve(files);
+    return await serve(files, options.services ?? []);
   } catch (error) {
     try {
       Deno.writeTextFileSync(
@@ -84,7 +91,10 @@ export async function runDaemon(): Promise<DaemonOutcome> {
   }
 }
 
-async function serve(files: RuntimeFiles): Promise<DaemonOutcome> {
+async function serve(
+  files: RuntimeFiles,
+  services: readonly DaemonService[],
+): Promise<DaemonOutcome> {
   ensureDir(files.dir, 0o700);
   const lock = await Deno.open(files.lock, { read: true, write: true, create: true, mode: 0o600 });
   if (!(await lock.tryLock(true))) {
@@ -188,6 +198,7 @@ async function serve(files: RuntimeFiles): Promise<DaemonOutcome> {
   const server: Server = new Server({
     context: (connection) => ({ workspace, events, connection, control, watcher }),
     log,
+    serviceMethods: serviceMethods(services),
   });
   await server.listen(files.socket);
   ownership.listening();
@@ -221,6 +232,17 @@ async function serve(files: RuntimeFiles): Promise<DaemonOutcome> {
     workspace.saveIfBehind();
   }, CWD_REFRESH_MS);
 
+  // Services talk to skiffd through its socket, so they start once it answers.
+  const host = { socket: files.socket, log };
+  for (const service of services) {
+    try {
+      await service.start(host);
+      log(`started the ${service.name}`);
+    } catch (error) {
+      log(`could not start the ${service.name}: ${(error as Error)?.stack ?? error}`);
+    }
+  }
+
   async function stop(reason: string, how: { lost?: boolean } = {}): Promise<void> {
     if (stopping) return;
     stopping = true;
@@ -228,6 +250,11 @@ async function serve(files: RuntimeFiles): Promise<DaemonOutcome> {
     clearInterval(refresh);
     ownership.stop();
     events.emit("daemon-stopping", { reason });
+    for (const service of services) {
+      await service.stop().catch((error) =>
+        log(`the ${service.name} did not stop cleanly: ${(error as Error)?.message ?? error}`)
+      );
+    }
     // Once another skiffd owns the path, the workspace file is its: shutdown saves nothing.
     await workspace.shutdown("daemon stopped");
     if (how.lost) {

@@ -13,6 +13,18 @@ import { PROTOCOL_VERSION, VERSION } from "../version.ts";
 import { Connection } from "./connection.ts";
 import type { Method, MethodContext } from "./method_types.ts";
 import { METHODS } from "./methods.ts";
+import { noService } from "./services.ts";
+import type { ServiceMethodName } from "../protocol/app.ts";
+
+/** The service methods the protocol knows, so that one nobody serves gets a clear answer. */
+const SERVICE_METHODS = new Set<string>(["app.status"] satisfies ServiceMethodName[]);
+
+/** Answers a service method that no service of this skiffd serves. */
+function unserved(name: string): Method {
+  return () => {
+    throw noService(name as ServiceMethodName);
+  };
+}
 
 /** Options for {@linkcode Server}. */
 export interface ServerOptions {
@@ -20,6 +32,8 @@ export interface ServerOptions {
   context: (connection: Connection) => Omit<MethodContext, "afterReply">;
   /** Writes a line to the daemon's log. */
   log: (line: string) => void;
+  /** The service methods, by name, of the services skiffd runs. */
+  serviceMethods?: Map<string, Method>;
 }
 
 function isRequest(value: unknown): value is Request {
@@ -149,7 +163,8 @@ export class Server {
     }
     const method = Object.hasOwn(METHODS, request.method)
       ? (METHODS as Record<string, Method>)[request.method]
-      : undefined;
+      : this.#options.serviceMethods?.get(request.method) ??
+        (SERVICE_METHODS.has(request.method) ? unserved(request.method) : undefined);
     if (!method) {
       connection.send({
         id: request.id,

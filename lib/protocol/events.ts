@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { UnreadReason } from "./panes.ts";
+import type { PaneState, UnreadReason } from "./panes.ts";
 import type { WatcherHealth } from "./watch.ts";
 
 /** The fields every event has. */
@@ -102,6 +102,17 @@ export interface SessionMarkedEvent extends EventBase {
 export interface AgentStartEvent extends AgentEventBase {
   /** The event's name. */
   event: "agent-start";
+}
+
+/**
+ * A pane's state changed (`working`, `idle`, `waiting`, …), whatever made it
+ * change: the app's sidebar follows it without asking again.
+ */
+export interface StateEvent extends AgentEventBase {
+  /** The event's name. */
+  event: "state";
+  /** The state now. */
+  state: PaneState;
 }
 
 /** An agent started a turn. */
@@ -210,6 +221,7 @@ export type Event =
   | TitleEvent
   | SessionMarkedEvent
   | AgentStartEvent
+  | StateEvent
   | TurnStartEvent
   | TurnEvent
   | BellEvent
@@ -244,6 +256,7 @@ export const EVENT_NAMES = [
   "title",
   "session-marked",
   "agent-start",
+  "state",
   "turn-start",
   "turn-end",
   "idle-no-turn",

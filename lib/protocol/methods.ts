@@ -7,6 +7,7 @@
  */
 
 import type { AgentMethods } from "./agents.ts";
+import type { AppMethods } from "./app.ts";
 import type { DaemonMethods } from "./daemon.ts";
 import type { PaneMethods } from "./panes.ts";
 import type { SessionEnsureMethods } from "./session_ensure.ts";
@@ -21,7 +22,8 @@ export interface Methods
     SessionMethods,
     SessionEnsureMethods,
     DaemonMethods,
-    WatchMethods {}
+    WatchMethods,
+    AppMethods {}
 
 /** A method's name. */
 export type MethodName = keyof Methods;

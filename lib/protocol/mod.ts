@@ -16,3 +16,4 @@ export * from "./session_ensure.ts";
 export * from "./daemon.ts";
 export * from "./events.ts";
 export * from "./watch.ts";
+export * from "./app.ts";

@@ -194,6 +194,19 @@ export interface KeysParams extends PaneRef {
   literal?: boolean;
 }
 
+/** The params of `attach`. */
+export interface AttachParams extends PaneRef {
+  /** The attaching terminal's columns: the pane takes its size. */
+  cols?: number;
+  /** The attaching terminal's rows. */
+  rows?: number;
+  /**
+   * How many lines of the pane's history the first redraw brings, so the
+   * terminal can scroll back to what came before it attached (default 0).
+   */
+  scrollback?: number;
+}
+
 /** The pane methods: name → params and result. */
 export interface PaneMethods {
   /** Starts a pane. */
@@ -216,5 +229,5 @@ export interface PaneMethods {
    * Turns the connection into a framed byte stream attached to the pane
    * (see `frames.ts`). Call it with the `raw` option.
    */
-  "attach": { params: PaneRef & { cols?: number; rows?: number }; result: PaneInfo };
+  "attach": { params: AttachParams; result: PaneInfo };
 }

@@ -40,8 +40,10 @@ export interface EnsureSessionParams {
    * The pane to make, in a new session that carries the mark, when none is
    * found or adopted. Its `name` and `session` are used when free, else made
    * unique. A marked session whose panes have all exited is replaced.
+   * Without it, the request only finds or adopts, and answers `not_found`
+   * when there is nothing to find.
    */
-  create: NewPaneParams;
+  create?: NewPaneParams;
 }
 
 /** What `session.ensure` did: found the marked session, adopted one, or made one. */

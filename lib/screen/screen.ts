@@ -298,19 +298,23 @@ export class Screen {
     };
   }
 
-  /** Returns escape sequences that redraw this screen, modes included, on a blank terminal. */
-  serialize(): string {
-    return this.#serializer.serialize({ scrollback: 0 });
+  /**
+   * Returns escape sequences that redraw this screen, modes included, on a
+   * blank terminal; with `scrollback`, that many lines of history first.
+   */
+  serialize(options: { scrollback?: number } = {}): string {
+    return this.#serializer.serialize({ scrollback: options.scrollback ?? 0 });
   }
 
   /**
    * Escape sequences that draw the screen the program shows now (the normal
    * or the alternate one) over a whole terminal, with the program's modes,
    * and never switch that terminal's own screen: an attached terminal shows
-   * the pane's screen as it is at every moment.
+   * the pane's screen as it is at every moment. With `scrollback`, that many
+   * lines of the normal screen's history come first (the alternate screen has none).
    */
-  redraw(): string {
-    const full = this.#serializer.serialize({ scrollback: 0 });
+  redraw(options: { scrollback?: number } = {}): string {
+    const full = this.#serializer.serialize({ scrollback: options.scrollback ?? 0 });
     const toAlternate = "\x1b[?1049h\x1b[H";
     const at = full.lastIndexOf(toAlternate);
     const body = this.alternate && at !== -1 ? full.slice(at + toAlternate.length) : full;

@@ -18,5 +18,6 @@ export * from "./session.ts";
 export * from "./open.ts";
 export * from "./status.ts";
 export * from "./move.ts";
+export { moveLines } from "./move_lines.ts";
 export { agentInstructions } from "./instructions.ts";
 export { checkCopy, copyFolder, type CopyReport } from "./copy.ts";

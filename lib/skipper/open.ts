@@ -12,6 +12,7 @@ import { connectDaemon } from "../client/connect.ts";
 import { clientEnv } from "../client/env.ts";
 import { agentFolder, type Config, loadConfig } from "../config/config.ts";
 import { SkiffError } from "../errors.ts";
+import { which } from "../platform/shell.ts";
 import type { AgentProfile } from "../agents/profile.ts";
 import type { PaneInfo } from "../protocol/panes.ts";
 import type { EnsureHow, EnsureSessionResult } from "../protocol/session_ensure.ts";
@@ -70,6 +71,14 @@ export function offError(): SkiffError {
   );
 }
 
+/** The error for an agent whose program is not on the PATH. */
+function missingAgentError(profile: AgentProfile): SkiffError {
+  return new SkiffError(
+    `Cannot start the Skiff agent: ${profile.label} ('${profile.command}') is not on the PATH. Install it, or pick another agent with 'skiff settings set agent ID' (see 'skiff agents')`,
+    { exit: "NOT_FOUND", details: { program: profile.command } },
+  );
+}
+
 /** A pane name made from the agent's name. */
 export function paneNameFor(name: string): string {
   const cleaned = name.trim().replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[^A-Za-z0-9]+/, "");
@@ -104,17 +113,24 @@ export async function openSkiffAgent(options: OpenSkiffAgentOptions = {}): Promi
   const profile = skiffAgentProfile(config);
   const folder = prepareFolder(config);
   const name = paneNameFor(config.skiffAgent.name);
+  const env = clientEnv();
+  // The pane's shell gets this PATH, so an agent missing here would only say 'command not found' there.
+  const missing = which(profile.command, env.PATH ?? "") ? null : missingAgentError(profile);
   const client = options.client ?? await connectDaemon();
   try {
     const ensured = await client.call("session.ensure", {
       mark: { key: SKIFF_AGENT_MARK, value: SKIFF_AGENT_MARK_VALUE },
       adopt: { name, cwd: folder, agent: profile.id },
       // The pane gets the opener's PATH and session variables, as `skiff new` gives.
-      create: { cwd: folder, name, session: name, client_env: clientEnv() },
+      // Without the agent's program, a running session may still be opened, but none is made.
+      create: missing ? undefined : { cwd: folder, name, session: name, client_env: env },
+    }).catch((error) => {
+      throw missing && error instanceof SkiffError && error.exit === "NOT_FOUND" ? missing : error;
     });
     const start = await startIfBare(client, ensured, {
       profile,
       continue: ensured.how !== "created" && config.skiffAgent.continueOnRestore,
+      missing,
     });
     return {
       how: ensured.how,
@@ -151,11 +167,12 @@ function notBare(pane: PaneInfo, profile: AgentProfile): string | undefined {
 async function startIfBare(
   client: DaemonClient,
   ensured: EnsureSessionResult,
-  options: { profile: AgentProfile; continue: boolean },
+  options: { profile: AgentProfile; continue: boolean; missing: SkiffError | null },
 ): Promise<StartOutcome> {
   const none = (why: string): StartOutcome => ({ typed: null, why });
   const idle = notBare(ensured.pane, options.profile);
   if (idle) return none(idle);
+  if (options.missing) return none(options.missing.message);
   const previous = ensured.session.marks[START_LINE_MARK] ?? null;
   const since = Date.now() - Number(previous);
   if (previous !== null && since >= 0 && since < START_GUARD_MS) {

@@ -317,3 +317,33 @@ Deno.test("skipper: a marked session whose shell has exited is replaced by a new
     await idle(skiff, "p2");
   });
 });
+
+Deno.test("skipper: an agent missing from the PATH is refused before a session is made (exit 3); a running session still opens", async () => {
+  await withSkiff(async (skiff) => {
+    await useFakeSkipper(skiff);
+    const first = await openJson(skiff);
+    const pane = first.pane!.id;
+    await idle(skiff, pane);
+    // The agent's program goes away while its session runs.
+    await Deno.rename(join(skiff.root, "fake-agent.sh"), join(skiff.root, "fake-agent.sh.gone"));
+    const found = await openJson(skiff);
+    assertEquals([found.how, found.pane?.id], ["found", pane]);
+    // The agent quits: a bare shell gets no start line that would only fail.
+    await skiff.ok(["send", pane, "EXIT", "--enter"]).catch(() => {});
+    await bareShell(skiff, pane);
+    await skiff.ok(["mark", pane, `${START_LINE_MARK}=0`]);
+    const bare = await openJson(skiff);
+    assertEquals(bare.start.typed, null);
+    assertMatch(bare.start.why!, /Fake Agent \('.*fake-agent\.sh'\) is not on the PATH/);
+    assertEquals((await starts(skiff)).length, 1);
+    // With no session to open, nothing is made.
+    await skiff.ok(["kill", pane]);
+    const refused = await skiff.run(["skipper", "--json"]);
+    assertEquals(refused.code, 3, refused.stderr);
+    assertMatch(
+      refused.stderr,
+      /Cannot start the Skiff agent: Fake Agent \('.*fake-agent\.sh'\) is not on the PATH\. Install it, or pick another agent with 'skiff settings set agent ID'/,
+    );
+    assertEquals(await allPanes(skiff), []);
+  });
+});

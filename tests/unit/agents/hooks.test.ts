@@ -89,14 +89,15 @@ Deno.test("hooks: meanings are the profile's data, nothing else", () => {
 
 const command = (agent: string, event: string) => `skiff-hook ${agent} ${event}`;
 
-Deno.test("hook wiring: Claude Code gets --settings with a hook for every event of its profile", () => {
+Deno.test("hook wiring: Claude Code gets --settings naming a file with a hook for every event of its profile", () => {
   const claude = profile("claude");
   const setup = hookSetup(claude, command, { dir: "/nowhere" });
-  assertEquals(setup.args[0], "--settings");
-  const hooks = JSON.parse(setup.args[1]).hooks;
+  assertEquals(setup.args, ["--settings", "/nowhere/claude-skiff-settings.json"]);
+  assertEquals(setup.files.map((f) => f.path), ["/nowhere/claude-skiff-settings.json"]);
+  const hooks = JSON.parse(setup.files[0].content).hooks;
   assertEquals(Object.keys(hooks), Object.keys(claude.hooks.events));
   assertEquals(hooks.Stop[0].hooks[0].command, "skiff-hook claude Stop");
-  assertEquals([setup.env, setup.files], [{}, []]);
+  assertEquals(setup.env, {});
 });
 
 Deno.test("hook wiring: Codex gets -c notify=…, which hands the JSON to the hook", async () => {

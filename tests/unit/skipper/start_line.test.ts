@@ -14,8 +14,9 @@ Deno.test("startLine: the continue line when asked and the agent has one", async
   const fresh = startLine(claude, { continue: false, hookDir });
   const again = startLine(claude, { continue: true, hookDir });
   assertEquals([fresh.continues, again.continues], [false, true]);
-  assertMatch(fresh.line, /^claude --settings /);
-  assertMatch(again.line, /^claude --continue --settings /);
+  // The hooks are in a file, so the typed line stays short.
+  assertEquals(fresh.line, `claude --settings ${hookDir}/claude-skiff-settings.json`);
+  assertEquals(again.line, `claude --continue --settings ${hookDir}/claude-skiff-settings.json`);
   const codex = startLine(profile('[skiff_agent]\nagent = "codex"'), { continue: true, hookDir });
   assertMatch(codex.line, /^codex resume --last /);
   const opencode = startLine(profile('[skiff_agent]\nagent = "opencode"'), {

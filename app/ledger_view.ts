@@ -1,0 +1,149 @@
+/// <reference no-default-lib="true" />
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+/// <reference lib="esnext" />
+/**
+ * The ledger: plans with their tasks, each row's state (interrupted and gone
+ * too), pane, ref and result path. A result file opens as text.
+ *
+ * @module
+ */
+
+import type { LedgerView } from "../lib/app/api.ts";
+import type { TaskJson } from "../lib/ledger/json.ts";
+import type { Connection } from "./connection.ts";
+import { h } from "./dom.ts";
+
+function taskRow(row: TaskJson, nested: boolean, open: (row: TaskJson) => void): HTMLElement {
+  const pane = row.kind === "plan"
+    ? "plan"
+    : `${row.pane ?? ""}${row.pane_name ? ` (${row.pane_name})` : ""}`;
+  return h(
+    "tr",
+    { class: `ledger-row kind-${row.kind}${nested ? " nested" : ""}`, "data-uid": row.uid },
+    h("td", { class: "uid" }, h("code", {}, row.uid)),
+    h("td", {}, h("span", { class: `task-state task-${row.state}` }, row.state)),
+    h("td", { class: "pane" }, pane),
+    h("td", { class: "task" }, row.task, row.note ? h("div", { class: "note" }, row.note) : null),
+    h("td", { class: "ref" }, row.ref ?? ""),
+    h(
+      "td",
+      { class: "result" },
+      h(
+        "button",
+        {
+          type: "button",
+          class: "link",
+          title: `Open ${row.result} as text`,
+          onclick: () => open(row),
+        },
+        row.result,
+      ),
+    ),
+  );
+}
+
+/** The ledger screen. */
+export class LedgerScreen {
+  readonly element: HTMLElement;
+  readonly #connection: Connection;
+  readonly #body: HTMLElement;
+  readonly #viewer: HTMLElement;
+
+  /** Makes the screen; call {@linkcode LedgerScreen.load}. */
+  constructor(connection: Connection) {
+    this.#connection = connection;
+    this.#body = h("div", { class: "ledger-body" }, "Loading…");
+    this.#viewer = h("section", { class: "viewer", "aria-label": "Result file", hidden: true });
+    this.element = h(
+      "section",
+      { class: "screen ledger", "aria-labelledby": "ledger-title" },
+      h(
+        "header",
+        { class: "screen-head" },
+        h("h1", { id: "ledger-title" }, "Ledger"),
+        h("button", { type: "button", onclick: () => this.load() }, "Refresh"),
+      ),
+      this.#body,
+      this.#viewer,
+    );
+  }
+
+  /** Reads the ledger and shows it. */
+  async load(): Promise<void> {
+    let view: LedgerView;
+    try {
+      view = await this.#connection.call("ledger", {});
+    } catch (error) {
+      this.#body.replaceChildren(
+        h("p", { class: "problem", role: "alert" }, (error as Error).message),
+      );
+      return;
+    }
+    const open = (row: TaskJson) => this.#openResult(row);
+    const rows: HTMLElement[] = [];
+    for (const row of view.rows) {
+      rows.push(taskRow(row, false, open));
+      for (const task of row.tasks ?? []) rows.push(taskRow(task, true, open));
+    }
+    const where = h("p", { class: "ledger-file" }, "File: ", h("code", {}, view.path));
+    const unknown = view.liveness === "unknown"
+      ? h(
+        "p",
+        { class: "notice" },
+        "skiffd could not tell which panes live: no task shows interrupted or gone.",
+      )
+      : null;
+    if (rows.length === 0) {
+      this.#body.replaceChildren(
+        where,
+        h(
+          "p",
+          {},
+          view.exists
+            ? "The ledger is empty."
+            : "No ledger yet: the first 'skiff ledger add' makes it.",
+        ),
+      );
+      return;
+    }
+    this.#body.replaceChildren(
+      where,
+      unknown ?? "",
+      h(
+        "table",
+        { class: "ledger-table" },
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            ["UID", "State", "Pane", "Task", "Ref", "Result"].map((t) =>
+              h("th", { scope: "col" }, t)
+            ),
+          ),
+        ),
+        h("tbody", {}, rows),
+      ),
+    );
+  }
+
+  async #openResult(row: TaskJson): Promise<void> {
+    const response = await fetch(`/result/${row.uid}`);
+    const text = await response.text();
+    this.#viewer.hidden = false;
+    this.#viewer.replaceChildren(
+      h(
+        "header",
+        { class: "screen-head" },
+        h("h2", {}, row.result),
+        h("a", { href: `/result/${row.uid}`, target: "_blank", rel: "noopener" }, "Open raw"),
+        h("button", { type: "button", onclick: () => this.#viewer.hidden = true }, "Close"),
+      ),
+      response.ok
+        ? h("pre", { class: "result-text", tabindex: "0" }, text)
+        : h("p", { class: "problem", role: "alert" }, text.trim()),
+    );
+  }
+}

@@ -1,0 +1,245 @@
+/// <reference no-default-lib="true" />
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+/// <reference lib="esnext" />
+/**
+ * The page: the sidebar on the left, and on the right a pane's terminal,
+ * the ledger or Settings, chosen by the address's hash (`#pane/p3`,
+ * `#ledger`, `#settings`), so a reload keeps what was open.
+ *
+ * @module
+ */
+
+import type { PaneInfo } from "../lib/protocol/panes.ts";
+import { Connection } from "./connection.ts";
+import { h } from "./dom.ts";
+import { LedgerScreen } from "./ledger_view.ts";
+import { SettingsScreen } from "./settings_view.ts";
+import { renderAgentRow, renderTree, type SidebarActions } from "./sidebar.ts";
+import { Store } from "./store.ts";
+import { TerminalView } from "./terminal_view.ts";
+
+const connection = new Connection();
+const store = new Store(connection);
+const main = document.getElementById("main")!;
+const agentSlot = document.getElementById("agent-slot")!;
+const tree = document.getElementById("tree")!;
+const linkState = document.getElementById("link-state")!;
+
+/** What the right side shows. */
+type Screen =
+  | { kind: "welcome" }
+  | { kind: "pane"; id: string; view: TerminalView; header: HTMLElement; note?: string }
+  | { kind: "ledger"; screen: LedgerScreen }
+  | { kind: "settings"; screen: SettingsScreen };
+
+let screen: Screen = { kind: "welcome" };
+
+function selectedPane(): string | null {
+  return screen.kind === "pane" ? screen.id : null;
+}
+
+function closeScreen(): void {
+  if (screen.kind === "pane") screen.view.dispose();
+  screen = { kind: "welcome" };
+}
+
+/** The header above a pane's terminal: its name, agent, state, and Mark seen. */
+function paneHeader(id: string): HTMLElement {
+  return h("header", { class: "pane-head", id: "pane-head", "data-pane": id });
+}
+
+function fillPaneHeader(header: HTMLElement, pane: PaneInfo | undefined, note?: string): void {
+  if (!pane) {
+    header.replaceChildren(
+      h("h1", {}, header.dataset.pane ?? ""),
+      note ? h("span", { class: "note" }, note) : "",
+    );
+    return;
+  }
+  header.replaceChildren(
+    h("h1", {}, pane.name),
+    h(
+      "span",
+      { class: "pane-meta" },
+      [pane.agent ?? "no agent", pane.project ?? "", pane.id].filter(Boolean).join(" · "),
+    ),
+    h("span", { class: `state state-${pane.state}`, id: "pane-state" }, pane.state),
+    pane.unread
+      ? h("span", { class: "unread-reasons" }, `unread: ${pane.unread_reasons.join(", ")}`)
+      : "",
+    h(
+      "button",
+      {
+        type: "button",
+        id: "mark-seen",
+        disabled: !pane.unread,
+        onclick: () => connection.call("seen", { pane: pane.id }).catch(() => {}),
+      },
+      "Mark seen",
+    ),
+    note ? h("span", { class: "note", role: "status" }, note) : "",
+  );
+}
+
+function openPane(id: string, focus = true): void {
+  closeScreen();
+  const header = paneHeader(id);
+  const host = h("div", { class: "term-host", id: "terminal" });
+  main.replaceChildren(
+    h("section", { class: "screen pane", "aria-labelledby": "pane-head" }, header, host),
+  );
+  const view = new TerminalView(host, id, {
+    attached: (pane) => {
+      if (screen.kind === "pane" && screen.view === view) screen.id = pane.id;
+      if (location.hash !== `#pane/${pane.id}`) history.replaceState(null, "", `#pane/${pane.id}`);
+      render();
+    },
+    ended: (why) => {
+      const current = screen;
+      if (current.kind !== "pane" || current.view !== view) return;
+      current.note = `[${why}]`;
+      fillPaneHeader(header, store.view?.panes.find((p) => p.id === current.id), current.note);
+    },
+    leave: () => {
+      (document.querySelector<HTMLElement>(`[data-pane="${id}"]`) ??
+        document.getElementById("agent-row"))?.focus();
+    },
+  });
+  screen = { kind: "pane", id, view, header };
+  fillPaneHeader(header, store.view?.panes.find((p) => p.id === id));
+  (globalThis as unknown as { skiffTerminal: TerminalView }).skiffTerminal = view;
+  if (focus) view.focus();
+  render();
+}
+
+function showLedger(): void {
+  closeScreen();
+  const ledger = new LedgerScreen(connection);
+  screen = { kind: "ledger", screen: ledger };
+  main.replaceChildren(ledger.element);
+  ledger.load();
+  render();
+}
+
+function showSettings(): void {
+  closeScreen();
+  const settings = new SettingsScreen(connection, () => store.refresh());
+  screen = { kind: "settings", screen: settings };
+  main.replaceChildren(settings.element);
+  settings.load();
+  render();
+}
+
+async function openAgent(): Promise<void> {
+  try {
+    const opened = await connection.call("skipper.open", {});
+    location.hash = `#pane/${opened.pane.id}`;
+    store.refresh();
+  } catch (error) {
+    closeScreen();
+    main.replaceChildren(
+      h(
+        "section",
+        { class: "screen welcome" },
+        h("h1", {}, "Skiff agent"),
+        h("p", { class: "problem", role: "alert", id: "agent-problem" }, (error as Error).message),
+        h("p", {}, h("a", { href: "#settings" }, "Settings › Skiff agent")),
+      ),
+    );
+    if (location.hash.startsWith("#pane/")) history.replaceState(null, "", "#");
+  }
+}
+
+const actions: SidebarActions = {
+  openPane: (id) => location.hash = `#pane/${id}`,
+  openAgent: () => void openAgent(),
+};
+
+function route(): void {
+  const hash = location.hash;
+  const pane = hash.match(/^#pane\/(.+)$/)?.[1];
+  if (pane) {
+    if (screen.kind !== "pane" || screen.id !== pane) openPane(decodeURIComponent(pane));
+  } else if (hash === "#ledger") {
+    if (screen.kind !== "ledger") showLedger();
+  } else if (hash === "#settings") {
+    if (screen.kind !== "settings") showSettings();
+  } else if (screen.kind !== "welcome") {
+    closeScreen();
+    main.replaceChildren(
+      h(
+        "section",
+        { class: "welcome" },
+        h("h1", {}, "Skiff"),
+        h("p", {}, "Select a pane to open its terminal."),
+      ),
+    );
+  }
+  render();
+}
+
+/** Draws the sidebar again, keeping the keyboard where it was. */
+function render(): void {
+  const view = store.view;
+  document.getElementById("nav-ledger")!.toggleAttribute("aria-current", screen.kind === "ledger");
+  document.getElementById("nav-settings")!.toggleAttribute(
+    "aria-current",
+    screen.kind === "settings",
+  );
+  if (!view) return;
+  const focused = document.activeElement as HTMLElement | null;
+  const key = focused?.id === "agent-row"
+    ? "#agent-row"
+    : focused?.dataset.pane
+    ? `[data-pane="${focused.dataset.pane}"]`
+    : null;
+  agentSlot.replaceChildren(renderAgentRow(view, selectedPane(), actions));
+  tree.replaceChildren(renderTree(view, selectedPane(), actions));
+  if (key && tree.contains(focused) === false && agentSlot.contains(focused) === false) {
+    document.querySelector<HTMLElement>(key)?.focus();
+  }
+  const current = screen;
+  if (current.kind === "pane") {
+    fillPaneHeader(current.header, view.panes.find((p) => p.id === current.id), current.note);
+  }
+  document.title = view.panes.some((p) => p.unread) ? "● Skiff" : "Skiff";
+}
+
+// Up and Down move between the sidebar's rows.
+document.getElementById("sidebar")!.addEventListener("keydown", (event) => {
+  if (event.key !== "ArrowDown" && event.key !== "ArrowUp") return;
+  const rows = [...document.querySelectorAll<HTMLElement>("#sidebar [data-nav], #sidebar .tool")];
+  const at = rows.indexOf(document.activeElement as HTMLElement);
+  if (at === -1) return;
+  event.preventDefault();
+  rows[Math.max(0, Math.min(rows.length - 1, at + (event.key === "ArrowDown" ? 1 : -1)))].focus();
+});
+
+store.subscribe(render);
+connection.onLive = () => {
+  store.refresh();
+  if (screen.kind === "ledger") screen.screen.load();
+};
+connection.onState = (state, why) => {
+  linkState.textContent = state === "live"
+    ? ""
+    : state === "connecting"
+    ? "connecting…"
+    : `reconnecting${why ? ` (${why})` : ""}…`;
+  document.body.dataset.link = state;
+};
+connection.onEvent = (event) => {
+  store.apply(event);
+  if (event.event === "resized" && screen.kind === "pane" && event.pane === screen.id) {
+    screen.view.follow(event.cols, event.rows);
+  }
+  if (
+    screen.kind === "ledger" && ["gone", "pane-restored", "exit", "turn-end"].includes(event.event)
+  ) {
+    screen.screen.load();
+  }
+};
+addEventListener("hashchange", route);
+connection.open();
+route();

@@ -1,0 +1,125 @@
+/**
+ * What the page and the app server say to each other over the page's
+ * WebSocket: the page asks (`{id, method, params}`) and the server answers
+ * (`{id, result}` or `{id, error}`); skiffd's events come as they are
+ * (`{event, …}`, see `lib/protocol/events.ts`).
+ *
+ * Types only: the page's bundle imports them, and they vanish from it.
+ *
+ * @module
+ */
+
+import type { Event } from "../protocol/events.ts";
+import type { PaneInfo } from "../protocol/panes.ts";
+import type { SessionInfo } from "../protocol/sessions.ts";
+import type { WatcherHealth } from "../protocol/watch.ts";
+import type { ResultOf } from "../protocol/methods.ts";
+import type { MoveOutcome, SettingsReport, StartOutcome } from "../skipper/mod.ts";
+import type { TaskJson } from "../ledger/mod.ts";
+
+/** The Skiff agent as the sidebar shows it: from its settings. */
+export interface SkipperSettings {
+  /** Whether it is on. */
+  enabled: boolean;
+  /** Its name. */
+  name: string;
+  /** The agent it runs. */
+  agent: string;
+}
+
+/** Everything the sidebar shows. */
+export interface WorkspaceView {
+  /** Every pane. */
+  panes: PaneInfo[];
+  /** Every session. */
+  sessions: SessionInfo[];
+  /** The projects of `projects.toml`. */
+  projects: { name: string; root: string }[];
+  /** The watcher's health. */
+  watcher: WatcherHealth;
+  /** The Skiff agent's settings. */
+  skipper: SkipperSettings;
+}
+
+/** What opening the Skiff agent's row did (what `skiff skipper` does before it attaches). */
+export interface SkipperOpened {
+  /** Its pane, to show. */
+  pane: PaneInfo;
+  /** Whether the session was found, adopted or made. */
+  how: "found" | "adopted" | "created";
+  /** Whether a start line went in. */
+  start: StartOutcome;
+}
+
+/** Settings › Skiff agent: the settings with the agents to choose from. */
+export interface SettingsView extends SettingsReport {
+  /** The known agents, for the agent control. */
+  agents: { id: string; label: string }[];
+}
+
+/** A move of the Skiff agent's folder (or its dry run), with the words that say what it does. */
+export interface MoveView {
+  /** What it did, or would do. */
+  outcome: MoveOutcome;
+  /** The lines `skiff skipper --move-to` prints. */
+  lines: string[];
+}
+
+/** The ledger as the page shows it. */
+export interface LedgerView {
+  /** The ledger file. */
+  path: string;
+  /** Whether it exists yet. */
+  exists: boolean;
+  /** Whether interrupted and gone could be worked out. */
+  liveness: "known" | "unknown";
+  /** Every row, done ones too; each plan with its tasks. */
+  rows: TaskJson[];
+}
+
+/** The page's methods: name → params and result. */
+export interface ApiMethods {
+  /** The sidebar's facts. */
+  "workspace": { params: Record<string, never>; result: WorkspaceView };
+  /** Marks a pane seen, as `skiff seen` does. */
+  "seen": { params: { pane: string }; result: ResultOf<"pane.seen"> };
+  /** Opens the Skiff agent, as `skiff skipper` does (starting it when needed). */
+  "skipper.open": { params: Record<string, never>; result: SkipperOpened };
+  /** Reads Settings › Skiff agent. */
+  "settings": { params: Record<string, never>; result: SettingsView };
+  /** Sets one key, with the checks of `skiff settings set`. */
+  "settings.set": { params: { key: string; value: string }; result: SettingsView };
+  /** Moves the Skiff agent's folder, as `skiff skipper --move-to` (and `--dry-run`) does. */
+  "move": { params: { path: string; dry_run: boolean }; result: MoveView };
+  /** Reads the ledger. */
+  "ledger": { params: Record<string, never>; result: LedgerView };
+}
+
+/** A page method's name. */
+export type ApiMethodName = keyof ApiMethods;
+
+/** A request from the page. */
+export interface ApiRequest<M extends ApiMethodName = ApiMethodName> {
+  /** Chosen by the page; echoed in the answer. */
+  id: number;
+  /** The method. */
+  method: M;
+  /** Its params. */
+  params: ApiMethods[M]["params"];
+}
+
+/** An answer to the page. */
+export interface ApiAnswer {
+  /** The request's id. */
+  id: number;
+  /** The result, on success. */
+  result?: unknown;
+  /** What went wrong: the exit code's name in lower case (`usage`, `conflict`, …) and one line. */
+  error?: { code: string; message: string };
+}
+
+/** Anything the server sends on the page's WebSocket. */
+export type ServerMessage = ApiAnswer | Event;
+
+/** How many lines of history a terminal gets when it opens a pane. */
+export const TERMINAL_SCROLLBACK = 5000;

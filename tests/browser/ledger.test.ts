@@ -1,0 +1,100 @@
+/**
+ * The ledger in the app: plans with their tasks, every state (interrupted
+ * and gone too), panes, refs and result paths; a result file opens as text,
+ * and only a row's result file is served.
+ */
+
+import { dirname } from "node:path";
+import { assert, assertEquals } from "../helpers/assert.ts";
+import { appStatus, BROWSER_TEST, openApp, screenshot, withBrowser } from "../helpers/browser.ts";
+import { BASH, withSkiff } from "../helpers/skiff.ts";
+
+Deno.test({
+  name:
+    "app ledger: plans with tasks, states with interrupted and gone, panes, refs, results as text",
+  ...BROWSER_TEST,
+  fn: async () => {
+    await withBrowser(async (browser) => {
+      await withSkiff(async (skiff) => {
+        await skiff.ok(["new", "--name", "rev", "--", ...BASH]);
+        await skiff.ok(["new", "--name", "docs", "--", ...BASH]);
+        const add = async (args: string[]) => {
+          const [uid, ...rest] = (await skiff.ok(["ledger", "add", ...args])).trim().split(" ");
+          return { uid, result: rest.at(-1)! };
+        };
+        const plan = await add(["--task", "Release 2.0", "--ref", "JIRA-7"]);
+        const review = await add([
+          "--pane",
+          "rev",
+          "--task",
+          "Review the parser",
+          "--parent",
+          plan.uid,
+          "--ref",
+          "https://example.test/pr/1",
+        ]);
+        const docs = await add([
+          "--pane",
+          "docs",
+          "--task",
+          "Write the docs",
+          "--parent",
+          plan.uid,
+        ]);
+        await skiff.ok(["ledger", "update", review.uid, "--state", "sent"]);
+        await skiff.ok(["ledger", "update", docs.uid, "--state", "sent"]);
+        await skiff.ok(["kill", "docs"]);
+        // A restart gives rev a new process: its sent task shows interrupted.
+        await skiff.ok(["daemon", "restart"]);
+        const later = await add(["--pane", "rev", "--task", "Fix the lexer"]);
+        const done = await add(["--pane", "rev", "--task", "Old chore"]);
+        await skiff.ok(["ledger", "done", done.uid]);
+        await Deno.mkdir(dirname(review.result), { recursive: true });
+        await Deno.writeTextFile(review.result, "# Review\n\nAll good: ship it.\n");
+
+        const status = await appStatus(skiff);
+        const { page, errors } = await openApp(browser, status, { hash: "#ledger" });
+        await page.locator(".ledger-table").waitFor();
+        const rows = await page.evaluate<string[][]>(`[...document.querySelectorAll(".ledger-row")]
+          .map((tr) => [tr.dataset.uid, ...[...tr.querySelectorAll("td")].slice(1).map((td) => td.innerText)])`);
+        assertEquals(rows, [
+          [plan.uid, "sent", "plan", "Release 2.0", "JIRA-7", plan.result],
+          [
+            review.uid,
+            "interrupted",
+            "p1 (rev)",
+            "Review the parser",
+            "https://example.test/pr/1",
+            review.result,
+          ],
+          [docs.uid, "gone", "p2 (docs)", "Write the docs", "", docs.result],
+          [later.uid, "pending", "p1 (rev)", "Fix the lexer", "", later.result],
+          [done.uid, "done", "p1 (rev)", "Old chore", "", done.result],
+        ]);
+        assert(await page.locator(`.ledger-row.nested[data-uid="${review.uid}"]`).count() === 1);
+
+        await page.locator(`.ledger-row[data-uid="${review.uid}"] .result button`).click();
+        await page.locator(".viewer .result-text", { hasText: "All good: ship it." }).waitFor();
+        await screenshot(page, "ledger");
+        await page.locator(`.ledger-row[data-uid="${later.uid}"] .result button`).click();
+        await page.locator(".viewer [role=alert]", { hasText: "No result file yet" }).waitFor();
+
+        // The result route serves a row's result file and nothing else.
+        const get = (path: string) =>
+          page.evaluate<{ status: number; text: string }>(
+            `fetch(${
+              JSON.stringify(path)
+            }).then(async (r) => ({ status: r.status, text: await r.text() }))`,
+          );
+        assertEquals(await get(`/result/${review.uid}`), {
+          status: 200,
+          text: "# Review\n\nAll good: ship it.\n",
+        });
+        assertEquals((await get("/result/ffffffff")).status, 404);
+        assertEquals((await get(`/result/${review.uid.slice(0, 4)}`)).status, 404);
+        assertEquals((await get("/result/..%2f..%2fetc%2fpasswd")).status, 404);
+        assertEquals(errors, []);
+      });
+    });
+  },
+});
