@@ -12,7 +12,14 @@
 import { join } from "node:path";
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { Rng } from "../helpers/fuzz.ts";
-import { BASH, pidAlive, type SkiffEnv, waitFor, withSkiff } from "../helpers/skiff.ts";
+import {
+  BASH,
+  pidAlive,
+  type SkiffEnv,
+  waitFor,
+  withSkiff,
+  workspaceFiles,
+} from "../helpers/skiff.ts";
 import type { PaneInfo } from "../../lib/protocol/panes.ts";
 import type { TaskJson } from "../../lib/ledger/mod.ts";
 
@@ -220,8 +227,11 @@ Deno.test(`kill -9 of skiffd at ${KILLS} random moments under output load loses 
           `round ${round} (seed ${SEED})`,
         );
         assertEquals(readWorkspace(file).panes.map((p) => p.id), expected.map((p) => p.id));
-        const leftovers = [...Deno.readDirSync(state)].map((e) => e.name);
-        assertEquals(leftovers, ["skiffd.workspace.json"], "no set-aside or temporary file");
+        assertEquals(
+          workspaceFiles(state),
+          ["skiffd.workspace.json"],
+          "no set-aside or temporary file",
+        );
         survived++;
         restored += after.length;
       }

@@ -228,6 +228,15 @@ export function pidAlive(pid: number): boolean {
   }
 }
 
+/**
+ * The workspace file of the default socket and anything named after it (the
+ * temporary files of saves, set-aside files) in the state folder `dir`.
+ */
+export function workspaceFiles(dir: string): string[] {
+  return [...Deno.readDirSync(dir)].map((e) => e.name)
+    .filter((name) => name.startsWith("skiffd.workspace.json")).sort();
+}
+
 /** Runs `body` with a fresh {@linkcode SkiffEnv} and always cleans up. */
 export async function withSkiff(
   body: (skiff: SkiffEnv) => Promise<void>,
