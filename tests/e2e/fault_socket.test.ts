@@ -50,10 +50,16 @@ async function withCleanedSkiff(body: (skiff: SkiffEnv) => Promise<void>): Promi
       await body(skiff);
     } finally {
       for (const pid of daemons(skiff)) {
-        Deno.kill(pid, "SIGTERM");
-        await waitFor("a left-over skiffd to stop", () => !pidAlive(pid)).catch(() => {
-          Deno.kill(pid, "SIGKILL");
-        });
+        const signal = (name: Deno.Signal) => {
+          try {
+            Deno.kill(pid, name);
+          } catch {
+            // It ended meanwhile.
+          }
+        };
+        signal("SIGTERM");
+        await waitFor("a left-over skiffd to stop", () => !pidAlive(pid))
+          .catch(() => signal("SIGKILL"));
       }
     }
   });
