@@ -193,10 +193,23 @@ export class SkiffEnv {
     }
   }
 
+  /**
+   * Whether process `pid` runs with this test's folders: a pid in a lock file
+   * may have ended and been given to an unrelated process since.
+   */
+  #ours(pid: number): boolean {
+    try {
+      return Deno.readTextFileSync(`/proc/${pid}/environ`).includes(this.root);
+    } catch {
+      // No /proc (macOS): trust the lock file.
+      return Deno.build.os !== "linux";
+    }
+  }
+
   /** Stops the daemon and the watcher (by signal, so a broken one still goes) and removes the folders. */
   async dispose(): Promise<void> {
     const watcher = await this.watcherPid();
-    if (watcher && pidAlive(watcher)) {
+    if (watcher && pidAlive(watcher) && this.#ours(watcher)) {
       try {
         Deno.kill(watcher, "SIGKILL");
       } catch {
@@ -204,7 +217,7 @@ export class SkiffEnv {
       }
     }
     const pid = await this.daemonPid();
-    if (pid) {
+    if (pid && this.#ours(pid)) {
       try {
         Deno.kill(pid, "SIGTERM");
         await waitFor("the daemon to exit", () => !pidAlive(pid), { timeout: 5000 }).catch(() => {
