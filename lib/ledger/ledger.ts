@@ -17,6 +17,7 @@ import {
   finishRow,
   lockClaim,
   type SendOutcome,
+  tasksBeingSent,
 } from "./claim.ts";
 import { clearNote, hasNotes, setNote } from "./notes.ts";
 import { guarded, immediate } from "./db.ts";
@@ -414,6 +415,11 @@ export class Ledger {
       }
       return removed;
     });
+  }
+
+  /** The row ids of the tasks another live process is sending now (see `claim.ts`). */
+  beingSent(): Set<number> {
+    return this.#read(() => tasksBeingSent(this.#db, this.path));
   }
 
   /** Closes the connection and releases any claim it still holds. Calling it again does nothing. */
