@@ -19,7 +19,7 @@ import {
   type SendOutcome,
 } from "./claim.ts";
 import { clearNote, hasNotes, setNote } from "./notes.ts";
-import { guarded, immediate } from "./db.ts";
+import { guarded, immediate, writeProblem } from "./db.ts";
 import type { ImportReport } from "./import_md.ts";
 import { buildList, entryOf, type ListFilter, type ResolvedFilter } from "./listing.ts";
 import { listRowsJson } from "./list_json.ts";
@@ -414,6 +414,15 @@ export class Ledger {
       }
       return removed;
     });
+  }
+
+  /**
+   * Why a write would fail now (the ledger is read-only, or another process
+   * holds its write lock), found without writing or waiting; `null` when a
+   * write could start.
+   */
+  writeProblem(): SkiffError | null {
+    return writeProblem(this.#db, this.path);
   }
 
   /** Closes the connection and releases any claim it still holds. Calling it again does nothing. */
