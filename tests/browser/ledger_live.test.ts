@@ -75,6 +75,13 @@ Deno.test({
         );
         assertEquals(await page.evaluate("window.skiffSamePage"), true, "the page never reloaded");
 
+        // The Skiff agent moves to another folder: the page follows the ledger there.
+        await skiff.ok(["skipper", "--move-to", "~/agents/first-mate"]);
+        const moved = join(skiff.env.HOME, "agents", "first-mate", "ledger.db");
+        await page.locator(".ledger-file code", { hasText: moved }).waitFor({ timeout: 15_000 });
+        const later = await add(["--task", "After the move"]);
+        await page.locator(`.ledger-row[data-uid="${later}"]`).waitFor({ timeout: 15_000 });
+
         // Each change made the page read the ledger. While nothing changes, it reads nothing: no
         // polling, and its own reads do not wake the server's watch. A terminal changes the
         // settings twice (the sidebar follows); the first lets the last change settle.
