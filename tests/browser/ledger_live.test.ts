@@ -10,7 +10,14 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import type { Page } from "playwright-core";
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { appStatus, BROWSER_TEST, openApp, waitOnPage, withBrowser } from "../helpers/browser.ts";
+import {
+  appStatus,
+  BROWSER_TEST,
+  openApp,
+  screenshot,
+  waitOnPage,
+  withBrowser,
+} from "../helpers/browser.ts";
 import { agentDir, exists } from "../helpers/ledger.ts";
 import { canMakeReadOnly, makeReadOnly } from "../helpers/read_only.ts";
 import { BASH, withSkiff } from "../helpers/skiff.ts";
@@ -133,6 +140,7 @@ Deno.test({
           await problem.filter({ hasText: `Ledger is locked by another process: ${path}` })
             .waitFor();
           assertEquals(await row.count(), 1);
+          await screenshot(page, "ledger-locked");
         } finally {
           holder.exec("ROLLBACK");
           holder.close();
