@@ -30,6 +30,11 @@ export function lockedError(path: string, cause?: unknown): SkiffError {
   });
 }
 
+/** Whether `error` says that another process holds the ledger locked ({@linkcode lockedError}). */
+export function isLockedError(error: unknown): boolean {
+  return error instanceof SkiffError && isBusy(error.cause);
+}
+
 /**
  * Turns a SQLite error into a {@linkcode SkiffError} with exit `DATA` when it
  * means a locked, damaged, foreign or read-only file. Other errors (and
@@ -153,5 +158,27 @@ export function useWal(db: DatabaseSync, timeoutMs: number): void {
       if (!isBusy(error) || performance.now() >= deadline) throw error;
       sleepSync(2 + Math.random() * 18);
     }
+  }
+}
+
+/**
+ * Why a write would fail now, found without writing and without waiting:
+ * the ledger is read-only, or another process holds its write lock (the
+ * error's cause is then SQLite's "database is locked"). `null` when a write
+ * could start. The statement changes no row, so a ledger that can be written
+ * stays byte for byte as it was.
+ */
+export function writeProblem(db: DatabaseSync, path: string): SkiffError | null {
+  const before = db.prepare("PRAGMA busy_timeout").get() as { timeout: number } | undefined;
+  db.exec("PRAGMA busy_timeout = 0");
+  try {
+    db.exec("UPDATE tasks SET id = id WHERE 0");
+    return null;
+  } catch (error) {
+    const mapped = mapSqliteError(error, path);
+    if (mapped instanceof SkiffError) return mapped;
+    throw error;
+  } finally {
+    db.exec(`PRAGMA busy_timeout = ${Number(before?.timeout ?? 0)}`);
   }
 }

@@ -46,6 +46,8 @@ export interface OpenAgentLedgerOptions {
    * be made, so that a command that would fail leaves no file behind.
    */
   rehearse?: (ledger: Ledger) => void;
+  /** How long, in ms, to wait for a lock that another process holds (the ledger's default: 10 s). */
+  timeout?: number;
 }
 
 function refuse(folder: string, reason: string): SkiffError {
@@ -63,12 +65,13 @@ function refuse(folder: string, reason: string): SkiffError {
 export function openAgentLedger(options: OpenAgentLedgerOptions = {}): Ledger {
   const config = Deno.env.get("SKIFF_LEDGER") ? undefined : loadConfig();
   const place = ledgerPlace(config);
-  if (existsSync(place.path)) return openLedger(place.path);
+  const timeout = options.timeout;
+  if (existsSync(place.path)) return openLedger(place.path, { timeout });
   if (place.folder !== null) {
     const refusal = kindRefusal(folderKind(place.folder));
     if (refusal) throw refuse(place.folder, refusal);
   }
-  if (!options.create) return openLedger(place.path, { create: false });
+  if (!options.create) return openLedger(place.path, { create: false, timeout });
   if (options.rehearse) {
     using probe = openLedger(place.path, { create: false });
     options.rehearse(probe);
@@ -79,5 +82,5 @@ export function openAgentLedger(options: OpenAgentLedgerOptions = {}): Ledger {
     installSkill();
     setUpFolder(place.folder, { name: config.skiffAgent.name, skillDir: skillCopyDir() });
   }
-  return openLedger(place.path);
+  return openLedger(place.path, { timeout });
 }
