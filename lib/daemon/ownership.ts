@@ -28,7 +28,8 @@ export interface OwnershipOptions {
   lost: (why: string) => void;
 }
 
-function inode(path: string): number | null | undefined {
+/** The inode of `path`, or undefined when it does not exist. */
+export function inodeOf(path: string): number | null | undefined {
   try {
     return Deno.statSync(path).ino;
   } catch {
@@ -36,7 +37,8 @@ function inode(path: string): number | null | undefined {
   }
 }
 
-async function answers(path: string): Promise<boolean> {
+/** Whether something accepts connections on the Unix socket `path`. */
+export async function socketAnswers(path: string): Promise<boolean> {
   try {
     const conn = await Deno.connect({ transport: "unix", path });
     conn.close();
@@ -67,7 +69,7 @@ export class Ownership {
 
   /** Notes the socket this skiffd just made, to tell it from another's. */
   listening(): void {
-    this.#socketInode = inode(this.#files.socket);
+    this.#socketInode = inodeOf(this.#files.socket);
   }
 
   /**
@@ -76,7 +78,7 @@ export class Ownership {
    */
   owns(): boolean {
     if (this.#lost) return false;
-    return this.#lockInode === null || inode(this.#files.lock) === this.#lockInode;
+    return this.#lockInode === null || inodeOf(this.#files.lock) === this.#lockInode;
   }
 
   /** Starts looking every {@linkcode OWNERSHIP_CHECK_MS}. */
@@ -142,11 +144,11 @@ export class Ownership {
 
   async #checkSocket(): Promise<void> {
     const path = this.#files.socket;
-    const now = inode(path);
+    const now = inodeOf(path);
     if (now !== undefined && now === this.#socketInode) return;
     if (now !== undefined) {
       // Something else lies at the path while this skiffd holds the lock.
-      if (await answers(path)) {
+      if (await socketAnswers(path)) {
         this.#lost = true;
         this.stop();
         this.#options.lost(`another program answers on ${path} now`);

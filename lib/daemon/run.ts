@@ -28,7 +28,7 @@ import { type DaemonService, serviceMethods } from "./services.ts";
 import { writeSkiffShim } from "./shim.ts";
 import { WatcherRegistry } from "./watcher_health.ts";
 import { loadWorkspace } from "./workspace.ts";
-import { Ownership } from "./ownership.ts";
+import { inodeOf, Ownership, socketAnswers } from "./ownership.ts";
 import { existsSync } from "node:fs";
 
 /** How often each pane's working folder is re-read (so a restore finds it) and a failed save is tried again. */
@@ -38,24 +38,6 @@ const CWD_REFRESH_MS = 5000;
 export interface DaemonOutcome {
   /** Whether another skiffd already held the socket. */
   alreadyRunning: boolean;
-}
-
-function inodeOf(path: string): number | null | undefined {
-  try {
-    return Deno.statSync(path).ino;
-  } catch {
-    return undefined;
-  }
-}
-
-async function socketAnswers(path: string): Promise<boolean> {
-  try {
-    const conn = await Deno.connect({ transport: "unix", path });
-    conn.close();
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Options for {@linkcode runDaemon}. */

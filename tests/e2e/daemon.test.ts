@@ -3,7 +3,14 @@ import { assert, assertEquals, assertMatch, assertNotEquals } from "../helpers/a
 import { RawSocket } from "../helpers/raw_socket.ts";
 import { encodeFrame, Frame, FrameReader } from "../../lib/protocol/frames.ts";
 import { joinBytes } from "../../lib/platform/bytes.ts";
-import { BASH, pidAlive, type SkiffEnv, waitFor, withSkiff } from "../helpers/skiff.ts";
+import {
+  BASH,
+  decodeOutput,
+  pidAlive,
+  type SkiffEnv,
+  waitFor,
+  withSkiff,
+} from "../helpers/skiff.ts";
 import type { PaneInfo } from "../../lib/protocol/panes.ts";
 
 async function panes(skiff: SkiffEnv): Promise<PaneInfo[]> {
@@ -122,12 +129,7 @@ async function asNobody(socket: string): Promise<{ code: number; stdout: string;
     stdout: "piped",
     stderr: "piped",
   }).output();
-  const decoder = new TextDecoder();
-  return {
-    code: out.code,
-    stdout: decoder.decode(out.stdout),
-    stderr: decoder.decode(out.stderr),
-  };
+  return decodeOutput(out);
 }
 
 function hasSetpriv(): boolean {

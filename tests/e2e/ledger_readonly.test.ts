@@ -9,7 +9,7 @@
 import { join } from "node:path";
 import { assertEquals, assertMatch } from "../helpers/assert.ts";
 import { agentDir, files, row } from "../helpers/ledger.ts";
-import { MAIN, type RunResult, type SkiffEnv, withSkiff } from "../helpers/skiff.ts";
+import { decodeOutput, MAIN, type RunResult, type SkiffEnv, withSkiff } from "../helpers/skiff.ts";
 
 /** Every kind of ledger command, reading and writing, on the plans `a` and `b`. */
 function commands(a: string, b: string): string[][] {
@@ -22,15 +22,6 @@ function commands(a: string, b: string): string[][] {
     ["done", b],
     ["rm", b],
   ];
-}
-
-function decode(output: Deno.CommandOutput): RunResult {
-  const decoder = new TextDecoder();
-  return {
-    code: output.code,
-    stdout: decoder.decode(output.stdout),
-    stderr: decoder.decode(output.stderr),
-  };
 }
 
 /** Whether this process may make a mount namespace (root on Linux with unshare). */
@@ -51,7 +42,7 @@ function canMount(): boolean {
 async function onReadOnlyFs(skiff: SkiffEnv, dir: string, args: string[]): Promise<RunResult> {
   const script = 'mount --bind "$1" "$1" && mount -o remount,ro,bind "$1" && shift && ' +
     'exec "$0" run -A -q "$@"';
-  return decode(
+  return decodeOutput(
     await new Deno.Command("unshare", {
       args: [
         "-m",
@@ -117,7 +108,7 @@ Deno.test({
 async function asPlainUser(skiff: SkiffEnv, args: string[]): Promise<RunResult> {
   if (Deno.uid() !== 0) return await skiff.run(args);
   const env = { ...skiff.env, DENO_DIR: join(skiff.root, "deno") };
-  return decode(
+  return decodeOutput(
     await new Deno.Command("setpriv", {
       args: [
         "--reuid=65534",

@@ -122,13 +122,7 @@ export class SkiffEnv {
       await writer.write(new TextEncoder().encode(options.stdin));
       await writer.close();
     }
-    const output = await child.output();
-    const decoder = new TextDecoder();
-    return {
-      code: output.code,
-      stdout: decoder.decode(output.stdout),
-      stderr: decoder.decode(output.stderr),
-    };
+    return decodeOutput(await child.output());
   }
 
   /** Runs `skiff args…` and returns stdout; throws with stderr when the exit code is not 0. */
@@ -229,6 +223,16 @@ export class SkiffEnv {
     }
     await Deno.remove(this.root, { recursive: true }).catch(() => {});
   }
+}
+
+/** A finished command's exit code and its output as text. */
+export function decodeOutput(output: Deno.CommandOutput): RunResult {
+  const decoder = new TextDecoder();
+  return {
+    code: output.code,
+    stdout: decoder.decode(output.stdout),
+    stderr: decoder.decode(output.stderr),
+  };
 }
 
 /** Whether process `pid` exists and is not a zombie. */
