@@ -4,7 +4,7 @@
  * @module
  */
 
-import { resolve } from "node:path";
+import { resolve } from "../lib/platform/path.ts";
 import { defineCommand, parseEnvPairs, parseSize } from "../lib/cli/mod.ts";
 import { clientEnv, withDaemon } from "../lib/client/mod.ts";
 import type { NewPaneParams } from "../lib/protocol/panes.ts";

@@ -6,9 +6,8 @@
 
 import { defineCommand, secondsToMs } from "../../lib/cli/mod.ts";
 import { type AddInput, entryToJson, type LedgerPane } from "../../lib/ledger/mod.ts";
-import { deliverTask, lookUpPane } from "../../lib/tasks/mod.ts";
+import { lookUpPane } from "../../lib/tasks/liveness.ts";
 import { SEND_EXITS, SEND_OPTIONS } from "./send_options.ts";
-import { reportDelivery } from "./report.ts";
 import { FOLDER_EXIT, LEDGER_EXITS, openCliLedger } from "./shared.ts";
 
 /** The `ledger add` command. */
@@ -78,6 +77,9 @@ export const command = defineCommand({
     using ledger = openCliLedger(ctx, { create: true, rehearse: (empty) => empty.add(input) });
     const row = ledger.add(input);
     if (ctx.opts.send) {
+      // Delivery is loaded only to send: an add alone starts faster.
+      const { deliverTask } = await import("../../lib/tasks/deliver.ts");
+      const { reportDelivery } = await import("./report.ts");
       const delivery = await deliverTask(ledger, row.uid, { enter: ctx.opts.enter, timeoutMs });
       return reportDelivery(ctx, ledger, delivery);
     }

@@ -8,7 +8,7 @@ import { defineCommand } from "../../lib/cli/mod.ts";
 import { writeAllSync } from "../../lib/platform/bytes.ts";
 import { SCHEMA_VERSION } from "../../lib/version.ts";
 import { listToJson, type ShownState } from "../../lib/ledger/mod.ts";
-import { readLiveness } from "../../lib/tasks/mod.ts";
+import { readLiveness } from "../../lib/tasks/liveness.ts";
 import { entriesTable } from "./format.ts";
 import { LEDGER_EXITS, noticeUnknown, openCliLedger } from "./shared.ts";
 

@@ -5,9 +5,7 @@
  */
 
 import { defineCommand, secondsToMs } from "../../lib/cli/mod.ts";
-import { deliverTask } from "../../lib/tasks/mod.ts";
 import { SEND_EXITS, SEND_OPTIONS } from "./send_options.ts";
-import { reportDelivery } from "./report.ts";
 import { ID_ARG, LEDGER_EXITS, openCliLedger, REF_EXITS } from "./shared.ts";
 
 /** The `ledger send` command. */
@@ -21,6 +19,9 @@ export const command = defineCommand({
   examples: ["skiff ledger send 7c2e91ab --enter"],
   exits: [...REF_EXITS, "DAEMON", ...SEND_EXITS, ...LEDGER_EXITS],
   run: async (ctx) => {
+    // Loaded here, not with the module: every ledger command loads this module.
+    const { deliverTask } = await import("../../lib/tasks/deliver.ts");
+    const { reportDelivery } = await import("./report.ts");
     using ledger = openCliLedger(ctx);
     const seconds = ctx.opts.timeout;
     const delivery = await deliverTask(ledger, ctx.args.ID, {

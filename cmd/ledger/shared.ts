@@ -8,7 +8,7 @@
 import type { ExitUse, Output } from "../../lib/cli/mod.ts";
 import type { Ledger } from "../../lib/ledger/mod.ts";
 import { openAgentLedger, type OpenAgentLedgerOptions } from "../../lib/skipper/ledger.ts";
-import type { LivenessReport } from "../../lib/tasks/mod.ts";
+import type { LivenessReport } from "../../lib/tasks/liveness.ts";
 
 /** Exit codes every ledger command may use, for `--help`. */
 export const LEDGER_EXITS: readonly ExitUse[] = [

@@ -6,7 +6,7 @@
 
 import { defineCommand } from "../../lib/cli/mod.ts";
 import { entryToJson } from "../../lib/ledger/mod.ts";
-import { readLiveness } from "../../lib/tasks/mod.ts";
+import { readLiveness } from "../../lib/tasks/liveness.ts";
 import { entryDetails } from "./format.ts";
 import { ID_ARG, LEDGER_EXITS, noticeUnknown, openCliLedger, REF_EXITS } from "./shared.ts";
 

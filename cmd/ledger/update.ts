@@ -11,7 +11,7 @@ import {
   type StoredState,
   type UpdateInput,
 } from "../../lib/ledger/mod.ts";
-import { currentGeneration, lookUpPane } from "../../lib/tasks/mod.ts";
+import { currentGeneration, lookUpPane } from "../../lib/tasks/liveness.ts";
 import { ID_ARG, LEDGER_EXITS, openCliLedger } from "./shared.ts";
 
 /** The `ledger update` command. */

@@ -11,7 +11,7 @@
  * @module
  */
 
-import { join } from "node:path";
+import { join } from "../platform/path.ts";
 import type { AgentProfile } from "./profile.ts";
 
 /** The command a hook runs: this program's `hook` command for an agent and event. */

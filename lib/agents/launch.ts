@@ -6,7 +6,7 @@
  * @module
  */
 
-import { join } from "node:path";
+import { join } from "../platform/path.ts";
 import { SkiffError } from "../errors.ts";
 import { loadConfig } from "../config/config.ts";
 import { stateDir } from "../config/paths.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { basename } from "node:path";
+import { basename } from "../platform/path.ts";
 import { SkiffError } from "../errors.ts";
 import { splitCommand } from "../config/config.ts";
 import type { HookState } from "../protocol/agents.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { basename } from "node:path";
+import { basename } from "../platform/path.ts";
 import { SkiffError } from "../errors.ts";
 import type { ForegroundProcess } from "../platform/proc.ts";
 import type { AgentProfile } from "./profile.ts";

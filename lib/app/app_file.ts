@@ -7,7 +7,7 @@
  * @module
  */
 
-import { dirname, join } from "node:path";
+import { dirname, join } from "../platform/path.ts";
 import { runtimeFiles, socketPath, stateDir } from "../config/paths.ts";
 import { ensureDir, writeFileAtomic } from "../platform/files.ts";
 

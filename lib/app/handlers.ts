@@ -6,7 +6,7 @@
  * @module
  */
 
-import { existsSync } from "node:fs";
+import { pathExists } from "../platform/files.ts";
 import { AgentRegistry } from "../agents/registry.ts";
 import { type Config, isFolderSetting, loadConfig, parseConfig } from "../config/config.ts";
 import { projectsFile } from "../config/paths.ts";
@@ -130,7 +130,7 @@ export function pageHandlers(link: DaemonLink, options: PageHandlersOptions = {}
       const liveness = new Map<string, PaneLiveness>(
         panes.map((p) => [p.id, { generation: p.generation }]),
       );
-      const exists = existsSync(place.path);
+      const exists = pathExists(place.path);
       try {
         using ledger = openAgentLedger({ timeout: LEDGER_READ_WAIT_MS });
         const list = listToJson(ledger.list({ all: true }, liveness));

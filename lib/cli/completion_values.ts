@@ -6,7 +6,7 @@
  * @module
  */
 
-import { existsSync } from "node:fs";
+import { pathExists } from "../platform/files.ts";
 import { tryConnect } from "../client/connect.ts";
 import { loadConfig } from "../config/config.ts";
 import type { CompleteKind } from "./spec.ts";
@@ -29,7 +29,7 @@ async function fromDaemon(kind: "pane" | "session"): Promise<string[]> {
 async function openTasks(): Promise<string[]> {
   const { agentLedgerPath } = await import("../tasks/ledger_file.ts");
   const path = agentLedgerPath();
-  if (!existsSync(path)) return [];
+  if (!pathExists(path)) return [];
   const { openLedger } = await import("../ledger/mod.ts");
   using ledger = openLedger(path);
   return ledger.list({}, null).entries.flatMap((

@@ -9,7 +9,7 @@
  */
 
 import { parse, TomlError } from "smol-toml";
-import { isAbsolute, resolve } from "node:path";
+import { isAbsolute, resolve } from "../platform/path.ts";
 import { SkiffError } from "../errors.ts";
 import { DEFAULT_AGENT_FOLDER, expandHome, homeFolder, projectsFile } from "./paths.ts";
 

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { dirname } from "node:path";
+import { dirname } from "../platform/path.ts";
 import { SkiffError } from "../errors.ts";
 import { ensureDir, withFileLock, writeFileAtomic } from "../platform/files.ts";
 import { type Config, parseConfig } from "./config.ts";

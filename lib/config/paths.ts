@@ -15,7 +15,7 @@
  * @module
  */
 
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join } from "../platform/path.ts";
 import { SkiffError } from "../errors.ts";
 
 function env(name: string): string | undefined {

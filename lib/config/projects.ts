@@ -6,7 +6,7 @@
  * @module
  */
 
-import { resolve } from "node:path";
+import { resolve } from "../platform/path.ts";
 import { SkiffError } from "../errors.ts";
 import { type Config, type Project, PROJECT_NAME, splitCommand } from "./config.ts";
 import { editConfig } from "./edit.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { basename, delimiter, resolve } from "node:path";
+import { basename, delimiter, resolve } from "../platform/path.ts";
 import { SkiffError } from "../errors.ts";
 import type { Config, ConfigSource } from "../config/config.ts";
 import { loginShell } from "../platform/spawn_self.ts";

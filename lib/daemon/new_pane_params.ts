@@ -5,7 +5,7 @@
  * @module
  */
 
-import { isAbsolute } from "node:path";
+import { isAbsolute } from "../platform/path.ts";
 import { SkiffError } from "../errors.ts";
 import type { NewPaneRequest } from "./live_workspace.ts";
 import { maybeInt, maybeString, maybeStringRecord, maybeStrings, type Params } from "./params.ts";

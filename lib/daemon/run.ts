@@ -15,7 +15,7 @@ import {
   workspaceFile,
 } from "../config/paths.ts";
 import { SkiffError } from "../errors.ts";
-import { ensureDir } from "../platform/files.ts";
+import { ensureDir, pathExists } from "../platform/files.ts";
 import { PROTOCOL_VERSION, VERSION } from "../version.ts";
 import { EventBus } from "./events.ts";
 import { LiveWorkspace } from "./live_workspace.ts";
@@ -29,7 +29,6 @@ import { writeSkiffShim } from "./shim.ts";
 import { WatcherRegistry } from "./watcher_health.ts";
 import { loadWorkspace } from "./workspace.ts";
 import { inodeOf, Ownership, socketAnswers } from "./ownership.ts";
-import { existsSync } from "node:fs";
 
 /** How often each pane's working folder is re-read (so a restore finds it) and a failed save is tried again. */
 const CWD_REFRESH_MS = 5000;
@@ -114,7 +113,7 @@ async function serve(
     restored: () => {
       reopenLog();
       // The panes' skiff script went with the folder too.
-      if (!existsSync(files.bin)) writeSkiffShim(files.bin);
+      if (!pathExists(files.bin)) writeSkiffShim(files.bin);
       workspace.saveIfBehind();
     },
     lost: (why) => {

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { join } from "node:path";
+import { join } from "../platform/path.ts";
 import { ensureDir, writeFileAtomic } from "../platform/files.ts";
 import { shellLine } from "../platform/shell.ts";
 import { selfCommand } from "../platform/spawn_self.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join } from "../platform/path.ts";
 import { ensureDir, writeFileAtomic } from "../platform/files.ts";
 import { UNREAD_REASONS, type UnreadReason } from "../protocol/panes.ts";
 

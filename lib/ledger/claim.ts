@@ -37,8 +37,7 @@
  * @module
  */
 
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
+import { join } from "../platform/path.ts";
 import type { DatabaseSync } from "node:sqlite";
 import { SkiffError } from "../errors.ts";
 import { usage } from "./inputs.ts";
@@ -86,7 +85,7 @@ export function claimsDir(ledgerPath: string): string {
  */
 export function lockClaim(ledgerPath: string, id: number): Deno.FsFile | undefined {
   const dir = claimsDir(ledgerPath);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const file = Deno.openSync(join(dir, `${id}.lock`), {
     read: true,
     write: true,

@@ -8,8 +8,8 @@
  * @module
  */
 
-import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { pathExists } from "../platform/files.ts";
+import { dirname, join } from "../platform/path.ts";
 import type { DatabaseSync } from "node:sqlite";
 import { SkiffError } from "../errors.ts";
 
@@ -82,7 +82,7 @@ function writeRefusal(path: string, create: boolean): "EROFS" | "EACCES" | null 
  */
 export function whyReadOnly(path: string): string | null {
   const folder = dirname(path);
-  if (existsSync(path)) {
+  if (pathExists(path)) {
     const file = writeRefusal(path, false);
     if (file === "EROFS") return "its file system is mounted read-only";
     if (file === "EACCES") return "no permission to write the file";

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { dirname } from "node:path";
+import { dirname } from "../platform/path.ts";
 import type { DatabaseSync } from "node:sqlite";
 import { SkiffError } from "../errors.ts";
 import {

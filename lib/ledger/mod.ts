@@ -45,6 +45,7 @@ export {
   type LedgerPathOptions,
   openLedger,
   type OpenOptions,
+  rehearsalLedger,
 } from "./open.ts";
 export { MIN_PREFIX, type ParsedRef, parseRef, type RefCandidate } from "./refs.ts";
 export {

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, resolve } from "../platform/path.ts";
 import { DatabaseSync } from "node:sqlite";
 import { SkiffError } from "../errors.ts";
 import { defaultAgentFolder, expandHome } from "../config/paths.ts";
@@ -139,6 +139,17 @@ function memoryLedger(
     if (md) insertMdRows(db, md.rows, now());
   });
   return new Ledger(db, path, { now, cwd: cwd ?? Deno.cwd(), imported: null, migrated: null });
+}
+
+/**
+ * An empty ledger in memory that stands for the one `openLedger` would make
+ * at `path` (with the rows of a `ledger.md` beside it), to try a command on
+ * before the file is made. It never opens the file, even when another
+ * process has made it since.
+ */
+export function rehearsalLedger(path: string, options: OpenOptions = {}): Ledger {
+  const abs = resolve(path);
+  return memoryLedger(abs, readLedgerMd(abs), options.now ?? (() => new Date()), options.cwd);
 }
 
 /**

@@ -14,7 +14,7 @@
  * @module
  */
 
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "../platform/path.ts";
 
 /** The longest slug, in characters. */
 export const SLUG_MAX = 40;

@@ -13,7 +13,7 @@
  * @module
  */
 
-import { basename, dirname, resolve } from "node:path";
+import { basename, dirname, resolve } from "./path.ts";
 
 /** How long a burst of events is gathered before `changed` runs once for all of it. */
 export const SETTLE_MS = 40;

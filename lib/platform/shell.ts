@@ -4,7 +4,7 @@
  * @module
  */
 
-import { delimiter, join } from "node:path";
+import { delimiter, join } from "./path.ts";
 
 /** Quotes one word for a POSIX shell. */
 export function shellQuote(word: string): string {

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { join } from "node:path";
+import { join } from "../platform/path.ts";
 import { DatabaseSync } from "node:sqlite";
 import { SkiffError } from "../errors.ts";
 

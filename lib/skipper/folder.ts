@@ -11,7 +11,7 @@
  * @module
  */
 
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "../platform/path.ts";
 import type { Config } from "../config/config.ts";
 import { configDir, homeFolder } from "../config/paths.ts";
 

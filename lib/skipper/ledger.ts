@@ -10,11 +10,17 @@
  * @module
  */
 
-import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { pathExists } from "../platform/files.ts";
+import { join } from "../platform/path.ts";
 import { agentFolder, type Config, loadConfig } from "../config/config.ts";
 import { SkiffError } from "../errors.ts";
-import { type Ledger, LEDGER_FILE, ledgerPath, openLedger } from "../ledger/mod.ts";
+import {
+  type Ledger,
+  LEDGER_FILE,
+  ledgerPath,
+  openLedger,
+  rehearsalLedger,
+} from "../ledger/mod.ts";
 import { folderKind, kindRefusal, placeRefusal } from "./folder.ts";
 import { setUpFolder } from "./setup.ts";
 import { installSkill, skillCopyDir } from "./skill.ts";
@@ -66,14 +72,16 @@ export function openAgentLedger(options: OpenAgentLedgerOptions = {}): Ledger {
   const config = Deno.env.get("SKIFF_LEDGER") ? undefined : loadConfig();
   const place = ledgerPlace(config);
   const timeout = options.timeout;
-  if (existsSync(place.path)) return openLedger(place.path, { timeout });
+  if (pathExists(place.path)) return openLedger(place.path, { timeout });
   if (place.folder !== null) {
     const refusal = kindRefusal(folderKind(place.folder));
     if (refusal) throw refuse(place.folder, refusal);
   }
   if (!options.create) return openLedger(place.path, { create: false, timeout });
   if (options.rehearse) {
-    using probe = openLedger(place.path, { create: false });
+    // In memory even when another process makes the file meanwhile: a
+    // rehearsal must never add a row of its own.
+    using probe = rehearsalLedger(place.path);
     options.rehearse(probe);
   }
   if (place.folder !== null && config) {

@@ -16,7 +16,7 @@
  * @module
  */
 
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "../platform/path.ts";
 import { tryConnect } from "../client/connect.ts";
 import {
   type Config,

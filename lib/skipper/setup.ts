@@ -17,7 +17,7 @@
  * @module
  */
 
-import { join } from "node:path";
+import { join } from "../platform/path.ts";
 import { SkiffError } from "../errors.ts";
 import { folderKind, kindRefusal, MARKER_FILE } from "./folder.ts";
 import { agentInstructions } from "./instructions.ts";

@@ -6,8 +6,9 @@
  * @module
  */
 
-import { join } from "node:path";
-import { SKIFF_CLI_SKILL } from "../assets/mod.ts";
+import { join } from "../platform/path.ts";
+// The skill alone: the module of every asset holds the page and xterm.js as well.
+import { SKIFF_CLI_SKILL } from "../assets/skiff_cli_skill.ts";
 import { configDir } from "../config/paths.ts";
 import { ensureDir, writeFileAtomic } from "../platform/files.ts";
 

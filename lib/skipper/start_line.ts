@@ -6,7 +6,7 @@
  * @module
  */
 
-import { join } from "node:path";
+import { join } from "../platform/path.ts";
 import {
   agentLaunch,
   type AgentProfile,

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { existsSync } from "node:fs";
+import { pathExists } from "../platform/files.ts";
 import type { DaemonClient } from "../client/client.ts";
 import { type Ledger, type Liveness, openLedger, type TaskRow } from "../ledger/mod.ts";
 import type { PaneInfo } from "../protocol/panes.ts";
@@ -61,7 +61,7 @@ export class WatchView {
 
   #rows(): TaskRow[] {
     const path = this.#ledgerPath();
-    if (!existsSync(path)) {
+    if (!pathExists(path)) {
       this.sending = new Set();
       return [];
     }

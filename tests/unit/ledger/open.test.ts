@@ -1,7 +1,7 @@
 import { assert, assertEquals } from "../../helpers/assert.ts";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { openLedger } from "../../../lib/ledger/mod.ts";
+import { openLedger, rehearsalLedger } from "../../../lib/ledger/mod.ts";
 import { open, pane, raw, snapshot, tempDir, throwsSkiff } from "../../helpers/ledger.ts";
 
 /** Asserts that opening `dir`'s ledger fails with exit DATA and leaves every file as it was. */
@@ -28,6 +28,29 @@ Deno.test("first use makes the folder and a version 2 ledger in WAL mode", async
     assertEquals(db.prepare("PRAGMA user_version").get()!.user_version, 2);
     assertEquals(db.prepare("PRAGMA journal_mode").get()!.journal_mode, "wal");
   });
+});
+
+Deno.test("a rehearsal ledger is empty and in memory, even when the file exists", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, "ledger.db");
+  {
+    using missing = rehearsalLedger(path);
+    missing.add({ task: "tried before the file is made" });
+  }
+  assert(!snapshot(dir.path).has("ledger.db"), "a rehearsal makes no file");
+  // Another process made the ledger since: a rehearsal still adds nothing to it.
+  const made = openLedger(path);
+  made.add({ task: "the real row" });
+  made.close();
+  const before = Object.fromEntries(snapshot(dir.path));
+  {
+    using late = rehearsalLedger(path);
+    assertEquals(late.list({ all: true }, null).entries, []);
+    late.add({ task: "tried after the file was made" });
+  }
+  assertEquals(Object.fromEntries(snapshot(dir.path)), before, "the file is as it was");
+  using real = openLedger(path);
+  assertEquals(real.list({ all: true }, null).entries.map((e) => e.row.task), ["the real row"]);
 });
 
 Deno.test("a zero-byte file becomes a new ledger", async () => {
