@@ -4,13 +4,14 @@
 /// <reference lib="esnext" />
 /**
  * The page's control socket: typed requests to the app server (the methods
- * of `lib/app/api.ts`) and skiffd's events. It connects again on its own
- * when the socket drops (skiffd restarted), and says when it is live again.
+ * of `lib/app/api.ts`), skiffd's events, and word that a file the page
+ * follows changed. It connects again on its own when the socket drops
+ * (skiffd restarted), and says when it is live again.
  *
  * @module
  */
 
-import type { ApiMethodName, ApiMethods } from "../lib/app/api.ts";
+import type { ApiMethodName, ApiMethods, Followed } from "../lib/app/api.ts";
 import type { Event } from "../lib/protocol/events.ts";
 
 /** An error answer from the app server. */
@@ -43,6 +44,8 @@ export class Connection {
   #markOpen: () => void = () => {};
   /** Hears every event of skiffd. */
   onEvent: (event: Event) => void = () => {};
+  /** Hears that a file the page follows changed (the settings, or the ledger): read it again. */
+  onChanged: (what: Followed) => void = () => {};
   /** Hears that the event feed is live (again): list what is there now. */
   onLive: () => void = () => {};
   /** Hears how the socket stands. */
@@ -88,6 +91,10 @@ export class Connection {
     }
     if (typeof message.event === "string") {
       this.onEvent(message as unknown as Event);
+      return;
+    }
+    if (message.changed === "settings" || message.changed === "ledger") {
+      this.onChanged(message.changed);
       return;
     }
     if (typeof message.id !== "number") return;

@@ -4,7 +4,9 @@
 /// <reference lib="esnext" />
 /**
  * The ledger: plans with their tasks, each row's state (interrupted and gone
- * too), pane, ref and result path. A result file opens as text.
+ * too), pane, ref and result path. A result file opens as text. The page
+ * reads it again whenever the server says it changed; when it cannot be
+ * read, or not changed (read-only, locked), one line says so.
  *
  * @module
  */
@@ -49,6 +51,8 @@ export class LedgerScreen {
   readonly #connection: Connection;
   readonly #body: HTMLElement;
   readonly #viewer: HTMLElement;
+  /** The latest read: an answer to an older one that comes later is dropped. */
+  #reads = 0;
 
   /** Makes the screen; call {@linkcode LedgerScreen.load}. */
   constructor(connection: Connection) {
@@ -71,15 +75,18 @@ export class LedgerScreen {
 
   /** Reads the ledger and shows it. */
   async load(): Promise<void> {
+    const read = ++this.#reads;
     let view: LedgerView;
     try {
       view = await this.#connection.call("ledger", {});
     } catch (error) {
+      if (read !== this.#reads) return;
       this.#body.replaceChildren(
-        h("p", { class: "problem", role: "alert" }, (error as Error).message),
+        h("p", { class: "problem", role: "alert", id: "ledger-problem" }, (error as Error).message),
       );
       return;
     }
+    if (read !== this.#reads) return;
     const open = (row: TaskJson) => this.#openResult(row);
     const rows: HTMLElement[] = [];
     for (const row of view.rows) {
@@ -94,9 +101,13 @@ export class LedgerScreen {
         "skiffd could not tell which panes live: no task shows interrupted or gone.",
       )
       : null;
+    const problem = view.problem
+      ? h("p", { class: "problem", role: "status", id: "ledger-problem" }, view.problem)
+      : "";
     if (rows.length === 0) {
       this.#body.replaceChildren(
         where,
+        problem,
         h(
           "p",
           {},
@@ -109,6 +120,7 @@ export class LedgerScreen {
     }
     this.#body.replaceChildren(
       where,
+      problem,
       unknown ?? "",
       h(
         "table",

@@ -25,6 +25,7 @@ const main = document.getElementById("main")!;
 const agentSlot = document.getElementById("agent-slot")!;
 const tree = document.getElementById("tree")!;
 const linkState = document.getElementById("link-state")!;
+const configProblem = document.getElementById("config-problem")!;
 
 /** What the right side shows. */
 type Screen =
@@ -39,8 +40,16 @@ function selectedPane(): string | null {
   return screen.kind === "pane" ? screen.id : null;
 }
 
+/** Tells the server whether this page shows the ledger, so it hears of the ledger's changes. */
+function followLedger(ledger: boolean): void {
+  connection.call("follow", { ledger }).catch(() => {
+    // The connection went; the page says again when it is back (onLive).
+  });
+}
+
 function closeScreen(): void {
   if (screen.kind === "pane") screen.view.dispose();
+  if (screen.kind === "ledger") followLedger(false);
   screen = { kind: "welcome" };
 }
 
@@ -118,6 +127,7 @@ function showLedger(): void {
   const ledger = new LedgerScreen(connection);
   screen = { kind: "ledger", screen: ledger };
   main.replaceChildren(ledger.element);
+  followLedger(true);
   ledger.load();
   render();
 }
@@ -188,6 +198,8 @@ function render(): void {
     screen.kind === "settings",
   );
   if (!view) return;
+  configProblem.textContent = view.config_error ?? "";
+  configProblem.hidden = view.config_error === null;
   const focused = document.activeElement as HTMLElement | null;
   const key = focused?.id === "agent-row"
     ? "#agent-row"
@@ -219,7 +231,19 @@ document.getElementById("sidebar")!.addEventListener("keydown", (event) => {
 store.subscribe(render);
 connection.onLive = () => {
   store.refresh();
-  if (screen.kind === "ledger") screen.screen.load();
+  if (screen.kind === "ledger") {
+    followLedger(true);
+    screen.screen.load();
+  }
+  if (screen.kind === "settings") screen.screen.load();
+};
+connection.onChanged = (what) => {
+  if (what === "settings") {
+    // The sidebar shows the projects and the Skiff agent's name and state from it.
+    store.refresh();
+    if (screen.kind === "settings") screen.screen.load();
+  }
+  if (what === "ledger" && screen.kind === "ledger") screen.screen.load();
 };
 connection.onState = (state, why) => {
   linkState.textContent = state === "live"

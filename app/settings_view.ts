@@ -6,7 +6,9 @@
  * Settings › Skiff agent: on/off, agent, name, continue on restore, and the
  * folder with Copy path and Change…. Every change goes through the same
  * checks as `skiff settings set`; Change… shows the dry run's words first
- * and moves only when asked, as `skiff skipper --move-to` does.
+ * and moves only when asked, as `skiff skipper --move-to` does. A change
+ * made elsewhere (another page, `skiff settings set`, an editor) shows as
+ * soon as the server says `projects.toml` changed.
  *
  * @module
  */
@@ -22,7 +24,11 @@ export class SettingsScreen {
   readonly #changed: () => void;
   readonly #body: HTMLElement;
   readonly #status: HTMLElement;
+  /** Change…'s panel: kept across redraws, so a change made elsewhere does not close it. */
+  readonly #movePanel: HTMLElement;
   #view: SettingsView | undefined;
+  /** The latest read: an answer to an older one that comes later is dropped. */
+  #reads = 0;
 
   /** Makes the screen; `changed` hears of each saved change. */
   constructor(connection: Connection, changed: () => void) {
@@ -30,6 +36,7 @@ export class SettingsScreen {
     this.#changed = changed;
     this.#body = h("div", { class: "settings-body" }, "Loading…");
     this.#status = h("p", { class: "status", role: "status", id: "settings-status" });
+    this.#movePanel = h("div", { id: "move-panel", class: "move-panel", hidden: true });
     this.element = h(
       "section",
       { class: "screen settings", "aria-labelledby": "settings-title" },
@@ -45,22 +52,38 @@ export class SettingsScreen {
 
   /** Reads the settings and shows them. */
   async load(): Promise<void> {
+    const read = ++this.#reads;
+    let view: SettingsView;
     try {
-      this.#render(await this.#connection.call("settings", {}));
+      view = await this.#connection.call("settings", {});
     } catch (error) {
+      if (read !== this.#reads) return;
+      // A broken projects.toml: its one line, as the CLI prints it, until it is mended.
+      this.#view = undefined;
       this.#body.replaceChildren(
-        h("p", { class: "problem", role: "alert" }, (error as Error).message),
+        h(
+          "p",
+          { class: "problem", role: "alert", id: "settings-problem" },
+          (error as Error).message,
+        ),
+        h("p", { class: "notice" }, "The settings show here again as soon as the file reads."),
       );
+      return;
     }
+    if (read !== this.#reads) return;
+    // Drawn again only when something differs, so the keyboard and a half-typed name stay put.
+    if (this.#view && JSON.stringify(view) === JSON.stringify(this.#view)) return;
+    this.#render(view);
   }
 
   async #set(key: string, value: string, problem: HTMLElement): Promise<void> {
     problem.textContent = "";
     problem.hidden = true;
+    const read = ++this.#reads;
     try {
       const view = await this.#connection.call("settings.set", { key, value });
       this.#status.textContent = `Saved ${key} = ${value}`;
-      this.#render(view);
+      if (read === this.#reads) this.#render(view);
       this.#changed();
     } catch (error) {
       problem.textContent = (error as Error).message;
@@ -76,6 +99,13 @@ export class SettingsScreen {
   }
 
   #render(view: SettingsView): void {
+    const focused = document.activeElement;
+    const keep = focused instanceof HTMLElement && this.#body.contains(focused) ? focused.id : "";
+    const nameBefore = this.#body.querySelector<HTMLInputElement>("#set-name");
+    const typed = nameBefore && nameBefore === focused &&
+        nameBefore.value !== this.#view?.settings.name
+      ? nameBefore.value
+      : null;
     this.#view = view;
     const s = view.settings;
     const problem = (id: string) => h("p", { class: "problem", id, role: "alert", hidden: true });
@@ -192,9 +222,11 @@ export class SettingsScreen {
           copied,
         ),
         folderLine,
-        h("div", { id: "move-panel", class: "move-panel", hidden: true }),
+        this.#movePanel,
       ),
     );
+    if (typed !== null) name.value = typed;
+    if (keep) document.getElementById(keep)?.focus();
   }
 
   async #copy(path: string, status: HTMLElement): Promise<void> {
@@ -214,7 +246,7 @@ export class SettingsScreen {
   }
 
   #openMove(): void {
-    const panel = this.element.querySelector<HTMLElement>("#move-panel")!;
+    const panel = this.#movePanel;
     const input = h("input", {
       type: "text",
       id: "move-to",
@@ -258,6 +290,7 @@ export class SettingsScreen {
         );
         return;
       }
+      panel.hidden = true;
       await this.load();
       this.#status.textContent = view.lines.join(" ");
       this.#changed();

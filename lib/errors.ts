@@ -21,7 +21,7 @@ export const Exit = {
   DAEMON: 4,
   /** The thing exists already, or the request conflicts with the current state. */
   CONFLICT: 5,
-  /** A file is corrupt, foreign or locked; it was left untouched. */
+  /** A file is corrupt, foreign, locked or read-only; it was left untouched. */
   DATA: 6,
   /** A wait ran out of time. */
   TIMEOUT: 7,

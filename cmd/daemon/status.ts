@@ -23,11 +23,15 @@ export const command = defineCommand({
     }
     try {
       const s = await client.call("daemon.status");
-      ctx.out.result({ running: true, ...s }, () =>
+      ctx.out.result({ running: true, ...s }, () => {
         ctx.out.line(
           `skiffd ${s.version} running, pid ${s.pid}, up ${age(s.uptime_ms)}, ` +
             `${s.panes} panes (${s.running_panes} running), socket ${s.socket}`,
-        ));
+        );
+        if (s.workspace_error) {
+          ctx.out.line(`the workspace is not saved: ${s.workspace_error}; see ${s.log}`);
+        }
+      });
     } finally {
       client.close();
     }

@@ -37,8 +37,10 @@ export interface WorkspaceView {
   projects: { name: string; root: string }[];
   /** The watcher's health. */
   watcher: WatcherHealth;
-  /** The Skiff agent's settings. */
+  /** The Skiff agent's settings (the last good ones while `projects.toml` is broken). */
   skipper: SkipperSettings;
+  /** Why `projects.toml` cannot be read (the line the CLI prints), or null. */
+  config_error: string | null;
 }
 
 /** What opening the Skiff agent's row did (what `skiff skipper` does before it attaches). */
@@ -73,6 +75,8 @@ export interface LedgerView {
   exists: boolean;
   /** Whether interrupted and gone could be worked out. */
   liveness: "known" | "unknown";
+  /** Why a change to the ledger would fail now (read-only, or locked by another process), or null. */
+  problem: string | null;
   /** Every row, done ones too; each plan with its tasks. */
   rows: TaskJson[];
 }
@@ -93,6 +97,8 @@ export interface ApiMethods {
   "move": { params: { path: string; dry_run: boolean }; result: MoveView };
   /** Reads the ledger. */
   "ledger": { params: Record<string, never>; result: LedgerView };
+  /** Says whether the page shows the ledger, and so hears `{changed: "ledger"}`. */
+  "follow": { params: { ledger: boolean }; result: { ledger: boolean } };
 }
 
 /** A page method's name. */
@@ -118,8 +124,20 @@ export interface ApiAnswer {
   error?: { code: string; message: string };
 }
 
+/** A file the pages follow: `projects.toml` (the settings and projects) or the ledger. */
+export type Followed = "settings" | "ledger";
+
+/**
+ * A followed file changed: the page reads it again. Every page hears of the
+ * settings; only a page that follows the ledger (`follow`) hears of it.
+ */
+export interface FileChange {
+  /** What changed. */
+  changed: Followed;
+}
+
 /** Anything the server sends on the page's WebSocket. */
-export type ServerMessage = ApiAnswer | Event;
+export type ServerMessage = ApiAnswer | Event | FileChange;
 
 /** How many lines of history a terminal gets when it opens a pane. */
 export const TERMINAL_SCROLLBACK = 5000;

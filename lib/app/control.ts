@@ -10,6 +10,7 @@ import { codeOf, SkiffError } from "../errors.ts";
 import type { ApiAnswer, ApiMethodName } from "./api.ts";
 import { DaemonLink } from "./daemon_link.ts";
 import { forwardEvents } from "./events_bridge.ts";
+import type { Follow } from "./follow.ts";
 import { type Handlers, pageHandlers } from "./handlers.ts";
 
 /** Options for {@linkcode serveControl}. */
@@ -18,6 +19,8 @@ export interface ControlOptions {
   socket: string;
   /** Writes a line to skiffd's log. */
   log: (line: string) => void;
+  /** The files the pages follow; without it, pages hear only skiffd's events. */
+  follow?: Follow;
 }
 
 function errorBody(error: unknown): NonNullable<ApiAnswer["error"]> {
@@ -28,10 +31,11 @@ function errorBody(error: unknown): NonNullable<ApiAnswer["error"]> {
 /** Serves one page's control socket until it closes. */
 export function serveControl(ws: WebSocket, options: ControlOptions): void {
   const link = new DaemonLink(options.socket);
-  const handlers: Handlers = pageHandlers(link);
   const send = (message: unknown) => {
     if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
   };
+  const member = options.follow?.join(send);
+  const handlers: Handlers = pageHandlers(link, { member });
   const feed = forwardEvents({
     socket: options.socket,
     send,
@@ -72,6 +76,7 @@ export function serveControl(ws: WebSocket, options: ControlOptions): void {
     }
   };
   ws.onclose = () => {
+    member?.leave();
     feed.stop();
     link.close();
   };

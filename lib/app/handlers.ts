@@ -8,9 +8,10 @@
 
 import { pathExists } from "../platform/files.ts";
 import { AgentRegistry } from "../agents/registry.ts";
-import { isFolderSetting, loadConfig } from "../config/config.ts";
+import { type Config, isFolderSetting, loadConfig, parseConfig } from "../config/config.ts";
+import { projectsFile } from "../config/paths.ts";
 import { SkiffError } from "../errors.ts";
-import { listToJson, type PaneLiveness } from "../ledger/mod.ts";
+import { isLockedError, listToJson, type PaneLiveness } from "../ledger/mod.ts";
 import {
   ledgerPlace,
   moveLines,
@@ -22,6 +23,15 @@ import {
 } from "../skipper/mod.ts";
 import type { ApiMethodName, ApiMethods, LedgerView, SettingsView, WorkspaceView } from "./api.ts";
 import type { DaemonLink } from "./daemon_link.ts";
+import type { FollowMember } from "./follow.ts";
+
+/**
+ * How long a page's read of the ledger waits for a lock that another process
+ * holds. The app runs inside skiffd, and SQLite waits by blocking, so the
+ * wait is short: the page says the ledger is locked, and reads again when
+ * the lock goes.
+ */
+export const LEDGER_READ_WAIT_MS = 250;
 
 /** A page method's handler: params as they came from the page. */
 export type Handler<M extends ApiMethodName> = (
@@ -48,8 +58,16 @@ function settingsView(): SettingsView {
   };
 }
 
+/** Options for {@linkcode pageHandlers}. */
+export interface PageHandlersOptions {
+  /** The page as the followers see it, for `follow`. */
+  member?: FollowMember;
+}
+
 /** The handlers for one page, talking to skiffd through `link`. */
-export function pageHandlers(link: DaemonLink): Handlers {
+export function pageHandlers(link: DaemonLink, options: PageHandlersOptions = {}): Handlers {
+  // While projects.toml is broken, the sidebar keeps what it last read (or the defaults).
+  let lastGood: Config | undefined;
   return {
     workspace: async (): Promise<WorkspaceView> => {
       const client = await link.client();
@@ -58,7 +76,15 @@ export function pageHandlers(link: DaemonLink): Handlers {
         client.call("session.list"),
         client.call("watch.status"),
       ]);
-      const config = loadConfig();
+      let config: Config;
+      let configError: string | null = null;
+      try {
+        config = lastGood = loadConfig();
+      } catch (error) {
+        if (!(error instanceof SkiffError)) throw error;
+        configError = error.message;
+        config = lastGood ?? parseConfig("", projectsFile(), false);
+      }
       return {
         panes,
         sessions,
@@ -69,6 +95,7 @@ export function pageHandlers(link: DaemonLink): Handlers {
           name: config.skiffAgent.name,
           agent: config.skiffAgent.agent,
         },
+        config_error: configError,
       };
     },
 
@@ -104,9 +131,22 @@ export function pageHandlers(link: DaemonLink): Handlers {
         panes.map((p) => [p.id, { generation: p.generation }]),
       );
       const exists = pathExists(place.path);
-      using ledger = openAgentLedger();
-      const list = listToJson(ledger.list({ all: true }, liveness));
-      return { path: place.path, exists, ...list };
+      try {
+        using ledger = openAgentLedger({ timeout: LEDGER_READ_WAIT_MS });
+        const list = listToJson(ledger.list({ all: true }, liveness));
+        const problem = exists ? ledger.writeProblem() : null;
+        if (isLockedError(problem)) options.member?.sawLock();
+        return { path: place.path, exists, problem: problem?.message ?? null, ...list };
+      } catch (error) {
+        if (isLockedError(error)) options.member?.sawLock();
+        throw error;
+      }
+    },
+
+    follow: (params) => {
+      const ledger = params.ledger === true;
+      options.member?.follow({ ledger });
+      return Promise.resolve({ ledger });
     },
   };
 }

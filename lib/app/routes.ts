@@ -12,6 +12,7 @@ import { SkiffError } from "../errors.ts";
 import { openAgentLedger } from "../skipper/ledger.ts";
 import type { Gate } from "./auth.ts";
 import { type ControlOptions, serveControl } from "./control.ts";
+import { LEDGER_READ_WAIT_MS } from "./handlers.ts";
 import { bridgeTerminal } from "./terminal_bridge.ts";
 
 /** A built-in file the server sends. */
@@ -58,7 +59,7 @@ function resultFile(uid: string): Response {
   if (!/^[0-9a-f]{8}$/.test(uid)) return plain(404, "No such task");
   let path: string;
   try {
-    using ledger = openAgentLedger();
+    using ledger = openAgentLedger({ timeout: LEDGER_READ_WAIT_MS });
     path = ledger.get(uid).result;
   } catch (error) {
     if (error instanceof SkiffError && error.exit === "NOT_FOUND") {

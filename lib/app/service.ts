@@ -19,6 +19,7 @@ import {
   writeAppAddress,
 } from "./app_file.ts";
 import { Gate } from "./auth.ts";
+import { Follow } from "./follow.ts";
 
 /** The only address the app listens on. */
 export const APP_HOST = "127.0.0.1";
@@ -55,6 +56,7 @@ class AppService implements DaemonService {
   #readyResolve: () => void = () => {};
   #readyReject: (error: unknown) => void = () => {};
   #sockets = new Set<WebSocket>();
+  #follow: Follow | undefined;
 
   constructor() {
     this.#ready = new Promise((resolve, reject) => {
@@ -88,10 +90,12 @@ class AppService implements DaemonService {
       const gate = await Gate.create(address.token);
       // The page and xterm.js load only here, after skiffd answers: its start stays as quick.
       const { appRoutes } = await import("./routes.ts");
+      this.#follow = new Follow({ log: host.log });
       this.#handler = await appRoutes({
         gate,
         socket: host.socket,
         log: host.log,
+        follow: this.#follow,
         opened: (socket) => {
           this.#sockets.add(socket);
           socket.addEventListener("close", () => this.#sockets.delete(socket));
@@ -155,6 +159,7 @@ class AppService implements DaemonService {
   }
 
   async stop(): Promise<void> {
+    this.#follow?.close();
     for (const socket of this.#sockets) socket.close(1001, "skiffd is stopping");
     // A browser that never answers the close must not hold skiffd's stop.
     let timer: ReturnType<typeof setTimeout> | undefined;

@@ -108,6 +108,18 @@ body {
 body[data-link="lost"] .link-state {
   color: var(--red);
 }
+/* A broken projects.toml: the CLI's line, until it is mended. */
+.config-problem {
+  margin: 0 12px 10px;
+  padding: 6px 10px;
+  border-left: 3px solid var(--red);
+  color: var(--red);
+  font-size: 12px;
+  overflow-wrap: anywhere;
+}
+.config-problem[hidden] {
+  display: none;
+}
 
 .row {
   display: grid;

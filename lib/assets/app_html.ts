@@ -24,6 +24,7 @@ export const APP_HTML: string = `<!doctype html>
           <span class="brand-name">Skiff</span>
           <span class="link-state" id="link-state" role="status">connecting…</span>
         </header>
+        <p class="config-problem" id="config-problem" role="alert" hidden></p>
         <div id="agent-slot"></div>
         <div id="tree" class="tree"></div>
         <div class="tools">

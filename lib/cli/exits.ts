@@ -17,7 +17,7 @@ export const EXIT_MEANINGS: Record<ExitName, string> = {
   NOT_FOUND: "No such pane, session, project or task",
   DAEMON: "skiffd could not be reached or started",
   CONFLICT: "The request conflicts with the current state",
-  DATA: "A file is corrupt, foreign or locked; it was left untouched",
+  DATA: "A file is corrupt, foreign, locked or read-only; it was left untouched",
   TIMEOUT: "The wait ran out of time",
   NO_TURN: "The text went in, but no turn started: the pane needs the person",
   NOT_RUNNING: "The pane's process has exited",

@@ -6,7 +6,7 @@
 
 import { SkiffError } from "../errors.ts";
 import { hookState } from "../agents/hooks.ts";
-import type { AgentMethods, WaitState } from "../protocol/agents.ts";
+import type { AgentMethods, TellLine, WaitState } from "../protocol/agents.ts";
 import type { MethodTable } from "./method_types.ts";
 import { flag, maybeInt, maybeString, needString, type Params } from "./params.ts";
 import { guardedSend } from "./send.ts";
@@ -18,6 +18,24 @@ function timeout(params: Params, fallback: number): number {
   return maybeInt(params, "timeout_ms", 0, 86_400_000) ?? fallback;
 }
 
+/** Reads the optional `tells` of `pane.send`: a list of `{pane, line}` strings. */
+function tellLines(params: Params): TellLine[] | undefined {
+  const value = params.tells;
+  if (value === undefined || value === null) return undefined;
+  if (
+    !Array.isArray(value) ||
+    !value.every((t) =>
+      typeof t === "object" && t !== null && typeof t.pane === "string" &&
+      typeof t.line === "string"
+    )
+  ) {
+    throw new SkiffError("Bad request: 'tells' must be a list of {pane, line} strings", {
+      exit: "USAGE",
+    });
+  }
+  return value.map((t) => ({ pane: t.pane, line: t.line }));
+}
+
 /** The agent-awareness methods by name. */
 export const AGENT_METHODS: MethodTable<keyof AgentMethods> = {
   "pane.send": async (params, ctx) => {
@@ -26,12 +44,22 @@ export const AGENT_METHODS: MethodTable<keyof AgentMethods> = {
     if (typeof text !== "string" || text.trim() === "") {
       throw new SkiffError("Bad request: 'text' must be a non-empty string", { exit: "USAGE" });
     }
+    const tells = tellLines(params);
+    // Checked and, at Enter, remembered with no await in between: two sends cannot both pass.
+    const told = tells ? ctx.watcher.alreadyTold(tells) : [];
+    if (told.length > 0) {
+      throw new SkiffError(`Pane '${pane.name}': ${told.length} line(s) were told already`, {
+        exit: "CONFLICT",
+        details: { pane: pane.id, reason: "told", lines: told },
+      });
+    }
     return await guardedSend(pane, ctx.workspace.watchOf(pane), {
       text,
       enter: flag(params, "enter"),
       any: flag(params, "any"),
       turnTimeoutMs: timeout(params, ctx.workspace.config.daemon.turnStartSeconds * 1000),
       sinceInputs: maybeInt(params, "since_inputs", 0, Number.MAX_SAFE_INTEGER),
+      submitted: tells ? () => ctx.watcher.remember(tells) : undefined,
     });
   },
 

@@ -16,6 +16,8 @@ import type { Pane, PaneListener } from "./pane.ts";
 const ATTACH_BACKLOG_LIMIT = 8 << 20;
 /** Drop an event subscriber that falls this far behind. */
 const EVENT_BACKLOG_LIMIT = 4 << 20;
+/** Drop a client that sends requests but stops reading their answers, once this much waits. */
+const ANSWER_BACKLOG_LIMIT = 16 << 20;
 
 /** What an attached connection does with input, resizes and detach. */
 export interface AttachHandlers {
@@ -41,25 +43,60 @@ export class Connection {
   #onClose: (() => void)[] = [];
   #inflight = 0;
   #endWhenIdle = false;
+  readonly #line: (connection: Connection, text: string) => boolean | void;
+  /** Bytes that came while reading was paused, oldest first. */
+  #unread: Uint8Array[] = [];
+  #paused = false;
 
-  /** Wraps a socket; `line` receives each request line while in JSON-lines mode. */
-  constructor(id: number, socket: Socket, line: (connection: Connection, text: string) => void) {
+  /**
+   * Wraps a socket; `line` receives each request line while in JSON-lines
+   * mode, and returns `false` to read no further line until
+   * {@linkcode Connection.resumeInput}.
+   */
+  constructor(
+    id: number,
+    socket: Socket,
+    line: (connection: Connection, text: string) => boolean | void,
+  ) {
     this.id = id;
     this.#socket = socket;
+    this.#line = line;
     socket.on("data", (chunk: Uint8Array) => {
-      if (this.#mode === "attach") return this.#onFrames(chunk);
-      this.#splitter.push(
-        chunk,
-        (text) => line(this, text),
-        () =>
-          this.send({
-            id: null,
-            error: { code: ProtocolError.FRAME_TOO_LARGE, message: "Request line is too long" },
-          }),
-      );
+      if (this.#paused) this.#unread.push(chunk.slice());
+      else this.#onBytes(chunk);
     });
     socket.on("error", () => this.close());
     socket.on("close", () => this.close());
+  }
+
+  #onBytes(chunk: Uint8Array): void {
+    if (this.#mode === "attach") return this.#onFrames(chunk);
+    const rest = this.#splitter.push(
+      chunk,
+      (text) => {
+        const more = this.#line(this, text);
+        if (more === false) this.#paused = true;
+        return more;
+      },
+      () =>
+        this.send({
+          id: null,
+          error: { code: ProtocolError.FRAME_TOO_LARGE, message: "Request line is too long" },
+        }),
+    );
+    if (rest) this.#unread.unshift(rest);
+  }
+
+  /**
+   * Reads on after a line paused the connection (its answer is out). The
+   * bytes that waited are read in the connection's mode now: frames, if
+   * that request was an `attach` that succeeded.
+   */
+  resumeInput(): void {
+    this.#paused = false;
+    while (!this.#paused && !this.#closed && this.#unread.length > 0) {
+      this.#onBytes(this.#unread.shift()!);
+    }
   }
 
   /** Whether the connection is gone. */
@@ -96,6 +133,11 @@ export class Connection {
   /** Writes one JSON line. */
   send(message: Response | Event): void {
     if (this.#closed) return;
+    if (this.#mode === "rpc" && this.#socket.writableLength > ANSWER_BACKLOG_LIMIT) {
+      // Its answers would pile up in skiffd's memory for ever: only this client pays.
+      this.close();
+      return;
+    }
     this.#socket.write(JSON.stringify(message) + "\n");
   }
 

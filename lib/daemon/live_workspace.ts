@@ -10,20 +10,16 @@ import { SkiffError } from "../errors.ts";
 import type { Config, ConfigSource } from "../config/config.ts";
 import { loginShell } from "../platform/spawn_self.ts";
 import { which } from "../platform/shell.ts";
-import { killSession, sessionMembers } from "../platform/proc.ts";
+import { killSession, processStartTicks, sessionMembers } from "../platform/proc.ts";
 import { CLIENT_ENV, MAX_PANE_SIZE, MIN_PANE_SIZE } from "../protocol/panes.ts";
 import { AgentWatches, paneEventFields } from "./agent_watches.ts";
 import type { EventBus } from "./events.ts";
 import { Pane } from "./pane.ts";
 import type { PaneWatch } from "./pane_watch.ts";
-import {
-  type SavedPane,
-  type SavedSession,
-  saveWorkspace,
-  type WorkspaceData,
-} from "./workspace.ts";
+import type { SavedPane, SavedSession, WorkspaceData } from "./workspace.ts";
 import type { PaneInfo } from "../protocol/panes.ts";
 import { paneInfo } from "./pane_info.ts";
+import { WorkspaceSaver } from "./saver.ts";
 
 /** The pattern a pane or session name must match. */
 export const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -36,11 +32,22 @@ const SHUTDOWN_GRACE_MS = 1500;
 /** How long a killed pane's processes get to end after SIGHUP. */
 const KILL_GRACE_MS = 2000;
 
-/** SIGKILLs what is left of a pane's session; false where sessions cannot be read. */
-function endSession(sid: number): boolean {
+/**
+ * SIGKILLs what is left of a pane's session, whose leader had start time
+ * `leaderStart` at the hang-up; false where sessions cannot be read.
+ */
+function endSession(sid: number, leaderStart: number | undefined): boolean {
   if (Deno.build.os !== "linux") return false;
-  killSession(sid);
+  killSession(sid, { leaderStart });
   return true;
+}
+
+/**
+ * The start time of a pane's process while it runs. An exited one has none:
+ * a process found under its pid now is another that got the pid again.
+ */
+function leaderStartOf(pane: Pane): number | undefined {
+  return pane.status === "running" && pane.pid > 0 ? processStartTicks(pane.pid) : undefined;
 }
 
 /** Environment variables that must not leak from the daemon into panes. */
@@ -85,6 +92,11 @@ export interface LiveWorkspaceOptions {
   log: (line: string) => void;
   /** A folder put first on every pane's PATH (it holds the `skiff` script). */
   binDir?: string;
+  /**
+   * Whether this skiffd may still write the workspace file: false once
+   * another skiffd owns the socket's path (and so the file).
+   */
+  mayWrite?: () => boolean;
 }
 
 /** A size no smaller than a pane takes, nor larger. */
@@ -111,8 +123,10 @@ export class LiveWorkspace {
   readonly #configSource: ConfigSource;
   #lastGeneration = 0;
   #stopping = false;
+  readonly #saver: WorkspaceSaver;
   /** The sessions of killed panes whose processes get a moment before SIGKILL. */
-  readonly #doomed = new Set<number>();
+  /** Sessions of killed panes still in their grace time: leader pid → its start time. */
+  readonly #doomed = new Map<number, number | undefined>();
   /** Sessions that have sent `session-ended` in this run. */
   readonly #ended = new Set<string>();
   /** Sessions removed with their last pane, kept until their `session-ended` is sent. */
@@ -125,6 +139,7 @@ export class LiveWorkspace {
     this.#data = data;
     this.#configSource = config;
     this.#options = options;
+    this.#saver = new WorkspaceSaver(data, options);
     this.watches = new AgentWatches({
       config: () => this.#configSource.recent(),
       events: options.events,
@@ -158,9 +173,23 @@ export class LiveWorkspace {
     return this.#data.sessions;
   }
 
-  /** Saves the workspace file. */
+  /**
+   * Saves the workspace file. A failed save (a full disk, a read-only
+   * folder) leaves the old file whole and skiffd running (see `saver.ts`):
+   * the next save, or {@linkcode LiveWorkspace.saveIfBehind}, writes it all.
+   */
   save(): void {
-    saveWorkspace(this.#options.file, this.#data);
+    this.#saver.save();
+  }
+
+  /** Saves again when the last save failed or was put off. */
+  saveIfBehind(): void {
+    this.#saver.saveIfBehind();
+  }
+
+  /** Why the last save failed, or `null` when the file holds the workspace. */
+  get saveError(): string | null {
+    return this.#saver.error;
   }
 
   #nextGeneration(): number {
@@ -429,15 +458,16 @@ export class LiveWorkspace {
 
   /** Ends a pane's process and removes the pane; its id is never used again. */
   kill(pane: Pane): void {
-    pane.kill("SIGHUP");
     const pid = pane.pid;
+    const leaderStart = leaderStartOf(pane);
+    pane.kill("SIGHUP");
     // A program that ignores SIGHUP, or is slow to go, still goes: everything the pane's
     // program started shares its session. A stop before the timer still ends them.
     if (pid > 0) {
-      this.#doomed.add(pid);
+      this.#doomed.set(pid, leaderStart);
       setTimeout(() => {
         this.#doomed.delete(pid);
-        if (!endSession(pid) && pane.status === "running") pane.killGroups();
+        if (!endSession(pid, leaderStart) && pane.status === "running") pane.killGroups();
       }, KILL_GRACE_MS);
     }
     this.#panes.delete(pane.id);
@@ -515,9 +545,8 @@ export class LiveWorkspace {
     this.#stopping = true;
     this.watches.stopping();
     const panes = [...this.#panes.values()];
-    const sessions = [
-      ...new Set([...panes.map((p) => p.pid).filter((pid) => pid > 0), ...this.#doomed]),
-    ];
+    const sessions = new Map(this.#doomed);
+    for (const pane of panes) if (pane.pid > 0) sessions.set(pane.pid, leaderStartOf(pane));
     // Read the groups before the hang-up, for platforms without sessions to read.
     const groups = panes.filter((p) => p.status === "running")
       .map((p) => ({ pane: p, kill: () => p.killGroups() }));
@@ -529,11 +558,11 @@ export class LiveWorkspace {
     const deadline = Date.now() + SHUTDOWN_GRACE_MS;
     const alive = () =>
       panes.some((p) => p.status === "running") ||
-      sessions.some((sid) => sessionMembers(sid).length > 0);
+      [...sessions.keys()].some((sid) => sessionMembers(sid).length > 0);
     while (alive() && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    for (const sid of sessions) endSession(sid);
+    for (const [sid, leaderStart] of sessions) endSession(sid, leaderStart);
     for (const { pane, kill } of groups) if (pane.status === "running") kill();
   }
 }

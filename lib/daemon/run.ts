@@ -15,7 +15,7 @@ import {
   workspaceFile,
 } from "../config/paths.ts";
 import { SkiffError } from "../errors.ts";
-import { ensureDir } from "../platform/files.ts";
+import { ensureDir, pathExists } from "../platform/files.ts";
 import { PROTOCOL_VERSION, VERSION } from "../version.ts";
 import { EventBus } from "./events.ts";
 import { LiveWorkspace } from "./live_workspace.ts";
@@ -29,24 +29,15 @@ import { type DaemonService, serviceMethods } from "./services.ts";
 import { writeSkiffShim } from "./shim.ts";
 import { WatcherRegistry } from "./watcher_health.ts";
 import { loadWorkspace } from "./workspace.ts";
+import { inodeOf, Ownership, socketAnswers } from "./ownership.ts";
 
-/** How often each pane's working folder is re-read, so a restore finds it. */
+/** How often each pane's working folder is re-read (so a restore finds it) and a failed save is tried again. */
 const CWD_REFRESH_MS = 5000;
 
 /** The result of {@linkcode runDaemon}. */
 export interface DaemonOutcome {
   /** Whether another skiffd already held the socket. */
   alreadyRunning: boolean;
-}
-
-async function socketAnswers(path: string): Promise<boolean> {
-  try {
-    const conn = await Deno.connect({ transport: "unix", path });
-    conn.close();
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Options for {@linkcode runDaemon}. */
@@ -92,7 +83,16 @@ async function serve(
     lock.close();
     return { alreadyRunning: true };
   }
-  const log = openLog(files.log);
+  let writeLog = openLog(files.log);
+  let logInode = inodeOf(files.log);
+  const log = (line: string) => writeLog(line);
+  // A cleaned folder took the log with it (another skiffd may have made a new one there).
+  const reopenLog = () => {
+    if (inodeOf(files.log) === logInode && logInode !== undefined) return;
+    writeLog.close();
+    writeLog = openLog(files.log);
+    logInode = inodeOf(files.log);
+  };
   try {
     Deno.statSync(files.socket);
     if (await socketAnswers(files.socket)) {
@@ -106,6 +106,23 @@ async function serve(
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   }
+
+  let stopping = false;
+  const ownership = new Ownership(files, lock, {
+    log,
+    relisten: () => server.relisten(files.socket),
+    restored: () => {
+      reopenLog();
+      // The panes' skiff script went with the folder too.
+      if (!pathExists(files.bin)) writeSkiffShim(files.bin);
+      workspace.saveIfBehind();
+    },
+    lost: (why) => {
+      reopenLog();
+      log(`${why}; stopping as in a daemon stop, leaving its socket and workspace alone`);
+      void stop("another skiffd owns the socket", { lost: true });
+    },
+  });
 
   ensureDir(stateDir(), 0o700);
   const started = Date.now();
@@ -123,13 +140,13 @@ async function serve(
     events,
     log,
     binDir: writeSkiffShim(files.bin),
+    mayWrite: () => ownership.owns(),
   });
   log(`skiffd ${VERSION} starting, pid ${Deno.pid}, socket ${files.socket}`);
   logApart(log);
 
   let resolveStopped: () => void = () => {};
   const stopped = new Promise<void>((resolve) => resolveStopped = resolve);
-  let stopping = false;
 
   // Listen before restoring, so that clients waiting on a start see us at once.
   const control: DaemonControl = {
@@ -146,6 +163,7 @@ async function serve(
       clients: server.clients,
       config: workspace.config.file,
       workspace: stateFile,
+      workspace_error: workspace.saveError,
       log: files.log,
       watcher: watcher.status(),
     }),
@@ -165,6 +183,8 @@ async function serve(
     serviceMethods: serviceMethods(services),
   });
   await server.listen(files.socket);
+  ownership.listening();
+  ownership.start();
   lock.truncateSync(0);
   lock.writeSync(new TextEncoder().encode(`${Deno.pid}\n`));
 
@@ -190,7 +210,10 @@ async function serve(
     }
   });
 
-  const refresh = setInterval(() => workspace.refreshCwds(), CWD_REFRESH_MS);
+  const refresh = setInterval(() => {
+    workspace.refreshCwds();
+    workspace.saveIfBehind();
+  }, CWD_REFRESH_MS);
 
   // Services talk to skiffd through its socket, so they start once it answers.
   const host = { socket: files.socket, log };
@@ -203,23 +226,29 @@ async function serve(
     }
   }
 
-  async function stop(reason: string): Promise<void> {
+  async function stop(reason: string, how: { lost?: boolean } = {}): Promise<void> {
     if (stopping) return;
     stopping = true;
     log(`stopping: ${reason}`);
     clearInterval(refresh);
+    ownership.stop();
     events.emit("daemon-stopping", { reason });
     for (const service of services) {
       await service.stop().catch((error) =>
         log(`the ${service.name} did not stop cleanly: ${(error as Error)?.message ?? error}`)
       );
     }
+    // Once another skiffd owns the path, the workspace file is its: shutdown saves nothing.
     await workspace.shutdown("daemon stopped");
-    await server.close();
-    try {
-      Deno.removeSync(files.socket);
-    } catch {
-      // Already removed by close().
+    if (how.lost) {
+      server.abandon();
+    } else {
+      await server.close();
+      try {
+        Deno.removeSync(files.socket);
+      } catch {
+        // Already removed by close().
+      }
     }
     // The lock stays held until this process exits: `daemon stop` waits on it.
     resolveStopped();

@@ -32,6 +32,8 @@ export interface SendRequest {
   turnTimeoutMs: number;
   /** Refuse if a person's input count moved past this (from an earlier check). */
   sinceInputs?: number;
+  /** Called as Enter goes in, while no other send can start on the pane. */
+  submitted?: () => void;
 }
 
 function refuse(pane: Pane, exit: SkiffError["exit"], reason: string, code: string): SkiffError {
@@ -168,6 +170,7 @@ export async function guardedSend(
       const submitted = Date.now();
       tracker.submitted(submitted);
       pane.write(encoder.encode("\r"));
+      request.submitted?.();
       // Keys a person typed meanwhile go in now, after the Enter.
       release();
       if (!profile) return result(false);

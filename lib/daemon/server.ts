@@ -46,7 +46,7 @@ function isRequest(value: unknown): value is Request {
 
 /** The listening socket and its connections. */
 export class Server {
-  readonly #server: net.Server;
+  #server: net.Server;
   readonly #connections = new Set<Connection>();
   readonly #options: ServerOptions;
   #nextId = 1;
@@ -96,8 +96,9 @@ export class Server {
     connection.onClose(() => this.#connections.delete(connection));
   }
 
-  #onLine(connection: Connection, text: string): void {
-    if (text.trim() === "") return;
+  /** Answers one request line; returns `false` when the connection must wait for the answer. */
+  #onLine(connection: Connection, text: string): boolean {
+    if (text.trim() === "") return true;
     let request: unknown;
     try {
       request = JSON.parse(text);
@@ -106,7 +107,7 @@ export class Server {
         id: null,
         error: { code: ProtocolError.BAD_FRAME, message: "Request is not valid JSON" },
       });
-      return;
+      return true;
     }
     if (!isRequest(request)) {
       const id = (request as { id?: unknown })?.id;
@@ -117,12 +118,18 @@ export class Server {
           message: "Request needs an id, a method name, and params as an object",
         },
       });
-      return;
+      return true;
     }
     connection.requestStarted();
+    // What follows an attach may be frames already: read nothing more until it is answered.
+    const switches = request.method === "attach";
     this.#dispatch(connection, request).catch((error) => {
       this.#options.log(`internal error in ${request.method}: ${error?.stack ?? error}`);
-    }).finally(() => connection.requestFinished());
+    }).finally(() => {
+      connection.requestFinished();
+      if (switches) connection.resumeInput();
+    });
+    return !switches;
   }
 
   async #dispatch(connection: Connection, request: Request): Promise<void> {
@@ -198,6 +205,27 @@ export class Server {
     }
     connection.send(response);
     for (const action of after) action();
+  }
+
+  /**
+   * Makes the socket again at `path` after it was removed; connected clients
+   * stay connected.
+   */
+  async relisten(path: string): Promise<void> {
+    // Closing the old listener removes whatever is at its path, so it goes first.
+    this.#server.close();
+    this.#server = net.createServer((socket) => this.#accept(socket));
+    await this.listen(path);
+  }
+
+  /**
+   * Closes every connection but leaves the listener to the exit of the
+   * process: closing it would remove the socket at its path, which is
+   * another skiffd's now.
+   */
+  abandon(): void {
+    for (const connection of this.#connections) connection.close();
+    this.#server.unref();
   }
 
   /** Ends every connection once its requests are answered (a reload). */

@@ -1,14 +1,20 @@
 /**
- * What skiffd knows of the watcher: which connection is its, and how its
- * last line went. The watcher keeps no state; skiffd only holds its health
- * so that `skiff skipper --json` and the app can show it.
+ * What skiffd knows of the watcher: which connection is its, how its last
+ * line went, and the lines it typed into the Skiff agent's pane. The watcher
+ * keeps no state; skiffd holds its health so that `skiff skipper --json` and
+ * the app can show it, and its lines so that a watcher killed mid-wake never
+ * gets a line typed twice by the next one.
  *
  * @module
  */
 
+import type { TellLine } from "../protocol/agents.ts";
 import type { WatcherHealth, WatchReport } from "../protocol/watch.ts";
 import type { Connection } from "./connection.ts";
 import type { EventBus } from "./events.ts";
+
+/** How many lines skiffd remembers for one pane that is never marked seen. */
+const MAX_TOLD_PER_PANE = 200;
 
 /** The watcher's health, and the `watcher` events that tell of its changes. */
 export class WatcherRegistry {
@@ -25,9 +31,30 @@ export class WatcherRegistry {
     waiting_lines: 0,
   };
 
-  /** Tells of changes on `events`. */
+  /** The lines typed about each pane since it was last marked seen. */
+  readonly #told = new Map<string, string[]>();
+
+  /** Tells of changes on `events`, and forgets a pane's lines when it is marked seen. */
   constructor(events: EventBus) {
     this.#events = events;
+    events.subscribe((event) => {
+      if (event.event === "seen") this.#told.delete(event.pane);
+    });
+  }
+
+  /** The lines of `tells` that were typed already (and not marked seen since). */
+  alreadyTold(tells: readonly TellLine[]): string[] {
+    return tells.filter((t) => this.#told.get(t.pane)?.includes(t.line)).map((t) => t.line);
+  }
+
+  /** Remembers lines that went in, each until its pane is marked seen. */
+  remember(tells: readonly TellLine[]): void {
+    for (const { pane, line } of tells) {
+      const lines = this.#told.get(pane) ?? [];
+      if (!lines.includes(line)) lines.push(line);
+      // A pane nobody marks seen must not grow skiffd for ever: its oldest lines go.
+      this.#told.set(pane, lines.slice(-MAX_TOLD_PER_PANE));
+    }
   }
 
   /** The health now. */

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { dirname } from "../platform/path.ts";
+import { basename, dirname, join } from "../platform/path.ts";
 import { ensureDir, writeFileAtomic } from "../platform/files.ts";
 import { UNREAD_REASONS, type UnreadReason } from "../protocol/panes.ts";
 
@@ -108,11 +108,30 @@ export interface LoadedWorkspace {
 }
 
 /**
+ * Removes the temporary files of saves that a crash (a kill -9) cut off.
+ * Only the skiffd that holds this workspace's lock calls this, so none of
+ * them is being written.
+ */
+function removeCutOffSaves(path: string): void {
+  const prefix = `${basename(path)}.tmp-`;
+  try {
+    for (const entry of Deno.readDirSync(dirname(path))) {
+      if (entry.isFile && entry.name.startsWith(prefix)) {
+        Deno.removeSync(join(dirname(path), entry.name));
+      }
+    }
+  } catch {
+    // No folder yet, or nothing we may remove: the files only take space.
+  }
+}
+
+/**
  * Reads the workspace file. A missing file gives an empty workspace. An
  * unreadable one is renamed aside (never deleted) and an empty workspace is
- * returned.
+ * returned. Temporary files of cut-off saves beside it are removed.
  */
 export function loadWorkspace(path: string): LoadedWorkspace {
+  removeCutOffSaves(path);
   let text: string;
   try {
     text = Deno.readTextFileSync(path);
@@ -145,8 +164,34 @@ export function loadWorkspace(path: string): LoadedWorkspace {
   }
 }
 
-/** Writes the workspace atomically. */
+/**
+ * The fault switch of saves: while the file that `SKIFF_FAULT_FULL_DISK`
+ * names exists, every save fails as on a full disk, halfway through writing.
+ * It is read at each save, so a test can make the disk full and free again
+ * under a running skiffd.
+ */
+export const FULL_DISK_SWITCH = "SKIFF_FAULT_FULL_DISK";
+
+function diskFull(): boolean {
+  const path = Deno.env.get(FULL_DISK_SWITCH);
+  if (!path) return false;
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Writes the workspace atomically: a failed write (a full disk) throws and
+ * leaves the old file whole.
+ */
 export function saveWorkspace(path: string, data: WorkspaceData): void {
   ensureDir(dirname(path), 0o700);
-  writeFileAtomic(path, JSON.stringify(data, null, 1) + "\n", { mode: 0o600 });
+  const text = JSON.stringify(data, null, 1) + "\n";
+  writeFileAtomic(path, text, {
+    mode: 0o600,
+    spaceLeft: diskFull() ? Math.floor(text.length / 2) : undefined,
+  });
 }

@@ -97,6 +97,47 @@ export function lockClaim(ledgerPath: string, id: number): Deno.FsFile | undefin
   return undefined;
 }
 
+/**
+ * The row ids of the tasks a live process is sending now: a claim row whose
+ * process runs and whose lock is held. Reads only; the lock is looked at
+ * only for a claim row of a live process, which only a crash followed by the
+ * reuse of its pid can leave stale.
+ */
+export function tasksBeingSent(db: DatabaseSync, ledgerPath: string): Set<number> {
+  const sending = new Set<number>();
+  if (!hasSendClaims(db)) return sending;
+  const claims = db.prepare("SELECT task_id, pid FROM send_claims").all();
+  for (const claim of claims) {
+    const id = Number(claim.task_id);
+    if (!processRuns(Number(claim.pid))) continue;
+    let file: Deno.FsFile;
+    try {
+      file = Deno.openSync(join(claimsDir(ledgerPath), `${id}.lock`), { read: true, write: true });
+    } catch {
+      continue;
+    }
+    try {
+      if (file.tryLockSync(true)) file.unlockSync();
+      else sending.add(id);
+    } finally {
+      file.close();
+    }
+  }
+  return sending;
+}
+
+/** Whether process `pid` may run: looked up in /proc on Linux, assumed elsewhere (the lock decides). */
+function processRuns(pid: number): boolean {
+  if (!(pid > 0)) return false;
+  if (Deno.build.os !== "linux") return true;
+  try {
+    Deno.statSync(`/proc/${pid}`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The error for a task that another process is sending. */
 export function claimedElsewhere(db: DatabaseSync, row: TaskRow): SkiffError {
   const claim = hasSendClaims(db)

@@ -8,6 +8,8 @@
  * @module
  */
 
+import { pathExists } from "../platform/files.ts";
+import { dirname, join } from "../platform/path.ts";
 import type { DatabaseSync } from "node:sqlite";
 import { SkiffError } from "../errors.ts";
 
@@ -28,6 +30,11 @@ export function lockedError(path: string, cause?: unknown): SkiffError {
   });
 }
 
+/** Whether `error` says that another process holds the ledger locked ({@linkcode lockedError}). */
+export function isLockedError(error: unknown): boolean {
+  return error instanceof SkiffError && isBusy(error.cause);
+}
+
 /**
  * Turns a SQLite error into a {@linkcode SkiffError} with exit `DATA` when it
  * means a locked, damaged, foreign or read-only file. Other errors (and
@@ -42,12 +49,49 @@ export function mapSqliteError(error: unknown, path: string): unknown {
   if (/file is not a database|malformed|file is encrypted/.test(message)) {
     return fail(`Ledger is damaged or not a SQLite file: ${path}`);
   }
-  if (/readonly database/.test(message)) return fail(`Ledger is read-only: ${path}`);
+  // Only these can mean a file system or file that refuses writes: look why (it costs a probe).
+  const readOnly = /readonly database|unable to open/.test(message) ? whyReadOnly(path) : null;
+  if (/readonly database/.test(message) || readOnly) {
+    return fail(`Ledger is read-only${readOnly ? ` (${readOnly})` : ""}: ${path}`);
+  }
   if (/unable to open database file/.test(message)) return fail(`Cannot open the ledger: ${path}`);
   if (/disk I\/O error|database or disk is full/.test(message)) {
     return fail(`Cannot write the ledger (${message}): ${path}`);
   }
   return error;
+}
+
+/** Tries to open `path` for writing (making it only when `create`, and removing it then). */
+function writeRefusal(path: string, create: boolean): "EROFS" | "EACCES" | null {
+  try {
+    Deno.openSync(path, { write: true, createNew: create }).close();
+    if (create) Deno.removeSync(path);
+    return null;
+  } catch (error) {
+    if (error instanceof Deno.errors.PermissionDenied) return "EACCES";
+    return (error as { code?: string }).code === "EROFS" ? "EROFS" : null;
+  }
+}
+
+/**
+ * Why the ledger at `path` cannot be written, when the file system says so:
+ * mounted read-only, or no write permission on the file or on its folder
+ * (SQLite writes its journal beside the file). `null` when it can be
+ * written. Called only after SQLite failed: it opens the file for writing
+ * without changing it, and makes and removes one empty file in the folder.
+ */
+export function whyReadOnly(path: string): string | null {
+  const folder = dirname(path);
+  if (pathExists(path)) {
+    const file = writeRefusal(path, false);
+    if (file === "EROFS") return "its file system is mounted read-only";
+    if (file === "EACCES") return "no permission to write the file";
+  }
+  const probe = join(folder, `.skiff-write-check-${Deno.pid}`);
+  const where = writeRefusal(probe, true);
+  if (where === "EROFS") return "its file system is mounted read-only";
+  if (where === "EACCES") return `no permission to write its folder ${folder}`;
+  return null;
 }
 
 /** Runs `fn` and maps any SQLite error it throws with {@linkcode mapSqliteError}. */
@@ -114,5 +158,27 @@ export function useWal(db: DatabaseSync, timeoutMs: number): void {
       if (!isBusy(error) || performance.now() >= deadline) throw error;
       sleepSync(2 + Math.random() * 18);
     }
+  }
+}
+
+/**
+ * Why a write would fail now, found without writing and without waiting:
+ * the ledger is read-only, or another process holds its write lock (the
+ * error's cause is then SQLite's "database is locked"). `null` when a write
+ * could start. The statement changes no row, so a ledger that can be written
+ * stays byte for byte as it was.
+ */
+export function writeProblem(db: DatabaseSync, path: string): SkiffError | null {
+  const before = db.prepare("PRAGMA busy_timeout").get() as { timeout: number } | undefined;
+  db.exec("PRAGMA busy_timeout = 0");
+  try {
+    db.exec("UPDATE tasks SET id = id WHERE 0");
+    return null;
+  } catch (error) {
+    const mapped = mapSqliteError(error, path);
+    if (mapped instanceof SkiffError) return mapped;
+    throw error;
+  } finally {
+    db.exec(`PRAGMA busy_timeout = ${Number(before?.timeout ?? 0)}`);
   }
 }

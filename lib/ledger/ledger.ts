@@ -17,15 +17,16 @@ import {
   finishRow,
   lockClaim,
   type SendOutcome,
+  tasksBeingSent,
 } from "./claim.ts";
 import { clearNote, hasNotes, setNote } from "./notes.ts";
-import { guarded, immediate } from "./db.ts";
+import { guarded, immediate, writeProblem } from "./db.ts";
 import type { ImportReport } from "./import_md.ts";
 import { buildList, entryOf, type ListFilter, type ResolvedFilter } from "./listing.ts";
 import { listRowsJson } from "./list_json.ts";
 import type { Migration } from "./migrate.ts";
 import { resolveRef } from "./refs.ts";
-import { resultPathFor, storedCallerResult } from "./result_path.ts";
+import { storedCallerResult } from "./result_path.ts";
 import {
   type Entry,
   type ListResult,
@@ -44,7 +45,7 @@ import {
   usage,
 } from "./inputs.ts";
 import { isShownState, type Liveness } from "./states.ts";
-import { claimUid } from "./uid.ts";
+import { insertTask, updateTask } from "./row_writes.ts";
 
 /** Settings a {@linkcode Ledger} works with. */
 export interface LedgerSettings {
@@ -134,47 +135,10 @@ export class Ledger {
     const state = input.state ?? (pane ? "pending" : "sent");
     checkState(state);
     const now = this.#now();
-    const stamp = now.toISOString();
     const given = input.result ? storedCallerResult(input.result, this.#cwd) : null;
-    return this.#write(() => {
-      let parent: { id: number; result: string } | null = null;
-      if (input.parent !== undefined && input.parent !== null) {
-        const id = resolveRef(this.#db, input.parent);
-        const row = this.#db.prepare("SELECT id, uid, pane, result FROM tasks WHERE id = ?")
-          .get(id)!;
-        if (row.pane !== null) throw usage(`Parent ${row.uid} is a task, not a plan`);
-        if (!pane) throw usage("A plan cannot be in another plan");
-        parent = { id, result: String(row.result) };
-      }
-      const uid = claimUid(this.#db);
-      const result = given ?? resultPathFor({
-        uid,
-        task: input.task,
-        plan: pane === null,
-        parentResult: parent?.result,
-        now,
-      });
-      const run = this.#db.prepare(
-        `INSERT INTO tasks (uid, parent_id, pane, pane_name, generation, state, task, result, ref,
-          created_at, updated_at, sent_at, done_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(
-        uid,
-        parent?.id ?? null,
-        pane?.id ?? null,
-        pane?.name ?? null,
-        pane?.generation ?? null,
-        state,
-        input.task,
-        result,
-        input.ref ?? null,
-        stamp,
-        stamp,
-        state === "sent" && pane ? stamp : null,
-        state === "done" ? stamp : null,
-      );
-      return this.#row(Number(run.lastInsertRowid));
-    });
+    return this.#write(() =>
+      this.#row(insertTask(this.#db, input, { pane, state, result: given, now }))
+    );
   }
 
   /** Resolves a ref to a row id. Exit `USAGE` when ambiguous, `NOT_FOUND` when unknown. */
@@ -260,47 +224,9 @@ export class Ledger {
     const stamp = this.#now().toISOString();
     return this.#write(() => {
       const row = this.#row(resolveRef(this.#db, ref));
-      const set: Record<string, string | number | null> = { updated_at: stamp };
-      if (changes.pane !== undefined) {
-        if (row.kind === "plan") throw usage(`${row.uid} is a plan, and a plan has no pane`);
-        set.pane = changes.pane.id;
-        set.pane_name = changes.pane.name ?? null;
-        set.generation = changes.pane.generation ?? null;
-      }
-      if (changes.state !== undefined) {
-        if (changes.state === "done" && row.kind === "plan") this.#checkPlanDone(row);
-        set.state = changes.state;
-        set.done_at = changes.state === "done" ? stamp : null;
-        if (changes.state === "sent") {
-          set.sent_at = stamp;
-          if (changes.pane === undefined) set.generation = null;
-        }
-      }
-      if (changes.generation !== undefined) set.generation = changes.generation;
-      if (changes.task !== undefined) set.task = changes.task;
-      if (changes.ref !== undefined) set.ref = changes.ref;
-      if (changes.result !== undefined) {
-        set.result = storedCallerResult(changes.result, this.#cwd);
-      }
-      const names = Object.keys(set);
-      this.#db.prepare(
-        `UPDATE tasks SET ${names.map((n) => `${n} = ?`).join(", ")} WHERE id = ?`,
-      ).run(...names.map((n) => set[n]), row.id);
-      // A note says why the last send left the task blocked; a new state makes it stale.
-      if (changes.state !== undefined) clearNote(this.#db, row.id);
+      updateTask(this.#db, row, changes, { stamp, cwd: this.#cwd });
       return this.#row(row.id);
     });
-  }
-
-  #checkPlanDone(plan: TaskRow): void {
-    const open = this.#db.prepare(
-      "SELECT uid FROM tasks WHERE parent_id = ? AND state != 'done' ORDER BY id",
-    ).all(plan.id).map((r) => String(r.uid));
-    if (open.length === 0) return;
-    throw new SkiffError(
-      `Plan ${plan.uid} has ${open.length} open task(s): ${open.join(", ")}`,
-      { exit: "CONFLICT", details: { open } },
-    );
   }
 
   #mark(ref: string, state: "sent" | "blocked", generation: number | null): TaskRow {
@@ -415,6 +341,20 @@ export class Ledger {
       }
       return removed;
     });
+  }
+
+  /** The row ids of the tasks another live process is sending now (see `claim.ts`). */
+  beingSent(): Set<number> {
+    return this.#read(() => tasksBeingSent(this.#db, this.path));
+  }
+
+  /**
+   * Why a write would fail now (the ledger is read-only, or another process
+   * holds its write lock), found without writing or waiting; `null` when a
+   * write could start.
+   */
+  writeProblem(): SkiffError | null {
+    return writeProblem(this.#db, this.path);
   }
 
   /** Closes the connection and releases any claim it still holds. Calling it again does nothing. */

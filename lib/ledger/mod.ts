@@ -25,7 +25,7 @@
 
 export { type ClaimOptions, claimsDir, SEND_CLAIMS_SCHEMA, type SendOutcome } from "./claim.ts";
 export { TASK_NOTES_SCHEMA } from "./notes.ts";
-export { DEFAULT_TIMEOUT_MS } from "./db.ts";
+export { DEFAULT_TIMEOUT_MS, isLockedError } from "./db.ts";
 export { type ImportReport, type MdRow, parseLedgerMd } from "./import_md.ts";
 export { entryToJson, listToJson, type Shown, type TaskJson, toJson } from "./json.ts";
 export {
@@ -58,6 +58,7 @@ export {
 } from "./result_path.ts";
 export type { Entry, ListResult, TaskRow } from "./rows.ts";
 export { LEDGER_VERSION } from "./schema.ts";
+export { ledgerStamp } from "./stamp.ts";
 export {
   isShownState,
   isStoredState,

@@ -13,6 +13,18 @@ export interface WriteAtomicOptions {
    * keeps its own mode, so replacing it never widens what its owner chose.
    */
   mode?: number;
+  /**
+   * A fault switch for tests: the write fails as on a full disk (ENOSPC)
+   * once this many bytes of the temporary file are written.
+   */
+  spaceLeft?: number;
+}
+
+/** The error a write gets from a full disk. */
+function noSpaceError(path: string): Error {
+  const error = new Error(`No space left on device (os error 28): write '${path}'`);
+  (error as Error & { code: string }).code = "ENOSPC";
+  return error;
 }
 
 /**
@@ -36,18 +48,25 @@ export function writeFileAtomic(
   const temp = `${path}.tmp-${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`;
   const file = Deno.openSync(temp, { write: true, createNew: true, mode });
   try {
+    const room = Math.min(bytes.length, options.spaceLeft ?? bytes.length);
     let offset = 0;
-    while (offset < bytes.length) offset += file.writeSync(bytes.subarray(offset));
+    while (offset < room) offset += file.writeSync(bytes.subarray(offset, room));
+    if (room < bytes.length) throw noSpaceError(temp);
     // The umask may have narrowed the mode at creation.
     Deno.chmodSync(temp, mode);
     file.syncSync();
   } catch (error) {
     file.close();
-    Deno.removeSync(temp);
+    removeQuietly(temp);
     throw error;
   }
   file.close();
-  Deno.renameSync(temp, path);
+  try {
+    Deno.renameSync(temp, path);
+  } catch (error) {
+    removeQuietly(temp);
+    throw error;
+  }
   try {
     // Make the rename itself durable.
     const dir = Deno.openSync(dirname(path), { read: true });
@@ -58,6 +77,15 @@ export function writeFileAtomic(
     }
   } catch {
     // Some platforms cannot open a folder for syncing; the rename is still atomic.
+  }
+}
+
+/** Removes a file if it can; the error that led here matters more than this one. */
+function removeQuietly(path: string): void {
+  try {
+    Deno.removeSync(path);
+  } catch {
+    // Gone already, or the file system refuses even this.
   }
 }
 

@@ -94,8 +94,34 @@ export function sessionMembers(sid: number): number[] {
   return members;
 }
 
+/** When process `pid` started, in clock ticks since boot, or undefined when it does not run. */
+export function processStartTicks(pid: number): number | undefined {
+  const stat = readProc(`/proc/${pid}/stat`);
+  if (!stat) return undefined;
+  // After the name: state, ppid, pgrp, session, … starttime is the 20th.
+  const ticks = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]);
+  return Number.isFinite(ticks) ? ticks : undefined;
+}
+
+/** Options for {@linkcode killSession}. */
+export interface KillSessionOptions {
+  /**
+   * The start time ({@linkcode processStartTicks}) of the session's leader
+   * when it was told to end, or undefined when it had already gone. A
+   * process now running under the leader's pid that started at another time
+   * got the pid again and leads a session of its own: nothing is killed.
+   */
+  leaderStart?: number;
+}
+
 /** Sends SIGKILL to every process of session `sid` but this one; returns how many. */
-export function killSession(sid: number): number {
+export function killSession(sid: number, options: KillSessionOptions = {}): number {
+  if ("leaderStart" in options) {
+    // Linux keeps a pid from being used again while any process has it as its session id, so
+    // the one way to meet a stranger here is a new process that got the leader's pid.
+    const leader = processStartTicks(sid);
+    if (leader !== undefined && leader !== options.leaderStart) return 0;
+  }
   let killed = 0;
   for (const pid of sessionMembers(sid)) {
     if (pid === Deno.pid) continue;

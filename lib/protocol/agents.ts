@@ -62,6 +62,22 @@ export interface SendParams extends PaneRef {
   timeout_ms?: number;
   /** Refuse when the person's keystroke count moved past this (read earlier from `pane.list`). */
   since_inputs?: number;
+  /**
+   * The watcher's lines that make up `text`, each with the pane it tells
+   * about. skiffd remembers them from the moment Enter goes in until that
+   * pane is marked seen, and refuses a send with a line it remembers (exit
+   * `CONFLICT`, details `{reason: "told", lines}`): a watcher killed mid-wake
+   * never gets its line typed twice by the next one.
+   */
+  tells?: TellLine[];
+}
+
+/** A watcher's line and the pane it tells about. */
+export interface TellLine {
+  /** The pane's id. */
+  pane: string;
+  /** The line, as typed. */
+  line: string;
 }
 
 /** What a successful `pane.send` did. */

@@ -51,6 +51,8 @@ export interface DaemonStatus {
   config: string;
   /** The workspace file it keeps. */
   workspace: string;
+  /** Why the last save of the workspace failed (a full disk), or null when it is saved. */
+  workspace_error: string | null;
   /** Its log. */
   log: string;
   /** The watcher's health. */

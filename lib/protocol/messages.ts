@@ -70,9 +70,15 @@ export class LineSplitter {
 
   /**
    * Feeds bytes. Calls `line` for each complete line and `oversize` once for
-   * each line that was too long.
+   * each line that was too long. When `line` returns `false`, stops right
+   * after that line and returns the bytes not read yet (a copy), for the
+   * caller to feed again later or read otherwise.
    */
-  push(chunk: Uint8Array, line: (text: string) => void, oversize: () => void): void {
+  push(
+    chunk: Uint8Array,
+    line: (text: string) => unknown,
+    oversize: () => void,
+  ): Uint8Array | undefined {
     let start = 0;
     while (start < chunk.length) {
       const newline = chunk.indexOf(0x0a, start);
@@ -93,15 +99,16 @@ export class LineSplitter {
         if (!this.#dropping && this.#parts.length > 0) {
           this.#parts[this.#parts.length - 1] = this.#parts[this.#parts.length - 1].slice();
         }
-        return;
-      }
-      if (this.#dropping) {
-        this.#dropping = false;
-      } else {
-        line(this.#take());
+        return undefined;
       }
       start = newline + 1;
+      if (this.#dropping) {
+        this.#dropping = false;
+      } else if (line(this.#take()) === false) {
+        return start < chunk.length ? chunk.slice(start) : undefined;
+      }
     }
+    return undefined;
   }
 
   #take(): string {

@@ -52,6 +52,8 @@ export interface OpenAgentLedgerOptions {
    * be made, so that a command that would fail leaves no file behind.
    */
   rehearse?: (ledger: Ledger) => void;
+  /** How long, in ms, to wait for a lock that another process holds (the ledger's default: 10 s). */
+  timeout?: number;
 }
 
 function refuse(folder: string, reason: string): SkiffError {
@@ -69,12 +71,13 @@ function refuse(folder: string, reason: string): SkiffError {
 export function openAgentLedger(options: OpenAgentLedgerOptions = {}): Ledger {
   const config = Deno.env.get("SKIFF_LEDGER") ? undefined : loadConfig();
   const place = ledgerPlace(config);
-  if (pathExists(place.path)) return openLedger(place.path);
+  const timeout = options.timeout;
+  if (pathExists(place.path)) return openLedger(place.path, { timeout });
   if (place.folder !== null) {
     const refusal = kindRefusal(folderKind(place.folder));
     if (refusal) throw refuse(place.folder, refusal);
   }
-  if (!options.create) return openLedger(place.path, { create: false });
+  if (!options.create) return openLedger(place.path, { create: false, timeout });
   if (options.rehearse) {
     // In memory even when another process makes the file meanwhile: a
     // rehearsal must never add a row of its own.
@@ -87,5 +90,5 @@ export function openAgentLedger(options: OpenAgentLedgerOptions = {}): Ledger {
     installSkill();
     setUpFolder(place.folder, { name: config.skiffAgent.name, skillDir: skillCopyDir() });
   }
-  return openLedger(place.path);
+  return openLedger(place.path, { timeout });
 }

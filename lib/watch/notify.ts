@@ -37,3 +37,32 @@ export async function notifyDesktop(title: string, body: string): Promise<Notify
     return "failed";
   }
 }
+
+/** Options for {@linkcode notifyPerson}. */
+export interface NotifyPersonOptions {
+  /** Writes the line that records the notification. */
+  log: (line: string) => void;
+  /** Send desktop notifications (default true). */
+  notify?: boolean;
+  /** Sends a notification; by default {@linkcode notifyDesktop}. */
+  notifier?: (title: string, body: string) => Promise<NotifyOutcome>;
+}
+
+/**
+ * Tells the person `what` (such as `pane rev waits for an approval`) with a
+ * desktop notification, and logs one line that says how it went: the line
+ * is the record when notifications are off or the tool is missing.
+ */
+export async function notifyPerson(what: string, options: NotifyPersonOptions): Promise<void> {
+  if (options.notify === false) {
+    options.log(`pane ${what} (notifications are off)`);
+    return;
+  }
+  const outcome = await (options.notifier ?? notifyDesktop)("Skiff", what);
+  const how = outcome === "sent"
+    ? "notified"
+    : outcome === "missing"
+    ? "no notification tool; this line is the record"
+    : "the notification failed";
+  options.log(`pane ${what}: ${how}`);
+}

@@ -11,18 +11,18 @@
  * @module
  */
 
-import { pathExists } from "../platform/files.ts";
 import { SkiffError } from "../errors.ts";
 import type { DaemonClient } from "../client/client.ts";
 import { followEvents } from "../client/follow.ts";
-import { type Ledger, type Liveness, openLedger, type TaskRow } from "../ledger/mod.ts";
 import type { Event } from "../protocol/events.ts";
 import type { PaneInfo, UnreadReason } from "../protocol/panes.ts";
 import { SKIFF_AGENT_MARK } from "../protocol/sessions.ts";
-import { type FollowedPane, followedPanes, followedUid } from "./follow.ts";
+import { type FollowedPane, followedUid } from "./follow.ts";
 import { type Fact, joinLines, lineOf } from "./lines.ts";
-import { notifyDesktop, type NotifyOutcome } from "./notify.ts";
+import { type NotifyOutcome, notifyPerson } from "./notify.ts";
 import { WakeQueue } from "./queue.ts";
+import { ToldLog } from "./told.ts";
+import { WatchView } from "./view.ts";
 
 /** How long the watcher looks for skiffd again after it went away. */
 export const RECONNECT_MS = 10 * 60_000;
@@ -61,17 +61,9 @@ const LINE_REASONS: Partial<Record<UnreadReason, Fact["kind"]>> = {
 class Watcher {
   readonly #options: WatcherOptions;
   readonly #queue = new WakeQueue();
-  /** Facts told in this run, by key. */
-  readonly #told = new Set<string>();
-  /** Panes told of a pending task in their current idle stretch. */
-  readonly #pendingTold = new Set<string>();
-  /** Each pane's unread reasons when the agent was last told about it (until it is seen). */
-  readonly #toldReasons = new Map<string, UnreadReason[]>();
-  #panes = new Map<string, PaneInfo>();
+  readonly #told = new ToldLog();
+  readonly #view: WatchView;
   #client: DaemonClient | undefined;
-  #ledger: Ledger | undefined;
-  #followed = new Map<string, FollowedPane>();
-  #agentPane: PaneInfo | undefined;
   #stop: WatcherStop | undefined;
   #flushTimer: ReturnType<typeof setTimeout> | undefined;
   #retryTimer: ReturnType<typeof setTimeout> | undefined;
@@ -79,11 +71,10 @@ class Watcher {
   #again = false;
   #lastHold = "";
   #ok = true;
-  /** Keys of the facts each queued fact stands for, told once it is typed. */
-  readonly #keys = new Map<Fact, string>();
 
   constructor(options: WatcherOptions) {
     this.#options = options;
+    this.#view = new WatchView(options.ledgerPath);
   }
 
   get stopReason(): WatcherStop | undefined {
@@ -125,7 +116,7 @@ class Watcher {
     } finally {
       clearTimeout(this.#flushTimer);
       clearTimeout(this.#retryTimer);
-      this.#ledger?.close();
+      this.#view.close();
     }
     return this.#stop ?? "daemon-gone";
   }
@@ -137,40 +128,22 @@ class Watcher {
     return client.call.bind(client) as DaemonClient["call"];
   }
 
-  #rows(): TaskRow[] {
-    const path = this.#options.ledgerPath();
-    if (!pathExists(path)) return [];
-    this.#ledger ??= openLedger(path);
-    const list = this.#ledger.list({}, null);
-    return list.entries.flatMap((e) => [e.row, ...(e.tasks ?? []).map((t) => t.row)]);
-  }
-
   /** Reads the panes and the ledger again; returns the panes by id. */
   async #refresh(): Promise<Map<string, PaneInfo>> {
-    const { panes } = await this.#call("pane.list");
-    const byId = new Map(panes.map((p) => [p.id, p]));
-    this.#panes = byId;
-    this.#agentPane = panes.find((p) => Object.hasOwn(p.session_marks, SKIFF_AGENT_MARK));
-    const liveness: Liveness = new Map(panes.map((p) => [p.id, { generation: p.generation }]));
-    const names = new Map(panes.map((p) => [p.id, p.name]));
-    this.#followed = followedPanes(this.#rows(), liveness, names);
-    if (this.#agentPane) this.#followed.delete(this.#agentPane.id);
-    return byId;
+    return await this.#view.refresh(this.#call);
   }
 
   /** Puts a fact in the queue unless it was told already in this run under `key`. */
   #put(fact: Fact, key: string): void {
-    if (this.#told.has(key)) return;
-    this.#queue.put(fact);
-    this.#keys.set(fact, key);
+    this.#told.put(this.#queue, fact, key);
   }
 
   /** The idle fact for a followed pane: the pending form when a task waits there. */
   #idleFact(followed: FollowedPane): Fact | undefined {
     const uid = followedUid(followed);
     if (!uid) return undefined;
-    const pending = followed.pending[0];
-    if (pending && !this.#pendingTold.has(followed.pane)) {
+    const pending = this.#view.waiting(followed)[0];
+    if (pending && !this.#told.pendingTold(followed.pane)) {
       return {
         pane: followed.pane,
         name: followed.name,
@@ -184,7 +157,7 @@ class Watcher {
 
   /** Facts that need no event: interrupted and gone tasks, once per run. */
   #standingFacts(): void {
-    for (const followed of this.#followed.values()) {
+    for (const followed of this.#view.followed.values()) {
       for (const task of followed.interrupted) {
         this.#put({
           pane: followed.pane,
@@ -203,19 +176,19 @@ class Watcher {
   /** Lists everything again (a new connection, or a resync) and queues what is unread. */
   async #relist(why: string): Promise<void> {
     const panes = await this.#refresh();
-    if (!this.#agentPane) {
+    if (!this.#view.agentPane) {
       this.#options.log("no Skiff agent session (no pane with the skiff-agent mark); stopping");
       this.#stop = "no-session";
       return;
     }
     this.#options.log(
-      `${why}: following ${this.#followed.size} pane(s) for ${this.#agentPane.name} (${this.#agentPane.id})`,
+      `${why}: following ${this.#view.followed.size} pane(s) for ${this.#view.agentPane.name} (${this.#view.agentPane.id})`,
     );
-    for (const followed of this.#followed.values()) {
+    for (const followed of this.#view.followed.values()) {
       const pane = panes.get(followed.pane);
       if (!pane) continue;
       // What the agent was told in this run is not news again, only what came since.
-      const told = this.#toldReasons.get(followed.pane) ?? [];
+      const told = this.#told.reasons(followed.pane);
       const reason = [...pane.unread_reasons].reverse().find((r) =>
         LINE_REASONS[r] && !told.includes(r)
       );
@@ -225,7 +198,7 @@ class Watcher {
           ? this.#idleFact(followed)
           : { pane: followed.pane, name: followed.name, uid: followedUid(followed)!, kind };
         if (fact) this.#put(fact, `unread:${followed.pane}:${pane.unread_reasons.join(",")}`);
-      } else if (pane.state === "idle" && followed.pending.length > 0) {
+      } else if (pane.state === "idle" && this.#view.waiting(followed).length > 0) {
         const fact = this.#idleFact(followed);
         if (fact?.kind === "pending") this.#put(fact, `pending:${followed.pane}:${fact.pending}`);
       }
@@ -239,7 +212,7 @@ class Watcher {
   async #onEvent(event: Event): Promise<void> {
     if (event.event === "resync") return await this.#relist(`resync (${event.reason})`);
     if (event.event === "seen") {
-      this.#toldReasons.delete(event.pane);
+      this.#told.seen(event.pane);
       return;
     }
     if (event.event === "session-ended") {
@@ -263,13 +236,13 @@ class Watcher {
     if (!interesting.includes(event.event)) return;
     await this.#refresh();
     const key = `${event.run}:${event.seq}`;
-    const agent = this.#agentPane;
+    const agent = this.#view.agentPane;
     if (agent && event.pane === agent.id) {
       if (event.event === "waiting") await this.#notify(agent.name, "waits for an approval");
       this.#schedule();
       return;
     }
-    const followed = this.#followed.get(event.pane);
+    const followed = this.#view.followed.get(event.pane);
     if (!followed) return;
     const uid = followedUid(followed);
     switch (event.event) {
@@ -277,7 +250,7 @@ class Watcher {
       case "waiting":
         // The pane works or waits again: an idle line about it is old news.
         this.#queue.dropIdle(followed.pane);
-        this.#pendingTold.delete(followed.pane);
+        this.#told.busyAgain(followed.pane);
         if (event.event === "waiting") await this.#notify(followed.name, "waits for an approval");
         break;
       case "bell":
@@ -304,17 +277,7 @@ class Watcher {
   }
 
   async #notify(name: string, what: string): Promise<void> {
-    if (this.#options.notify === false) {
-      this.#options.log(`pane ${name} ${what} (notifications are off)`);
-      return;
-    }
-    const outcome = await (this.#options.notifier ?? notifyDesktop)("Skiff", `${name} ${what}`);
-    const how = outcome === "sent"
-      ? "notified"
-      : outcome === "missing"
-      ? "no notification tool; this line is the record"
-      : "the notification failed";
-    this.#options.log(`pane ${name} ${what}: ${how}`);
+    await notifyPerson(`${name} ${what}`, this.#options);
   }
 
   /** Flushes soon, so facts that arrive together go out as one line. */
@@ -350,7 +313,7 @@ class Watcher {
       await this.#client?.call("watch.report", {
         ok: this.#ok,
         last,
-        watching: [...this.#followed.keys()],
+        watching: [...this.#view.followed.keys()],
         waiting_lines: this.#queue.size,
       });
     } catch {
@@ -378,15 +341,21 @@ class Watcher {
   async #deliver(): Promise<void> {
     if (this.#queue.size === 0 || this.#stop) return;
     await this.#refresh();
-    const agent = this.#agentPane;
+    const agent = this.#view.agentPane;
     if (!agent) return this.#hold("the Skiff agent has no pane");
     if (agent.status !== "running") return this.#hold("the Skiff agent's pane has exited");
     if (!agent.agent) return this.#hold("a shell is in front of the Skiff agent's pane");
     if (agent.state !== "idle") return this.#hold(`the Skiff agent is ${agent.state}`);
     // The ledger was just read again: a pending task sent meanwhile is not news any more,
     // and a line names the task followed in its pane now.
+    const held = new Set<Fact>();
     for (const fact of this.#queue.facts) {
-      const followed = this.#followed.get(fact.pane);
+      const followed = this.#view.followed.get(fact.pane);
+      // A task of the pane is being sent right now: how that send ends decides the line.
+      if (this.#view.beingSent(fact.pane)) {
+        held.add(fact);
+        continue;
+      }
       if (fact.kind === "pending" && !followed?.pending.some((t) => t.uid === fact.pending)) {
         this.#queue.drop(fact.pane);
         this.#options.log(`dropped: task ${fact.pending} is no longer pending`);
@@ -396,18 +365,34 @@ class Watcher {
         fact.uid = followedUid(followed) ?? fact.uid;
       }
     }
-    const facts = this.#queue.facts;
+    if (held.size > 0) {
+      this.#options.log(`held ${held.size} line(s) while a task of their pane is being sent`);
+      this.#retry();
+    }
+    const facts = this.#queue.facts.filter((fact) => !held.has(fact));
     if (facts.length === 0) return void this.#report();
-    const text = joinLines(facts.map(lineOf));
+    const lines = facts.map(lineOf);
+    const text = joinLines(lines);
     try {
       await this.#call("pane.send", {
         pane: agent.id,
         text,
         enter: true,
         since_inputs: agent.person_inputs,
+        // skiffd remembers these as Enter goes in: if this watcher dies before it hears
+        // back, the next one is refused them instead of typing them again.
+        tells: facts.map((fact, i) => ({ pane: fact.pane, line: lines[i] })),
       });
     } catch (error) {
       if (!(error instanceof SkiffError)) throw error;
+      if (error.exit === "CONFLICT" && error.details?.reason === "told") {
+        const told = new Set(error.details.lines as string[]);
+        const done = facts.filter((_, i) => told.has(lines[i]));
+        this.#consume(done);
+        this.#options.log(`dropped ${done.length} line(s) typed already by an earlier watcher`);
+        this.#schedule(0);
+        return;
+      }
       if (error.exit === "NO_TURN") {
         this.#consume(facts);
         this.#ok = false;
@@ -433,16 +418,11 @@ class Watcher {
 
   /** The facts went in (or may have): never type them again in this run. */
   #consume(facts: readonly Fact[]): void {
-    this.#queue.take(facts);
-    for (const fact of facts) {
-      const reasons = this.#panes.get(fact.pane)?.unread_reasons ?? [];
-      const before = this.#toldReasons.get(fact.pane) ?? [];
-      this.#toldReasons.set(fact.pane, [...new Set([...before, ...reasons])]);
-      const key = this.#keys.get(fact);
-      if (key) this.#told.add(key);
-      this.#keys.delete(fact);
-      if (fact.kind === "pending") this.#pendingTold.add(fact.pane);
-    }
+    this.#told.consume(
+      this.#queue,
+      facts,
+      (pane) => this.#view.panes.get(pane)?.unread_reasons ?? [],
+    );
   }
 }
 

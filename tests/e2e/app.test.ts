@@ -7,7 +7,7 @@
 
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { withSkiff } from "../helpers/skiff.ts";
+import { waitFor, withSkiff } from "../helpers/skiff.ts";
 import { recordingStub } from "../helpers/watch.ts";
 import type { AppStatus } from "../../lib/protocol/app.ts";
 
@@ -164,4 +164,91 @@ Deno.test("skiff app opens the page with xdg-open where there is a display, and 
     const none = await skiff.json<{ opened: boolean; why: string }>(["app"]);
     assertEquals([none.opened, none.why], [false, "xdg-open is not installed"]);
   });
+});
+
+/** A page's control socket, opened by hand: what it heard, and requests. */
+class PageSocket {
+  readonly heard: Record<string, unknown>[] = [];
+  readonly #ws: WebSocket;
+  #id = 0;
+
+  private constructor(ws: WebSocket) {
+    this.#ws = ws;
+    ws.onmessage = (message) => this.heard.push(JSON.parse(String(message.data)));
+  }
+
+  static async open(status: AppStatus): Promise<PageSocket> {
+    const login = await fetch(status.url, { redirect: "manual" });
+    await login.body?.cancel();
+    const cookie = login.headers.get("set-cookie")!.split(";")[0];
+    // Deno's WebSocket takes headers; the DOM's types, which the check also loads, do not say so.
+    const options = { headers: { cookie, origin: `http://127.0.0.1:${status.port}` } };
+    const ws = new WebSocket(`ws://127.0.0.1:${status.port}/ws`, options as unknown as string[]);
+    const page = new PageSocket(ws);
+    await waitFor("the page's socket to be live", () => page.heard.some((m) => m.subscribed));
+    return page;
+  }
+
+  /** How many times it heard that `what` changed. */
+  changes(what: string): number {
+    return this.heard.filter((m) => m.changed === what).length;
+  }
+
+  async call(method: string, params: Record<string, unknown> = {}): Promise<unknown> {
+    const id = ++this.#id;
+    this.#ws.send(JSON.stringify({ id, method, params }));
+    const answer = await waitFor(
+      `the answer to ${method}`,
+      () => this.heard.find((m) => m.id === id),
+    );
+    if (answer.error) throw new Error(JSON.stringify(answer.error));
+    return answer.result;
+  }
+
+  async close(): Promise<void> {
+    const closed = new Promise((resolve) => this.#ws.onclose = resolve);
+    this.#ws.close();
+    await closed;
+  }
+}
+
+Deno.test("the app tells every page that projects.toml changed, and the ledger only to pages that follow it, wherever SKIFF_LEDGER puts it", async () => {
+  const elsewhere = await Deno.makeTempDir({ prefix: "skiff-ledger-" });
+  const ledgerFile = join(elsewhere, "not", "made", "yet", "tasks.db");
+  try {
+    await withSkiff(async (skiff) => {
+      const status = await skiff.json<AppStatus>(["app", "--no-open"]);
+      const follower = await PageSocket.open(status);
+      const other = await PageSocket.open(status);
+      assertEquals(await follower.call("follow", { ledger: true }), { ledger: true });
+      const empty = await follower.call("ledger") as { path: string; exists: boolean };
+      assertEquals([empty.path, empty.exists], [ledgerFile, false]);
+
+      await skiff.ok(["ledger", "add", "--task", "Release 2.0"]);
+      await waitFor("the follower to hear of the new ledger", () => follower.changes("ledger") > 0);
+      const made = await follower.call("ledger") as { exists: boolean; rows: { task: string }[] };
+      assertEquals([made.exists, made.rows.map((r) => r.task)], [true, ["Release 2.0"]]);
+
+      // Every page hears of the settings; the page that does not follow the ledger heard
+      // nothing of it, though the settings' news came after the ledger's.
+      await skiff.ok(["settings", "set", "name", "First Mate"]);
+      for (const page of [follower, other]) {
+        await waitFor("the settings' news", () => page.changes("settings") === 1);
+      }
+      assertEquals(other.changes("ledger"), 0);
+
+      // A page that stops following hears no more of the ledger.
+      assertEquals(await follower.call("follow", { ledger: false }), { ledger: false });
+      const heard = follower.changes("ledger");
+      await skiff.ok(["ledger", "add", "--task", "Fix the lexer"]);
+      await skiff.ok(["settings", "set", "name", "Second Mate"]);
+      await waitFor("the settings' news", () => follower.changes("settings") === 2);
+      assertEquals(follower.changes("ledger"), heard);
+
+      await follower.close();
+      await other.close();
+    }, { SKIFF_LEDGER: ledgerFile });
+  } finally {
+    await Deno.remove(elsewhere, { recursive: true });
+  }
 });

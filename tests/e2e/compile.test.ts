@@ -9,7 +9,7 @@
 
 import { join } from "node:path";
 import { assertEquals, assertMatch } from "../helpers/assert.ts";
-import { ROOT } from "../helpers/skiff.ts";
+import { decodeOutput, ROOT } from "../helpers/skiff.ts";
 import { TARGETS } from "../../scripts/compile.ts";
 import { staleModules } from "../../scripts/embed.ts";
 
@@ -43,12 +43,7 @@ async function compile(args: string[], env: Record<string, string>) {
     stdout: "piped",
     stderr: "piped",
   }).output();
-  const decoder = new TextDecoder();
-  return {
-    code: output.code,
-    stdout: decoder.decode(output.stdout),
-    stderr: decoder.decode(output.stderr),
-  };
+  return decodeOutput(output);
 }
 
 Deno.test("compile says in one line that the runtime cannot be downloaded, and builds nothing", async () => {

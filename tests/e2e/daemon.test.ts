@@ -1,7 +1,16 @@
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch, assertNotEquals } from "../helpers/assert.ts";
 import { RawSocket } from "../helpers/raw_socket.ts";
-import { BASH, pidAlive, type SkiffEnv, waitFor, withSkiff } from "../helpers/skiff.ts";
+import { encodeFrame, Frame, FrameReader } from "../../lib/protocol/frames.ts";
+import { joinBytes } from "../../lib/platform/bytes.ts";
+import {
+  BASH,
+  decodeOutput,
+  pidAlive,
+  type SkiffEnv,
+  waitFor,
+  withSkiff,
+} from "../helpers/skiff.ts";
 import type { PaneInfo } from "../../lib/protocol/panes.ts";
 
 async function panes(skiff: SkiffEnv): Promise<PaneInfo[]> {
@@ -61,34 +70,67 @@ Deno.test({
       await Deno.chmod(skiff.root, 0o755);
       await Deno.chmod(join(skiff.root, "run"), 0o755);
       await Deno.chmod(skiff.socket, 0o666);
-      const script = [
-        "import socket,sys",
-        "s=socket.socket(socket.AF_UNIX)",
-        `s.connect(${JSON.stringify(skiff.socket)})`,
-        `s.sendall(b'{"id":1,"method":"hello","params":{"protocol":1}}\\n')`,
-        "print(s.recv(4096).decode().strip())",
-      ].join("\n");
-      const out = await new Deno.Command("setpriv", {
-        args: [
-          "--reuid=65534",
-          "--regid=65534",
-          "--clear-groups",
-          "/usr/bin/python3",
-          "-c",
-          script,
-        ],
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      const text = new TextDecoder().decode(out.stdout);
-      assertEquals(out.code, 0, new TextDecoder().decode(out.stderr));
-      const answer = JSON.parse(text);
-      assertEquals(answer.error.code, "forbidden");
+      const out = await asNobody(skiff.socket);
+      assertEquals(out.code, 0, out.stderr);
+      const [line, end] = out.stdout.trim().split("\n");
+      assertEquals(JSON.parse(line).error.code, "forbidden");
+      assertEquals(end, "closed", "skiffd hangs up on it after the one line");
+      const log = await Deno.readTextFile(join(skiff.root, "run", "skiffd.log"));
+      assertMatch(log, /refused a connection from uid 65534/);
       // The daemon still serves its owner.
       await skiff.ok(["ls"]);
     });
   },
 });
+
+Deno.test({
+  name: "with the socket 0600 in a 0700 folder another user cannot even reach it",
+  ignore: Deno.uid() !== 0 || !hasSetpriv(),
+  fn: async () => {
+    await withSkiff(async (skiff) => {
+      await skiff.ok(["daemon", "start"]);
+      // Only the socket's own folder keeps them out: its parents are open to all.
+      await Deno.chmod(skiff.root, 0o755);
+      assertEquals((await Deno.stat(join(skiff.root, "run"))).mode! & 0o777, 0o700);
+      const out = await asNobody(skiff.socket);
+      assertEquals(out.code, 0, out.stderr);
+      assertEquals(out.stdout.trim(), "PermissionError");
+      // Opening the folder is not enough either: the socket itself is 0600.
+      await Deno.chmod(join(skiff.root, "run"), 0o755);
+      assertEquals((await asNobody(skiff.socket)).stdout.trim(), "PermissionError");
+      const log = await Deno.readTextFile(join(skiff.root, "run", "skiffd.log"));
+      assert(!/refused a connection/.test(log), "nothing even reached skiffd");
+    });
+  },
+});
+
+/**
+ * Connects to `socket` as user 65534 (nobody), says hello, and prints the
+ * answer and `closed` once skiffd hangs up, or the name of the error.
+ */
+async function asNobody(socket: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  const script = [
+    "import socket,sys",
+    "s=socket.socket(socket.AF_UNIX)",
+    "try:",
+    `  s.connect(${JSON.stringify(socket)})`,
+    "except OSError as e:",
+    "  print(type(e).__name__); sys.exit(0)",
+    `s.sendall(b'{"id":1,"method":"hello","params":{"protocol":1}}\\n')`,
+    "data=b''",
+    "while True:",
+    "  chunk=s.recv(4096)",
+    "  if not chunk: break",
+    "  data+=chunk",
+    "print(data.decode().strip()); print('closed')",
+  ].join("\n");
+  const out = await new Deno.Command("setpriv", {
+    args: ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", script],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return decodeOutput(out);
+}
 
 function hasSetpriv(): boolean {
   try {
@@ -137,6 +179,68 @@ Deno.test("malformed and oversized frames get an error and never stall the daemo
     rude.close();
     sock.close();
     assertEquals((await skiff.run(["ls", "--json"])).code, 0);
+  });
+});
+
+Deno.test("frames sent right behind an attach request are read as frames; after a refused attach, as lines", async () => {
+  await withSkiff(async (skiff) => {
+    await skiff.ok(["new", "--name", "quick", "--", ...BASH]);
+    const conn = await Deno.connect({ transport: "unix", path: skiff.socket });
+    const line = (id: number, method: string, params: Record<string, unknown>) =>
+      new TextEncoder().encode(JSON.stringify({ id, method, params }) + "\n");
+    // All in one write, as an impatient client would: nothing waits for an answer.
+    const burst = joinBytes([
+      line(1, "hello", { protocol: 1 }),
+      line(2, "attach", { pane: "nope" }),
+      line(3, "pane.list", {}),
+      line(4, "attach", { pane: "quick", cols: 90, rows: 20 }),
+      encodeFrame(Frame.RESIZE, JSON.stringify({ cols: 100, rows: 25 })),
+      encodeFrame(Frame.INPUT, "echo piped-in | tr a-z A-Z\r"),
+    ]);
+    let bytes = burst;
+    while (bytes.length > 0) bytes = bytes.subarray(await conn.write(bytes));
+    let buffer: Uint8Array = new Uint8Array(0);
+    const answers: Record<string, unknown>[] = [];
+    const chunk = new Uint8Array(65536);
+    const deadline = Date.now() + 10_000;
+    const more = async () => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const n = await Promise.race([
+        conn.read(chunk),
+        new Promise<"late">((resolve) => {
+          timer = setTimeout(() => resolve("late"), Math.max(0, deadline - Date.now()));
+        }),
+      ]);
+      clearTimeout(timer);
+      if (n === "late") throw new Error(`no more answers or frames; so far: ${answers.length}`);
+      if (n === null) throw new Error("skiffd closed the connection");
+      buffer = joinBytes([buffer, chunk.subarray(0, n)]);
+    };
+    while (answers.length < 4) {
+      const newline = buffer.indexOf(0x0a);
+      if (newline === -1) {
+        await more();
+        continue;
+      }
+      answers.push(JSON.parse(new TextDecoder().decode(buffer.subarray(0, newline))));
+      buffer = buffer.slice(newline + 1);
+    }
+    assertEquals(answers.map((a) => a.id), [1, 2, 3, 4], "answers in order");
+    assertEquals((answers[1].error as { code: string }).code, "not_found");
+    assertEquals((answers[2].result as { panes: PaneInfo[] }).panes.length, 1);
+    assertEquals((answers[3].result as PaneInfo).name, "quick");
+    // The rest is frames: the pane's screen, then the echo of what the INPUT frame typed.
+    const reader = new FrameReader();
+    let output = "";
+    for (;;) {
+      for (const frame of reader.push(buffer)) output += new TextDecoder().decode(frame.payload);
+      buffer = new Uint8Array(0);
+      if (output.includes("PIPED-IN\r\n")) break;
+      await more();
+    }
+    conn.close();
+    const info = (await panes(skiff))[0];
+    assertEquals([info.cols, info.rows], [100, 25], "the RESIZE frame was read as one");
   });
 });
 

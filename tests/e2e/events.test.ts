@@ -6,10 +6,10 @@
  * @module
  */
 
-import { assert, assertEquals } from "../helpers/assert.ts";
+import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { EventStream } from "../helpers/events.ts";
 import { useFakeAgent } from "../helpers/fake_agent.ts";
-import { BASH, type SkiffEnv, waitFor, withSkiff } from "../helpers/skiff.ts";
+import { BASH, MAIN, type SkiffEnv, waitFor, withSkiff } from "../helpers/skiff.ts";
 import { DaemonClient } from "../../lib/client/client.ts";
 import type { Event } from "../../lib/protocol/events.ts";
 import type { PaneInfo } from "../../lib/protocol/panes.ts";
@@ -168,5 +168,34 @@ Deno.test("ls --json has each pane's session marks and keystroke count; ls --mar
       client.close();
     }
     assertEquals((await pane(skiff, "other")).person_inputs, 0);
+  });
+});
+
+Deno.test("text events say only what is there: a bell in a shell has no agent=null", async () => {
+  await withSkiff(async (skiff) => {
+    await skiff.ok(["new", "--name", "sh", "--", ...BASH]);
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "-q", MAIN, "events"],
+      env: skiff.env,
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    let text = "";
+    const pump = child.stdout.pipeThrough(new TextDecoderStream()).pipeTo(
+      new WritableStream({ write: (chunk) => void (text += chunk) }),
+    ).catch(() => {});
+    try {
+      // Ring the bell until the stream, subscribed by then, shows it.
+      const bell = await waitFor("a bell line", async () => {
+        await skiff.ok(["keys", "sh", "printf '\\a'", "Enter"]);
+        return text.split("\n").find((line) => / bell p1 sh\b/.test(line));
+      });
+      assertMatch(bell, /^\d\d:\d\d:\d\d bell p1 sh generation=\d+( unread_reasons=bell)?$/);
+    } finally {
+      child.kill();
+      await child.status;
+      await pump;
+      await child.stderr.cancel().catch(() => {});
+    }
   });
 });

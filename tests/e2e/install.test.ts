@@ -10,7 +10,7 @@
 
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { ROOT } from "../helpers/skiff.ts";
+import { decodeOutput, ROOT } from "../helpers/skiff.ts";
 import { VERSION } from "../../lib/version.ts";
 
 const INSTALL_SH = join(ROOT, "install.sh");
@@ -143,12 +143,7 @@ async function runInstall(
     await writer.close();
   }
   const output = await child.output();
-  const decoder = new TextDecoder();
-  return {
-    code: output.code,
-    stdout: decoder.decode(output.stdout),
-    stderr: decoder.decode(output.stderr),
-  };
+  return decodeOutput(output);
 }
 
 async function withRelease(body: (root: string, release: Release) => Promise<void>) {

@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { agentDir, fails, failsJson, files, list, row, uids } from "../helpers/ledger.ts";
+import { agentDir, fails, failsJson, files, holdLock, list, row, uids } from "../helpers/ledger.ts";
 import { withSkiff } from "../helpers/skiff.ts";
 import type { TaskJson } from "../../lib/ledger/mod.ts";
 
@@ -47,21 +47,50 @@ Deno.test("a damaged, foreign or newer ledger.db gives exit 6 and stays byte for
   });
 });
 
-Deno.test("a locked ledger gives exit 6 to a writer; readers still read", async () => {
+Deno.test("a ledger another program holds locked past the busy timeout: writers get one line and exit 6, readers still read, nothing changes", async () => {
   await withSkiff(async (skiff) => {
     const plan = await row(skiff, ["add", "--task", "Before the lock"]);
-    const db = new DatabaseSync(join(agentDir(skiff), "ledger.db"));
-    try {
-      db.exec("BEGIN IMMEDIATE");
+    const path = join(agentDir(skiff), "ledger.db");
+    const bytes = await Deno.readFile(path);
+    {
+      await using _holder = await holdLock(path, "write");
       assertEquals(uids((await list(skiff)).rows), [plan.uid]);
       const started = Date.now();
-      await fails(skiff, ["ledger", "add", "--task", "x"], 6, /locked by another process/);
-      assert(Date.now() - started >= 9_000, "it waited for the lock first");
-    } finally {
-      db.exec("ROLLBACK");
-      db.close();
+      // Two writers wait out the busy timeout at the same time.
+      await Promise.all([
+        fails(
+          skiff,
+          ["ledger", "add", "--task", "x"],
+          6,
+          /^skiff: Ledger is locked by another process: /,
+        ),
+        fails(skiff, ["ledger", "done", plan.uid], 6, /locked by another process/),
+      ]);
+      assert(Date.now() - started >= 9_000, "they waited for the lock first");
+      assertEquals(await Deno.readFile(path), bytes, "the file is byte for byte");
     }
     await row(skiff, ["add", "--task", "After the lock"]);
+  });
+});
+
+Deno.test("a ledger another program holds in exclusive mode: readers and writers each get one line and exit 6", async () => {
+  await withSkiff(async (skiff) => {
+    const plan = await row(skiff, ["add", "--task", "Before the lock"]);
+    const path = join(agentDir(skiff), "ledger.db");
+    const bytes = await Deno.readFile(path);
+    {
+      await using _holder = await holdLock(path, "exclusive");
+      const [ls, show, add, json] = await Promise.all([
+        fails(skiff, ["ledger", "ls"], 6, /locked by another process/),
+        fails(skiff, ["ledger", "show", plan.uid], 6, /locked by another process/),
+        fails(skiff, ["ledger", "add", "--task", "x"], 6, /locked by another process/),
+        failsJson(skiff, ["ledger", "ls"], 6),
+      ]);
+      for (const result of [ls, show, add]) assert(!/Internal/.test(result.stderr));
+      assertEquals([json.code, json.path], ["data", path]);
+      assertEquals(await Deno.readFile(path), bytes, "the file is byte for byte");
+    }
+    assertEquals(uids((await list(skiff)).rows), [plan.uid]);
   });
 });
 

@@ -11,7 +11,7 @@
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { BASH, pidAlive, ROOT, SkiffEnv, waitFor } from "../helpers/skiff.ts";
+import { BASH, decodeOutput, pidAlive, ROOT, SkiffEnv, waitFor } from "../helpers/skiff.ts";
 import { VERSION } from "../../lib/version.ts";
 
 interface Result {
@@ -34,12 +34,7 @@ async function run(
     stdout: "piped",
     stderr: "piped",
   }).output();
-  const decoder = new TextDecoder();
-  return {
-    code: output.code,
-    stdout: decoder.decode(output.stdout),
-    stderr: decoder.decode(output.stderr),
-  };
+  return decodeOutput(output);
 }
 
 function must(result: Result, what: string): string {

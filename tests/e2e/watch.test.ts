@@ -285,3 +285,25 @@ Deno.test("watcher: a reload and a kill -9 restart are survived: nothing said tw
     assertEquals(count(prompts, `${second} is interrupted`), 1, prompts.join("\n"));
   });
 });
+
+Deno.test("watcher: a pane that goes idle while its task is still being sent is told once the send ends, as idle", async () => {
+  await withSkiff(async (skiff) => {
+    const rig = await startWatchRig(skiff);
+    await startWorker(skiff, "rev");
+    // No turn starts: skiffd says idle-no-turn after 3 s, while the sender still waits for
+    // a turn (8 s) with the task pending and claimed.
+    const sending = sendTask(skiff, "rev", "NOTURN look at it", ["--timeout", "8"]);
+    await waitFor("the watcher to hold the line during the send", async () => {
+      const log = await Deno.readTextFile(rig.watchLog).catch(() => "");
+      return log.includes("held 1 line(s) while a task of their pane is being sent");
+    }, { timeout: 20_000 });
+    assertEquals(await agentPrompts(rig), [], "nothing typed while the send runs");
+    const quiet = await sending;
+    const line = await waitPrompt(rig, new RegExp(escape(`[watch] pane rev ${quiet} is idle.`)));
+    assertEquals(line, `[watch] pane rev ${quiet} is idle. ${READ}`);
+    const prompts = await agentPrompts(rig);
+    assert(!prompts.some((p) => p.includes("is pending")), prompts.join("\n"));
+    const state = await skiff.json<{ row: { stored_state: string } }>(["ledger", "show", quiet]);
+    assertEquals(state.row.stored_state, "blocked");
+  });
+});

@@ -219,3 +219,48 @@ export async function startTogether(
   }));
   return { results, elapsed: performance.now() - started };
 }
+
+/** Another program (Python's sqlite3) that holds a lock on a database until released. */
+export interface LockHolder extends AsyncDisposable {
+  /** Ends the other program, which lets go of the lock. */
+  release(): Promise<void>;
+}
+
+/**
+ * Starts another program that takes a lock on the database at `path` and
+ * keeps it: `write` is a write transaction (readers in WAL mode still
+ * read), `exclusive` the exclusive locking mode (nobody else gets in).
+ * Resolves once the lock is held.
+ */
+export async function holdLock(path: string, how: "write" | "exclusive"): Promise<LockHolder> {
+  const take = how === "write"
+    ? ["c.execute('BEGIN IMMEDIATE')"]
+    : ["c.execute('PRAGMA locking_mode=EXCLUSIVE')", "c.execute('BEGIN EXCLUSIVE')"];
+  const script = [
+    "import sqlite3, sys",
+    `c = sqlite3.connect(${JSON.stringify(path)}, isolation_level=None)`,
+    ...take,
+    "print('locked', flush=True)",
+    "sys.stdin.read()",
+  ].join("\n");
+  const child = new Deno.Command("python3", {
+    args: ["-c", script],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const reader = child.stdout.getReader();
+  const first = await reader.read();
+  const said = new TextDecoder().decode(first.value ?? new Uint8Array());
+  if (!said.startsWith("locked")) throw new Error(`the lock holder said: ${said}`);
+  reader.releaseLock();
+  let released = false;
+  const release = async () => {
+    if (released) return;
+    released = true;
+    await child.stdin.close();
+    await child.stdout.cancel();
+    await child.status;
+  };
+  return { release, [Symbol.asyncDispose]: release };
+}

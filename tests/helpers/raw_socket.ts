@@ -4,6 +4,8 @@
  * @module
  */
 
+import { joinBytes } from "../../lib/platform/bytes.ts";
+
 /** A raw connection to skiffd. */
 export class RawSocket {
   readonly #conn: Deno.UnixConn;
@@ -72,5 +74,84 @@ export class RawSocket {
     } catch {
       // Closed already.
     }
+  }
+}
+
+/**
+ * A raw connection that keeps reading, so the daemon never waits on it, and
+ * hands out answer lines (event lines are skipped).
+ */
+export class LineConn {
+  readonly #conn: Deno.UnixConn;
+  #buffer = new Uint8Array(0);
+  #lines: string[] = [];
+  #ended = false;
+  #wake: (() => void) | undefined;
+
+  /** Reads `conn` from now on. */
+  constructor(conn: Deno.UnixConn) {
+    this.#conn = conn;
+    this.#pump();
+  }
+
+  async #pump(): Promise<void> {
+    const chunk = new Uint8Array(1 << 16);
+    try {
+      for (;;) {
+        const n = await this.#conn.read(chunk);
+        if (n === null) break;
+        const joined = joinBytes([this.#buffer, chunk.subarray(0, n)]);
+        let start = 0;
+        for (let nl = joined.indexOf(0x0a); nl !== -1; nl = joined.indexOf(0x0a, start)) {
+          this.#lines.push(new TextDecoder().decode(joined.subarray(start, nl)));
+          start = nl + 1;
+        }
+        this.#buffer = joined.slice(start);
+        this.#wake?.();
+      }
+    } catch {
+      // Reset by the daemon: the same as an end.
+    }
+    this.#ended = true;
+    this.#wake?.();
+  }
+
+  /** Writes all of `bytes`. */
+  async write(bytes: Uint8Array): Promise<void> {
+    while (bytes.length > 0) bytes = bytes.subarray(await this.#conn.write(bytes));
+  }
+
+  /** Takes `n` answer lines; fewer when the daemon ends the connection. Throws on a hang. */
+  async answers(n: number, timeout = 60_000): Promise<{ lines: string[]; ended: boolean }> {
+    const deadline = Date.now() + timeout;
+    const out: string[] = [];
+    while (out.length < n) {
+      const line = this.#lines.shift();
+      if (line !== undefined) {
+        if (!/^\{"event":/.test(line)) out.push(line);
+        continue;
+      }
+      if (this.#ended) return { lines: out, ended: true };
+      if (Date.now() > deadline) throw new Error(`hang: ${out.length} of ${n} answers came`);
+      await new Promise<void>((resolve) => {
+        this.#wake = resolve;
+        setTimeout(resolve, 200);
+      });
+    }
+    return { lines: out, ended: false };
+  }
+
+  /** Closes the connection. */
+  close(): void {
+    try {
+      this.#conn.close();
+    } catch {
+      // Closed already.
+    }
+  }
+
+  /** Whether the daemon ended the connection. */
+  get ended(): boolean {
+    return this.#ended;
   }
 }

@@ -122,13 +122,7 @@ export class SkiffEnv {
       await writer.write(new TextEncoder().encode(options.stdin));
       await writer.close();
     }
-    const output = await child.output();
-    const decoder = new TextDecoder();
-    return {
-      code: output.code,
-      stdout: decoder.decode(output.stdout),
-      stderr: decoder.decode(output.stderr),
-    };
+    return decodeOutput(await child.output());
   }
 
   /** Runs `skiff args…` and returns stdout; throws with stderr when the exit code is not 0. */
@@ -193,10 +187,23 @@ export class SkiffEnv {
     }
   }
 
+  /**
+   * Whether process `pid` runs with this test's folders: a pid in a lock file
+   * may have ended and been given to an unrelated process since.
+   */
+  #ours(pid: number): boolean {
+    try {
+      return Deno.readTextFileSync(`/proc/${pid}/environ`).includes(this.root);
+    } catch {
+      // No /proc (macOS): trust the lock file.
+      return Deno.build.os !== "linux";
+    }
+  }
+
   /** Stops the daemon and the watcher (by signal, so a broken one still goes) and removes the folders. */
   async dispose(): Promise<void> {
     const watcher = await this.watcherPid();
-    if (watcher && pidAlive(watcher)) {
+    if (watcher && pidAlive(watcher) && this.#ours(watcher)) {
       try {
         Deno.kill(watcher, "SIGKILL");
       } catch {
@@ -204,7 +211,7 @@ export class SkiffEnv {
       }
     }
     const pid = await this.daemonPid();
-    if (pid) {
+    if (pid && this.#ours(pid)) {
       try {
         Deno.kill(pid, "SIGTERM");
         await waitFor("the daemon to exit", () => !pidAlive(pid), { timeout: 5000 }).catch(() => {
@@ -218,6 +225,16 @@ export class SkiffEnv {
   }
 }
 
+/** A finished command's exit code and its output as text. */
+export function decodeOutput(output: Deno.CommandOutput): RunResult {
+  const decoder = new TextDecoder();
+  return {
+    code: output.code,
+    stdout: decoder.decode(output.stdout),
+    stderr: decoder.decode(output.stderr),
+  };
+}
+
 /** Whether process `pid` exists and is not a zombie. */
 export function pidAlive(pid: number): boolean {
   try {
@@ -226,6 +243,15 @@ export function pidAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The workspace file of the default socket and anything named after it (the
+ * temporary files of saves, set-aside files) in the state folder `dir`.
+ */
+export function workspaceFiles(dir: string): string[] {
+  return [...Deno.readDirSync(dir)].map((e) => e.name)
+    .filter((name) => name.startsWith("skiffd.workspace.json")).sort();
 }
 
 /** Runs `body` with a fresh {@linkcode SkiffEnv} and always cleans up. */

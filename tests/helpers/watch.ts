@@ -132,8 +132,13 @@ export async function waitPrompt(
   }
 }
 
-/** Adds a task for `pane` and sends it; returns its uid. */
-export async function sendTask(skiff: SkiffEnv, pane: string, task: string): Promise<string> {
+/** Adds a task for `pane` and sends it (with `extra` arguments); returns its uid. */
+export async function sendTask(
+  skiff: SkiffEnv,
+  pane: string,
+  task: string,
+  extra: string[] = [],
+): Promise<string> {
   const result = await skiff.run([
     "ledger",
     "add",
@@ -143,6 +148,7 @@ export async function sendTask(skiff: SkiffEnv, pane: string, task: string): Pro
     task,
     "--send",
     "--enter",
+    ...extra,
   ]);
   if (result.code !== 0 && result.code !== 8) {
     throw new Error(`ledger add --send exited ${result.code}: ${result.stderr}`);

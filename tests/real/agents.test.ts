@@ -18,11 +18,15 @@ import { assert, assertEquals } from "../helpers/assert.ts";
 import { EventStream } from "../helpers/events.ts";
 import { type SkiffEnv, waitFor, withSkiff } from "../helpers/skiff.ts";
 import { DEFAULT_REPLY, type FakeLlm, startFakeLlm } from "../fixtures/fake_llm_server.ts";
+
 import { agentInstalled, type AgentName, AGENTS, prepareAgent } from "../agents/agent_env.ts";
 import { SCRIPTS } from "../agents/driver.ts";
 import { agentStartLine } from "../../lib/agents/launch.ts";
 import { AgentRegistry } from "../../lib/agents/registry.ts";
 import type { PaneInfo } from "../../lib/protocol/panes.ts";
+
+/** What the fake model's tool call runs in the agent's shell tool. */
+const TOOL_COMMAND = "skiff ls --json > skiff-tool-output.txt";
 
 function listed(variable: string, fallback: string): string[] {
   const value = Deno.env.get(variable) ?? fallback;
@@ -76,7 +80,8 @@ for (const agent of AGENTS) {
     sanitizeResources: false,
     fn: async () => {
       assert(installed, `${agent} is not installed: run tests/agents/install.sh ${agent}`);
-      const llm = await startFakeLlm({ delayMs: 120 });
+      // The tool call runs skiff itself: every pane, an agent's included, can reach its skiffd.
+      const llm = await startFakeLlm({ delayMs: 120, toolCommand: TOOL_COMMAND });
       try {
         await withSkiff(async (skiff) => {
           await skiff.ok(["daemon", "start"]);
@@ -163,10 +168,15 @@ async function flow(skiff: SkiffEnv, agent: AgentName, { stream, llm, at }: Walk
     return waited.code === 0 || (await pane(skiff, agent)).state !== "waiting";
   }, { timeout: 30_000, interval: 10 });
   await skiff.ok(["wait", agent, "--until", "idle", "--timeout", "90"]);
-  await waitFor(
-    "the tool's file",
-    () => Deno.stat(join(workdir, "skiff-tool-output.txt")).then(() => true, () => false),
-  );
+  const listed = await waitFor("the tool's file", async () => {
+    const text = await Deno.readTextFile(join(workdir, "skiff-tool-output.txt")).catch(() => "");
+    try {
+      return JSON.parse(text) as { panes: { name: string }[] };
+    } catch {
+      return undefined; // Not there, or not written whole yet.
+    }
+  });
+  assert(listed.panes.some((p) => p.name === agent), "skiff ls from the agent's tool lists it");
   assert(llm.requests().some((r) => r.toolResult), "the model got the tool's result");
   if (profile.hooks.kind !== "none") await turnEndHook(skiff, agent);
   // Exactly two turns, each opened and closed once: a late hook opens no third.

@@ -17,6 +17,9 @@ export const codex: AgentProfile = {
   id: "codex",
   label: "Codex",
   command: "codex",
+  // Codex runs its tool calls in a login shell by default, which rebuilds PATH from the
+  // profile files and loses the pane's own (the caller's PATH, with `skiff` on it).
+  startArgs: ["-c", "allow_login_shell=false"],
   continueArgs: ["resume", "--last"],
   match: { comm: ["codex"], argv: ["codex", "codex.js"] },
   // Codex reads fast keys as a paste burst for 120 ms; Enter must come later.

@@ -256,7 +256,15 @@ Deno.test("launch: agentLaunchFor builds the line skiff new --agent runs, hooks 
     assertEquals((await Deno.stat(hookDir)).mode! & 0o777, 0o700);
 
     const codex = agentLaunchFor("codex", { registry, hookCommand, hookDir, continue: true });
-    assertEquals(codex.command.slice(0, 4), ["codex", "resume", "--last", "-c"]);
+    // Its tool calls keep the pane's PATH: no login shell.
+    assertEquals(codex.command.slice(0, 6), [
+      "codex",
+      "-c",
+      "allow_login_shell=false",
+      "resume",
+      "--last",
+      "-c",
+    ]);
 
     const unknown = assertThrows(() => agentLaunchFor("nope", { registry, hookDir }));
     assertEquals([(unknown as SkiffError).exit, unknown.message], [

@@ -182,3 +182,15 @@ Deno.test("loadWorkspace: a file that cannot be read is an error, not set aside"
   assert(threw, "reading a folder throws");
   assertEquals(files(dir.path), ["workspace.json"]);
 });
+
+Deno.test("loading removes the temporary files of saves a crash cut off, and nothing else", () => {
+  using dir = tempDir();
+  const path = join(dir.path, "skiffd.workspace.json");
+  saveWorkspace(path, sample());
+  Deno.writeTextFileSync(`${path}.tmp-123-abcd1234`, '{"version":1,"pan');
+  Deno.writeTextFileSync(join(dir.path, "dev.workspace.json.tmp-9-ffff0000"), "another's");
+  Deno.writeTextFileSync(join(dir.path, "notes.txt"), "mine");
+  assertEquals(loadWorkspace(path).data, sample());
+  const names = [...Deno.readDirSync(dir.path)].map((e) => e.name).sort();
+  assertEquals(names, ["dev.workspace.json.tmp-9-ffff0000", "notes.txt", "skiffd.workspace.json"]);
+});

@@ -166,11 +166,14 @@ Deno.test("a claim lives exactly as long as its sender: never stale while it run
     new RegExp(`another process \\(pid ${holder.pid}\\)`),
   );
   assertEquals(busy.details.pid, holder.pid);
+  assertEquals(ledger.beingSent(), new Set([task.id]));
   // The sender dies without finishing: its claim goes with it.
   holder.kill("SIGKILL");
   await holder.status;
   await reader.cancel();
   await holder.stdin.close().catch(() => {});
+  assertEquals(claimRows(ledger.path)[0].pid, holder.pid, "the dead sender's row stays");
+  assertEquals(ledger.beingSent(), new Set(), "but nothing is being sent");
   assertEquals(ledger.claimForSend(task.uid, { pid: 7 }).id, task.id);
   assertEquals(claimRows(ledger.path)[0].pid, 7);
   ledger.finishSend(task.uid, "released");

@@ -33,6 +33,21 @@ Deno.test("writeFileAtomic: creates, then replaces the content; no temp files re
   assertEquals(names(dir.path), ["state.json"]);
 });
 
+Deno.test("writeFileAtomic: a full disk mid-write throws ENOSPC and leaves the old file whole", () => {
+  using dir = tempDir();
+  const path = join(dir.path, "state.json");
+  writeFileAtomic(path, "the old content\n");
+  const error = assertThrows(
+    () => writeFileAtomic(path, "a much longer new content\n", { spaceLeft: 5 }),
+    /No space left on device/,
+  );
+  assertEquals((error as Error & { code?: string }).code, "ENOSPC");
+  assertEquals(Deno.readTextFileSync(path), "the old content\n");
+  assertEquals(names(dir.path), ["state.json"], "the partial temporary file is removed");
+  writeFileAtomic(path, "fits\n", { spaceLeft: 100 });
+  assertEquals(Deno.readTextFileSync(path), "fits\n");
+});
+
 Deno.test("writeFileAtomic: a reader holding the old file keeps the old content", () => {
   using dir = tempDir();
   const path = join(dir.path, "f");

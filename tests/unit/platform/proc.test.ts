@@ -2,9 +2,12 @@ import { assert, assertEquals } from "../../helpers/assert.ts";
 import {
   foregroundGroup,
   foregroundProcess,
+  killSession,
   processCwd,
   processInfo,
+  processStartTicks,
   residentBytes,
+  sessionMembers,
 } from "../../../lib/platform/proc.ts";
 import { spawnPty } from "../../../lib/platform/pty.ts";
 import { basename, join } from "node:path";
@@ -172,6 +175,34 @@ Deno.test({
       if (front !== undefined && front !== pty.pid) Deno.kill(-front, "SIGKILL");
       pty.kill("SIGKILL");
       await exited;
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "proc: killSession kills a session only while its leader is the process seen at the hang-up",
+  ignore: !isLinux,
+  async fn() {
+    // `setsid` makes the sleep a session leader: its pid is its session id.
+    const leader = new Deno.Command("setsid", { args: ["sleep", "60"] }).spawn();
+    try {
+      await until(() => sessionMembers(leader.pid).includes(leader.pid), "the new session");
+      const started = processStartTicks(leader.pid);
+      assert(started !== undefined && started > 0, `start ticks ${started}`);
+      // As if the pid had been taken again by a stranger: another start time, or none seen.
+      assertEquals(killSession(leader.pid, { leaderStart: started! + 1 }), 0);
+      assertEquals(killSession(leader.pid, { leaderStart: undefined }), 0);
+      assertEquals(sessionMembers(leader.pid), [leader.pid]);
+      assertEquals(killSession(leader.pid, { leaderStart: started }), 1);
+      assertEquals((await leader.status).signal, "SIGKILL");
+    } finally {
+      try {
+        leader.kill("SIGKILL");
+      } catch {
+        // Already gone.
+      }
+      await leader.status;
     }
   },
 });

@@ -119,3 +119,19 @@ Deno.test("LineSplitter: the newline that ends an oversize line may come in its 
   c.push("x\n");
   assertEquals([c.oversize, c.lines], [1, ["x"]]);
 });
+
+Deno.test("LineSplitter: a line callback that returns false stops there and gets the rest back", () => {
+  const splitter = new LineSplitter();
+  const lines: string[] = [];
+  const bytes = new TextEncoder().encode("one\nstop\n\u0000binary\nmore");
+  const rest = splitter.push(bytes, (text) => {
+    lines.push(text);
+    return text !== "stop";
+  }, () => {});
+  assertEquals(lines, ["one", "stop"]);
+  assertEquals(new TextDecoder().decode(rest), "\u0000binary\nmore");
+  bytes.fill(0); // the rest is a copy
+  assertEquals(new TextDecoder().decode(rest), "\u0000binary\nmore");
+  // A stop at the chunk's end leaves nothing over.
+  assertEquals(splitter.push(new TextEncoder().encode("x\n"), () => false, () => {}), undefined);
+});

@@ -18,7 +18,7 @@ Deno.test("startLine: the continue line when asked and the agent has one", async
   assertEquals(fresh.line, `claude --settings ${hookDir}/claude-skiff-settings.json`);
   assertEquals(again.line, `claude --continue --settings ${hookDir}/claude-skiff-settings.json`);
   const codex = startLine(profile('[skiff_agent]\nagent = "codex"'), { continue: true, hookDir });
-  assertMatch(codex.line, /^codex resume --last /);
+  assertMatch(codex.line, /^codex -c allow_login_shell=false resume --last /);
   const opencode = startLine(profile('[skiff_agent]\nagent = "opencode"'), {
     continue: true,
     hookDir,
