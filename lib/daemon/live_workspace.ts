@@ -5,13 +5,10 @@
  * @module
  */
 
-import { basename, delimiter, resolve } from "../platform/path.ts";
+import { basename } from "../platform/path.ts";
 import { SkiffError } from "../errors.ts";
 import type { Config, ConfigSource } from "../config/config.ts";
 import { loginShell } from "../platform/spawn_self.ts";
-import { which } from "../platform/shell.ts";
-import { killSession, processStartTicks, sessionMembers } from "../platform/proc.ts";
-import { CLIENT_ENV, MAX_PANE_SIZE, MIN_PANE_SIZE } from "../protocol/panes.ts";
 import { AgentWatches, paneEventFields } from "./agent_watches.ts";
 import type { EventBus } from "./events.ts";
 import { Pane } from "./pane.ts";
@@ -20,38 +17,9 @@ import type { SavedPane, SavedSession, WorkspaceData } from "./workspace.ts";
 import type { PaneInfo } from "../protocol/panes.ts";
 import { paneInfo } from "./pane_info.ts";
 import { WorkspaceSaver } from "./saver.ts";
-
-/** The pattern a pane or session name must match. */
-export const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-
-/** Default size of a pane made without one. */
-export const DEFAULT_SIZE = { cols: 120, rows: 40 };
-
-/** How long pane processes get to end after SIGHUP when the daemon stops. */
-const SHUTDOWN_GRACE_MS = 1500;
-/** How long a killed pane's processes get to end after SIGHUP. */
-const KILL_GRACE_MS = 2000;
-
-/**
- * SIGKILLs what is left of a pane's session, whose leader had start time
- * `leaderStart` at the hang-up; false where sessions cannot be read.
- */
-function endSession(sid: number, leaderStart: number | undefined): boolean {
-  if (Deno.build.os !== "linux") return false;
-  killSession(sid, { leaderStart });
-  return true;
-}
-
-/**
- * The start time of a pane's process while it runs. An exited one has none:
- * a process found under its pid now is another that got the pid again.
- */
-function leaderStartOf(pane: Pane): number | undefined {
-  return pane.status === "running" && pane.pid > 0 ? processStartTicks(pane.pid) : undefined;
-}
-
-/** Environment variables that must not leak from the daemon into panes. */
-const DROPPED_ENV = ["TMUX", "TMUX_PANE", "SKIFF_PANE", "SKIFF_SESSION", "STY", "WINDOW"];
+import { checkName, uniqueName } from "./names.ts";
+import { checkProgram, clampSize, DEFAULT_SIZE, paneEnv } from "./pane_env.ts";
+import { SessionReaper } from "./reaper.ts";
 
 /** What `pane.new` asks for. */
 export interface NewPaneRequest {
@@ -99,14 +67,6 @@ export interface LiveWorkspaceOptions {
   mayWrite?: () => boolean;
 }
 
-/** A size no smaller than a pane takes, nor larger. */
-export function clampSize(cols: number, rows: number): { cols: number; rows: number } {
-  return {
-    cols: Math.min(MAX_PANE_SIZE.cols, Math.max(MIN_PANE_SIZE.cols, cols)),
-    rows: Math.min(MAX_PANE_SIZE.rows, Math.max(MIN_PANE_SIZE.rows, rows)),
-  };
-}
-
 function isDirectory(path: string): boolean {
   try {
     return Deno.statSync(path).isDirectory;
@@ -124,9 +84,7 @@ export class LiveWorkspace {
   #lastGeneration = 0;
   #stopping = false;
   readonly #saver: WorkspaceSaver;
-  /** The sessions of killed panes whose processes get a moment before SIGKILL. */
-  /** Sessions of killed panes still in their grace time: leader pid → its start time. */
-  readonly #doomed = new Map<number, number | undefined>();
+  readonly #reaper = new SessionReaper();
   /** Sessions that have sent `session-ended` in this run. */
   readonly #ended = new Set<string>();
   /** Sessions removed with their last pane, kept until their `session-ended` is sent. */
@@ -202,38 +160,7 @@ export class LiveWorkspace {
   }
 
   #paneEnv(saved: SavedPane): Record<string, string> {
-    const env = Deno.env.toObject();
-    for (const key of DROPPED_ENV) delete env[key];
-    // The variables that follow the person come from the command that started the pane.
-    if (saved.client_env) {
-      for (const key of CLIENT_ENV) {
-        if (saved.client_env[key] !== undefined) env[key] = saved.client_env[key];
-        else delete env[key];
-      }
-    }
-    const full: Record<string, string> = {
-      ...env,
-      TERM: "xterm-256color",
-      COLORTERM: "truecolor",
-      ...saved.env,
-      SKIFF_PANE: saved.id,
-      SKIFF_SESSION: saved.session,
-      SKIFF_SOCKET: this.#options.socket,
-    };
-    const bin = this.#options.binDir;
-    if (bin) full.PATH = full.PATH ? `${bin}${delimiter}${full.PATH}` : bin;
-    return full;
-  }
-
-  /** Throws exit `NOT_FOUND` when `program` cannot be found or run with the pane's PATH. */
-  #checkProgram(program: string, env: Record<string, string>, cwd: string): void {
-    const path = program.includes("/") ? resolve(cwd, program) : program;
-    if (which(path, env.PATH ?? "")) return;
-    const where = program.includes("/") ? "does not exist or cannot be run" : "is not on the PATH";
-    throw new SkiffError(`Cannot start '${program}': it ${where}; no pane was made`, {
-      exit: "NOT_FOUND",
-      details: { program },
-    });
+    return paneEnv(saved, { socket: this.#options.socket, binDir: this.#options.binDir });
   }
 
   async #start(saved: SavedPane, argv: string[]): Promise<Pane> {
@@ -278,31 +205,12 @@ export class LiveWorkspace {
 
   /** A pane name made from `base` that no pane has: `base`, else `base-2`, `base-3`, … */
   uniquePaneName(base: string): string {
-    return this.#uniqueName(base, (n) => !!this.#paneNamed(n));
+    return uniqueName(base, (n) => !!this.#paneNamed(n));
   }
 
   /** A session name made from `base` that no session has. */
   uniqueSessionName(base: string): string {
-    return this.#uniqueName(base, (n) => !!this.#sessionNamed(n));
-  }
-
-  #uniqueName(base: string, taken: (name: string) => boolean): string {
-    let stem = base.replace(/[^A-Za-z0-9._-]/g, "-").replace(/^[^A-Za-z0-9]+/, "");
-    if (stem === "" || /^[ps]\d+$/.test(stem)) stem = `pane-${stem}`;
-    stem = stem.slice(0, 56);
-    if (!taken(stem)) return stem;
-    for (let n = 2;; n++) {
-      if (!taken(`${stem}-${n}`)) return `${stem}-${n}`;
-    }
-  }
-
-  #checkName(name: string, kind: string): void {
-    if (!NAME_PATTERN.test(name) || /^[ps]\d+$/.test(name)) {
-      throw new SkiffError(
-        `Bad ${kind} name '${name}': use letters, digits, '.', '_' and '-', not an id like p1`,
-        { exit: "USAGE" },
-      );
-    }
+    return uniqueName(base, (n) => !!this.#sessionNamed(n));
   }
 
   #paneNamed(name: string): SavedPane | undefined {
@@ -329,12 +237,12 @@ export class LiveWorkspace {
     }
     const argv = request.command?.length ? request.command : project?.command ?? this.#shell();
     if (request.name !== undefined) {
-      this.#checkName(request.name, "pane");
+      checkName(request.name, "pane");
       if (this.#paneNamed(request.name)) {
         throw new SkiffError(`A pane named '${request.name}' exists already`, { exit: "CONFLICT" });
       }
     }
-    const name = request.name ?? this.#uniqueName(basename(argv[0]), (n) => !!this.#paneNamed(n));
+    const name = request.name ?? uniqueName(basename(argv[0]), (n) => !!this.#paneNamed(n));
     let session = request.session === undefined || request.marks
       ? undefined
       : this.findSession(request.session);
@@ -345,8 +253,8 @@ export class LiveWorkspace {
     }
     if (!session) {
       const sessionName = request.session ??
-        this.#uniqueName(name, (n) => !!this.#sessionNamed(n));
-      this.#checkName(sessionName, "session");
+        uniqueName(name, (n) => !!this.#sessionNamed(n));
+      checkName(sessionName, "session");
       session = {
         id: `s${this.#data.next_session++}`,
         name: sessionName,
@@ -370,7 +278,7 @@ export class LiveWorkspace {
       created: new Date().toISOString(),
       generation: this.#nextGeneration(),
     };
-    this.#checkProgram(argv[0], this.#paneEnv(saved), cwd);
+    checkProgram(argv[0], this.#paneEnv(saved), cwd);
     this.#data.next_pane++;
     if (!this.#data.sessions.includes(session)) this.#data.sessions.push(session);
     this.#data.panes.push(saved);
@@ -436,7 +344,7 @@ export class LiveWorkspace {
 
   /** Renames a pane. */
   rename(pane: Pane, name: string): void {
-    this.#checkName(name, "pane");
+    checkName(name, "pane");
     const other = this.#paneNamed(name);
     if (other && other.id !== pane.id) {
       throw new SkiffError(`A pane named '${name}' exists already`, { exit: "CONFLICT" });
@@ -458,18 +366,7 @@ export class LiveWorkspace {
 
   /** Ends a pane's process and removes the pane; its id is never used again. */
   kill(pane: Pane): void {
-    const pid = pane.pid;
-    const leaderStart = leaderStartOf(pane);
-    pane.kill("SIGHUP");
-    // A program that ignores SIGHUP, or is slow to go, still goes: everything the pane's
-    // program started shares its session. A stop before the timer still ends them.
-    if (pid > 0) {
-      this.#doomed.set(pid, leaderStart);
-      setTimeout(() => {
-        this.#doomed.delete(pid);
-        if (!endSession(pid, leaderStart) && pane.status === "running") pane.killGroups();
-      }, KILL_GRACE_MS);
-    }
+    this.#reaper.hangUp(pane);
     this.#panes.delete(pane.id);
     this.watches.remove(pane);
     const index = this.#data.panes.findIndex((p) => p.id === pane.id);
@@ -544,25 +441,11 @@ export class LiveWorkspace {
   async shutdown(reason: string): Promise<void> {
     this.#stopping = true;
     this.watches.stopping();
-    const panes = [...this.#panes.values()];
-    const sessions = new Map(this.#doomed);
-    for (const pane of panes) if (pane.pid > 0) sessions.set(pane.pid, leaderStartOf(pane));
-    // Read the groups before the hang-up, for platforms without sessions to read.
-    const groups = panes.filter((p) => p.status === "running")
-      .map((p) => ({ pane: p, kill: () => p.killGroups() }));
-    for (const pane of panes) {
-      pane.endAttachments(reason);
-      pane.kill("SIGHUP");
-    }
+    const ending = this.#reaper.endAll(
+      [...this.#panes.values()],
+      (pane) => pane.endAttachments(reason),
+    );
     this.save();
-    const deadline = Date.now() + SHUTDOWN_GRACE_MS;
-    const alive = () =>
-      panes.some((p) => p.status === "running") ||
-      [...sessions.keys()].some((sid) => sessionMembers(sid).length > 0);
-    while (alive() && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    for (const [sid, leaderStart] of sessions) endSession(sid, leaderStart);
-    for (const { pane, kill } of groups) if (pane.status === "running") kill();
+    await ending;
   }
 }

@@ -13,7 +13,7 @@ import { WATCH_METHODS } from "./watch_methods.ts";
 import type { ServiceMethodName } from "../protocol/app.ts";
 import type { MethodName } from "../protocol/methods.ts";
 import type { MethodTable } from "./method_types.ts";
-import { clampSize } from "./live_workspace.ts";
+import { clampSize } from "./pane_env.ts";
 import { MAX_SIZE, newPaneRequest, paneSize as size } from "./new_pane_params.ts";
 import {
   flag,

@@ -7,4 +7,4 @@
 export { type DaemonOutcome, runDaemon, type RunDaemonOptions } from "./run.ts";
 export { type DaemonService, noService, type ServiceHost } from "./services.ts";
 
-export { NAME_PATTERN } from "./live_workspace.ts";
+export { NAME_PATTERN } from "./names.ts";
