@@ -33,10 +33,10 @@ const idleCollector = new IdleCollector();
 /**
  * Starts what panes read and parse with (the thread that reads terminals,
  * the event loop's short turn), so that the first pane's output does not
- * wait for them.
+ * wait for them; `log` gets the line that says the reader thread failed.
  */
-export function preparePanes(): void {
-  ptyReader();
+export function preparePanes(options: { log: (line: string) => void }): void {
+  ptyReader(options);
   nextIoTurn(() => {});
 }
 

@@ -188,7 +188,7 @@ async function serve(
   lock.truncateSync(0);
   lock.writeSync(new TextEncoder().encode(`${Deno.pid}\n`));
 
-  preparePanes();
+  preparePanes({ log });
   await workspace.restore();
 
   // The watcher runs while the Skiff agent's session exists: start it now if

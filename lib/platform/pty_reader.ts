@@ -20,7 +20,14 @@
  * @module
  */
 
-import { COMMAND_RING, OP, readerThread, type Report, type Start } from "./pty_reader_thread.ts";
+import {
+  COMMAND_RING,
+  OP,
+  READER_FAULT_ENV,
+  readerThread,
+  type Report,
+  type Start,
+} from "./pty_reader_thread.ts";
 
 /** Where a source's output goes. */
 export interface PtySink {
@@ -76,9 +83,7 @@ export class PtyReader {
     worker.onerror = (event) => {
       // Unhandled, a worker's error would end this process and every pane with it.
       event.preventDefault();
-      console.error(
-        `skiff: the PTY reader thread failed, panes are read as before: ${event.message}`,
-      );
+      report(`the PTY reader thread failed, panes are read as before: ${event.message}`);
       this.#failed();
     };
     worker.onmessage = (event: MessageEvent<Report>) => {
@@ -121,10 +126,16 @@ export class PtyReader {
       const worker = new Worker(url, { type: "module" });
       URL.revokeObjectURL(url);
       const reader = new PtyReader(libc, worker, pipe[1]);
-      const start: Start = { wakeFd: pipe[0], ring: reader.#ring.buffer };
+      const failAt = Number(Deno.env.get(READER_FAULT_ENV) ?? 0);
+      const start: Start = {
+        wakeFd: pipe[0],
+        ring: reader.#ring.buffer,
+        ...(Number.isInteger(failAt) && failAt > 0 ? { failAt } : {}),
+      };
       worker.postMessage(start);
       return reader;
-    } catch {
+    } catch (error) {
+      report(`the PTY reader thread cannot start, panes are read as before: ${error}`);
       return null;
     }
   }
@@ -169,8 +180,18 @@ export class PtyReader {
 
 let shared: PtyReader | null | undefined;
 
+/** Where the reader says it failed: skiffd's log once it is given (see {@linkcode ptyReader}). */
+let report = (line: string) => console.error(`skiff: ${line}`);
+
+/** Options for {@linkcode ptyReader}. */
+export interface PtyReaderOptions {
+  /** Where to write the line that says the thread failed or cannot start. */
+  log?: (line: string) => void;
+}
+
 /** The process's reader thread, started on first use; `null` where it cannot run. */
-export function ptyReader(): PtyReader | null {
+export function ptyReader(options: PtyReaderOptions = {}): PtyReader | null {
+  if (options.log) report = options.log;
   if (shared === undefined) shared = PtyReader.start();
   return shared;
 }

@@ -31,7 +31,19 @@ export interface Start {
   wakeFd: number;
   /** The command ring (see {@linkcode COMMAND_RING}). */
   ring: SharedArrayBuffer;
+  /**
+   * The fault switch (see {@linkcode READER_FAULT_ENV}): the thread throws,
+   * as a bug would, when it is about to read for the `failAt`-th time.
+   */
+  failAt?: number;
 }
+
+/**
+ * The fault switch of the reader thread, for tests: `SKIFF_FAULT_PTY_READER=N`
+ * makes the thread fail before its N-th read of a source, so that panes go
+ * back to being read by the event loop in the middle of their output.
+ */
+export const READER_FAULT_ENV = "SKIFF_FAULT_PTY_READER";
 
 /** A message from the thread: output of a source, or its end. */
 export type Report = { id: number; data: Uint8Array } | { id: number; end: true };
@@ -70,6 +82,8 @@ export function readerThread(): void {
   const sources = new Map<number, Source>();
   const buffer = new Uint8Array(BATCH);
   const wakeBuffer = new Uint8Array(64);
+  let reads = 0;
+  let failAt = 0;
   const errno = () => new Deno.UnsafePointerView(libc.symbols.__errno_location()!).getInt32();
 
   const end = (id: number, source: Source) => {
@@ -80,6 +94,7 @@ export function readerThread(): void {
 
   /** Reads what `source` has, up to one batch; ends it at end of file or on an error. */
   const drain = (id: number, source: Source) => {
+    if (++reads === failAt) throw new Error(`failed on purpose before read ${reads}`);
     let used = 0;
     let ended = false;
     while (used < BATCH) {
@@ -159,5 +174,8 @@ export function readerThread(): void {
   };
 
   // The start comes as the one message; from then on the thread stays in `run`.
-  scope.onmessage = (event) => run(event.data.wakeFd, new Int32Array(event.data.ring));
+  scope.onmessage = (event) => {
+    failAt = event.data.failAt ?? 0;
+    run(event.data.wakeFd, new Int32Array(event.data.ring));
+  };
 }
