@@ -26,7 +26,7 @@ export const command = defineCommand({
       ctx.out.result({ running: true, ...s }, () => {
         ctx.out.line(
           `skiffd ${s.version} running, pid ${s.pid}, up ${age(s.uptime_ms)}, ` +
-            `${s.panes} panes (${s.running_panes} running), socket ${s.socket}`,
+            `${s.panes} pane${s.panes === 1 ? "" : "s"} (${s.running_panes} running), socket ${s.socket}`,
         );
         if (s.workspace_error) {
           ctx.out.line(`the workspace is not saved: ${s.workspace_error}; see ${s.log}`);

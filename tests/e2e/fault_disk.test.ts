@@ -27,6 +27,7 @@ Deno.test("a full disk during workspace saves: the old file stays whole, one log
       await skiff.ok(["new", "--name", "first", "--", ...BASH]);
       await skiff.ok(["mark", "first", "stage=before"]);
       const before = await Deno.readFile(file);
+      assertMatch(await skiff.ok(["daemon", "status"]), /, 1 pane \(1 running\), socket /);
 
       // The disk fills up. Every change still works in skiffd; none reaches the file.
       await Deno.writeTextFile(full, "");
@@ -41,6 +42,7 @@ Deno.test("a full disk during workspace saves: the old file stays whole, one log
       const status = await skiff.json<DaemonStatus>(["daemon", "status"]);
       assertMatch(status.workspace_error ?? "", /No space left on device/);
       const text = await skiff.ok(["daemon", "status"]);
+      assertMatch(text, /, 2 panes \(2 running\), socket /);
       assertMatch(text, /\nthe workspace is not saved: No space left on device/);
       const pid = status.pid;
       const logFile = join(skiff.root, "run", "skiffd.log");
