@@ -24,9 +24,10 @@ export const command = defineCommand({
     try {
       const s = await client.call("daemon.status");
       ctx.out.result({ running: true, ...s }, () => {
+        const panes = s.panes === 1 ? "1 pane" : `${s.panes} panes`;
         ctx.out.line(
           `skiffd ${s.version} running, pid ${s.pid}, up ${age(s.uptime_ms)}, ` +
-            `${s.panes} pane${s.panes === 1 ? "" : "s"} (${s.running_panes} running), socket ${s.socket}`,
+            `${panes} (${s.running_panes} running), socket ${s.socket}`,
         );
         if (s.workspace_error) {
           ctx.out.line(`the workspace is not saved: ${s.workspace_error}; see ${s.log}`);
