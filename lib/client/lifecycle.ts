@@ -26,6 +26,12 @@ export async function waitUntilGone(
   return false;
 }
 
+/** Options for {@linkcode stopRunning} and {@linkcode stopDaemon}. */
+export interface StopOptions {
+  /** A new skiffd follows at once: followers (the watcher) wait for it. */
+  restart?: boolean;
+}
+
 /**
  * Asks the skiffd behind `client` to stop and waits until its process is
  * gone; returns its pid. The connection is closed. Throws exit `DAEMON` when
@@ -34,9 +40,10 @@ export async function waitUntilGone(
 export async function stopRunning(
   client: DaemonClient,
   socket: string,
+  options: StopOptions = {},
 ): Promise<number | undefined> {
   const pid = client.server?.pid;
-  await client.call("daemon.stop").catch(() => {});
+  await client.call("daemon.stop", options.restart ? { restart: true } : {}).catch(() => {});
   client.close();
   if (!(await waitUntilGone(socket))) {
     throw new SkiffError(`skiffd (pid ${pid}) did not stop within 10 s`, { exit: "DAEMON" });
@@ -53,10 +60,13 @@ export interface StopOutcome {
 }
 
 /** Stops the skiffd on `socket`, if one runs, and waits until it is gone. */
-export async function stopDaemon(socket: string = socketPath()): Promise<StopOutcome> {
+export async function stopDaemon(
+  socket: string = socketPath(),
+  options: StopOptions = {},
+): Promise<StopOutcome> {
   const client = await tryConnect(socket);
   if (!client) return { wasRunning: false };
-  return { wasRunning: true, pid: await stopRunning(client, socket) };
+  return { wasRunning: true, pid: await stopRunning(client, socket, options) };
 }
 
 /** What {@linkcode restartDaemon} did. */
@@ -75,7 +85,7 @@ export interface RestartOutcome {
 export async function restartDaemon(socket: string = socketPath()): Promise<RestartOutcome> {
   const { loadConfig } = await import("../config/config.ts");
   loadConfig();
-  const stopped = await stopDaemon(socket);
+  const stopped = await stopDaemon(socket, { restart: true });
   const client = await startDaemon(socket);
   const pid = client.server?.pid;
   client.close();

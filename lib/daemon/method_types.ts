@@ -16,8 +16,8 @@ import type { WatcherRegistry } from "./watcher_health.ts";
 export interface DaemonControl {
   /** Facts for `daemon status`. */
   status(): DaemonStatus;
-  /** Stops the daemon. */
-  stop(): void;
+  /** Stops the daemon; with `restart`, a new one is expected at once. */
+  stop(options?: { restart?: boolean }): void;
   /** Re-reads the config; throws when it is broken, keeping the old one. */
   reload(): ResultOf<"daemon.reload">;
   /** Closes every client connection. */

@@ -37,8 +37,9 @@ export const METHODS: MethodTable<Exclude<MethodName, "hello" | ServiceMethodNam
   ...WATCH_METHODS,
   "daemon.status": (_params, ctx) => ctx.control.status(),
 
-  "daemon.stop": (_params, ctx) => {
-    ctx.afterReply(() => ctx.control.stop());
+  "daemon.stop": (params, ctx) => {
+    const restart = flag(params, "restart");
+    ctx.afterReply(() => ctx.control.stop({ restart }));
     return { stopping: true };
   },
 

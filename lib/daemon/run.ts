@@ -120,7 +120,7 @@ async function serve(
     lost: (why) => {
       reopenLog();
       log(`${why}; stopping as in a daemon stop, leaving its socket and workspace alone`);
-      void stop("another skiffd owns the socket", { lost: true });
+      void stop("another skiffd owns the socket", { lost: true, returning: true });
     },
   });
 
@@ -167,7 +167,7 @@ async function serve(
       log: files.log,
       watcher: watcher.status(),
     }),
-    stop: () => stop("stopped"),
+    stop: (options) => options?.restart ? stop("restarting", { returning: true }) : stop("stopped"),
     reload: () => {
       const fresh = config.reload();
       log("config reloaded");
@@ -226,13 +226,16 @@ async function serve(
     }
   }
 
-  async function stop(reason: string, how: { lost?: boolean } = {}): Promise<void> {
+  async function stop(
+    reason: string,
+    how: { lost?: boolean; returning?: boolean } = {},
+  ): Promise<void> {
     if (stopping) return;
     stopping = true;
     log(`stopping: ${reason}`);
     clearInterval(refresh);
     ownership.stop();
-    events.emit("daemon-stopping", { reason });
+    events.emit("daemon-stopping", { reason, returning: how.returning ?? false });
     for (const service of services) {
       await service.stop().catch((error) =>
         log(`the ${service.name} did not stop cleanly: ${(error as Error)?.message ?? error}`)

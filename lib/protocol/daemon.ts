@@ -65,8 +65,11 @@ export interface DaemonMethods {
   "hello": { params: { protocol: number; client?: string }; result: HelloResult };
   /** Facts about the running daemon. */
   "daemon.status": { params: Record<string, never>; result: DaemonStatus };
-  /** Stops the daemon after answering. */
-  "daemon.stop": { params: Record<string, never>; result: { stopping: true } };
+  /**
+   * Stops the daemon after answering. With `restart`, a new skiffd follows at
+   * once (`skiff daemon restart`), so followers such as the watcher wait for it.
+   */
+  "daemon.stop": { params: { restart?: boolean }; result: { stopping: true } };
   /** Re-reads the config; refuses a broken one and keeps the old. */
   "daemon.reload": {
     params: Record<string, never>;

@@ -210,6 +210,12 @@ export interface DaemonStoppingEvent extends EventBase {
   event: "daemon-stopping";
   /** Why. */
   reason: string;
+  /**
+   * Whether a skiffd is expected back on this socket at once: a restart, or
+   * another skiffd took over the socket. False when it was stopped for good
+   * (`skiff daemon stop`, a signal): followers need not wait for it.
+   */
+  returning: boolean;
 }
 
 /** Any event. */

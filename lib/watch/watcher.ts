@@ -48,7 +48,7 @@ export interface WatcherOptions {
 }
 
 /** Why the watcher stopped. */
-export type WatcherStop = "session-ended" | "no-session" | "daemon-gone";
+export type WatcherStop = "session-ended" | "no-session" | "daemon-stopped" | "daemon-gone";
 
 /** The unread reasons that are news for the agent, and the fact each brings. */
 const LINE_REASONS: Partial<Record<UnreadReason, Fact["kind"]>> = {
@@ -220,6 +220,12 @@ class Watcher {
         this.#options.log(`the Skiff agent's session ${event.session_name} ended; stopping`);
         this.#stop = "session-ended";
       }
+      return;
+    }
+    if (event.event === "daemon-stopping" && !event.returning) {
+      // Stopped for good: the next skiffd starts a watcher of its own when it finds the agent.
+      this.#options.log(`skiffd is stopping (${event.reason}) and not coming back; stopping`);
+      this.#stop = "daemon-stopped";
       return;
     }
     if (!("pane" in event)) return;

@@ -7,7 +7,7 @@
 
 import { join } from "node:path";
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { waitFor, withSkiff } from "../helpers/skiff.ts";
+import { pidAlive, waitFor, withSkiff } from "../helpers/skiff.ts";
 import {
   agentPrompts,
   sendTask,
@@ -241,6 +241,24 @@ Deno.test("watcher: two started at once leave one; it stops when the Skiff agent
       }
     });
     assert((await Deno.readTextFile(rig.watchLog)).includes("watcher stopped: session-ended"));
+  });
+});
+
+Deno.test("watcher: it follows a daemon restart, and ends at once when skiffd is stopped for good", async () => {
+  await withSkiff(async (skiff) => {
+    const rig = await startWatchRig(skiff);
+    const pid = (await skiff.watcherPid())!;
+    assert(pidAlive(pid), "the watcher runs");
+
+    // A restart: the same watcher connects to the new skiffd.
+    await skiff.ok(["daemon", "restart"]);
+    await waitWatcher(skiff, (w) => w.running && w.pid === pid);
+
+    // A stop for good: the watcher does not wait 10 minutes for skiffd to come back.
+    await skiff.ok(["daemon", "stop"]);
+    await waitFor("the watcher to exit", () => !pidAlive(pid));
+    const log = await Deno.readTextFile(rig.watchLog);
+    assert(log.includes("watcher stopped: daemon-stopped"), log);
   });
 });
 
