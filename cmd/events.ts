@@ -32,7 +32,7 @@ export const command = defineCommand({
   summary: "Follow the daemon's events, one a line",
   description: `Print events as they happen: ${
     EVENT_NAMES.join(", ")
-  }. With --json each line is one JSON object with the pane id, name, generation, time, and the event's place in the stream (run, seq). The stream follows skiffd through reloads and restarts, resuming after the last event it printed; a resync event says when some could not be told.`,
+  }. With --json each line is one JSON object with the pane id, name, generation, time, and the event's place in the stream (run, seq). The stream follows skiffd through reloads and restarts, resuming after the last event it printed; a resync event says when some could not be told. It ends (exit 4) when skiffd is stopped for good, after its daemon-stopping event.`,
   options: [
     { name: "count", type: "number", value: "N", help: "Exit after N events" },
   ],
@@ -48,6 +48,9 @@ export const command = defineCommand({
       const line = ctx.json ? JSON.stringify(event) : textLine(event);
       writeAllSync(Deno.stdout, encoder.encode(line + "\n"));
       if (limit !== undefined && ++seen >= limit) return Exit.OK;
+      if (event.event === "daemon-stopping" && !event.returning) {
+        throw new SkiffError("skiffd was stopped", { exit: "DAEMON" });
+      }
     }
   },
 });

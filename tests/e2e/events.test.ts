@@ -199,3 +199,47 @@ Deno.test("text events say only what is there: a bell in a shell has no agent=nu
     }
   });
 });
+
+Deno.test("skiff events follows a restart, and ends with exit 4 once skiffd is stopped for good", async () => {
+  await withSkiff(async (skiff) => {
+    await skiff.ok(["new", "--name", "one", "--", ...BASH]);
+    const before = (await skiff.json<{ clients: number }>(["daemon", "status"])).clients;
+    const follower = new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "-q", MAIN, "events", "--json"],
+      env: skiff.env,
+      clearEnv: true,
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    await waitFor("the events subscriber", async () => {
+      const s = await skiff.json<{ clients: number }>(["daemon", "status"]);
+      return s.clients > before;
+    });
+    await skiff.ok(["daemon", "restart"]);
+    await skiff.ok(["daemon", "stop"]);
+    // Without the end at the stop, the follower would look for skiffd for 10 s more.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const output = follower.output();
+    const ended = await Promise.race([
+      output,
+      new Promise<undefined>((resolve) => timer = setTimeout(() => resolve(undefined), 8000)),
+    ]);
+    clearTimeout(timer);
+    if (!ended) {
+      follower.kill("SIGKILL");
+      await output;
+    }
+    assert(ended, "the follower ended at the stop");
+    assertEquals(ended.code, 4);
+    assertEquals(JSON.parse(new TextDecoder().decode(ended.stderr)).error, {
+      code: "daemon",
+      exit: 4,
+      message: "skiffd was stopped",
+    });
+    const stops = new TextDecoder().decode(ended.stdout).trim().split("\n")
+      .map((line) => JSON.parse(line) as Event)
+      .filter((e) => e.event === "daemon-stopping")
+      .map((e) => e.event === "daemon-stopping" && [e.reason, e.returning]);
+    assertEquals(stops, [["restarting", true], ["stopped", false]]);
+  });
+});
