@@ -16,7 +16,24 @@ import type { TaskJson } from "../lib/ledger/json.ts";
 import type { Connection } from "./connection.ts";
 import { h } from "./dom.ts";
 
-function taskRow(row: TaskJson, nested: boolean, open: (row: TaskJson) => void): HTMLElement {
+/**
+ * A result path as the table shows it: from the ledger's folder when it is
+ * inside it (the File line above the table names the folder), else whole.
+ */
+function shownResult(result: string, ledgerPath: string): string {
+  const folder = ledgerPath.slice(0, ledgerPath.lastIndexOf("/") + 1);
+  return folder !== "" && result.startsWith(folder) ? result.slice(folder.length) : result;
+}
+
+/** How a row shows and what it does. */
+interface RowContext {
+  /** The ledger file's path. */
+  ledgerPath: string;
+  /** Opens a row's result file. */
+  open: (row: TaskJson) => void;
+}
+
+function taskRow(row: TaskJson, nested: boolean, context: RowContext): HTMLElement {
   const pane = row.kind === "plan"
     ? "plan"
     : `${row.pane ?? ""}${row.pane_name ? ` (${row.pane_name})` : ""}`;
@@ -37,9 +54,9 @@ function taskRow(row: TaskJson, nested: boolean, open: (row: TaskJson) => void):
           type: "button",
           class: "link",
           title: `Open ${row.result} as text`,
-          onclick: () => open(row),
+          onclick: () => context.open(row),
         },
-        row.result,
+        shownResult(row.result, context.ledgerPath),
       ),
     ),
   );
@@ -87,11 +104,11 @@ export class LedgerScreen {
       return;
     }
     if (read !== this.#reads) return;
-    const open = (row: TaskJson) => this.#openResult(row);
+    const context = { ledgerPath: view.path, open: (row: TaskJson) => this.#openResult(row) };
     const rows: HTMLElement[] = [];
     for (const row of view.rows) {
-      rows.push(taskRow(row, false, open));
-      for (const task of row.tasks ?? []) rows.push(taskRow(task, true, open));
+      rows.push(taskRow(row, false, context));
+      for (const task of row.tasks ?? []) rows.push(taskRow(task, true, context));
     }
     const where = h("p", { class: "ledger-file" }, "File: ", h("code", {}, view.path));
     const unknown = view.liveness === "unknown"

@@ -18,9 +18,13 @@ Deno.test({
       await withSkiff(async (skiff) => {
         await skiff.ok(["new", "--name", "rev", "--", ...BASH]);
         await skiff.ok(["new", "--name", "docs", "--", ...BASH]);
+        // The table shows result paths from the ledger's folder.
+        const folder = `${skiff.env.HOME}/skiff-agent/`;
         const add = async (args: string[]) => {
           const [uid, ...rest] = (await skiff.ok(["ledger", "add", ...args])).trim().split(" ");
-          return { uid, result: rest.at(-1)! };
+          const result = rest.at(-1)!;
+          assert(result.startsWith(`${folder}results/`), result);
+          return { uid, result, shown: result.slice(folder.length) };
         };
         const plan = await add(["--task", "Release 2.0", "--ref", "JIRA-7"]);
         const review = await add([
@@ -58,18 +62,18 @@ Deno.test({
         const rows = await page.evaluate<string[][]>(`[...document.querySelectorAll(".ledger-row")]
           .map((tr) => [tr.dataset.uid, ...[...tr.querySelectorAll("td")].slice(1).map((td) => td.innerText)])`);
         assertEquals(rows, [
-          [plan.uid, "sent", "plan", "Release 2.0", "JIRA-7", plan.result],
+          [plan.uid, "sent", "plan", "Release 2.0", "JIRA-7", plan.shown],
           [
             review.uid,
             "interrupted",
             "p1 (rev)",
             "Review the parser",
             "https://example.test/pr/1",
-            review.result,
+            review.shown,
           ],
-          [docs.uid, "gone", "p2 (docs)", "Write the docs", "", docs.result],
-          [later.uid, "pending", "p1 (rev)", "Fix the lexer", "", later.result],
-          [done.uid, "done", "p1 (rev)", "Old chore", "", done.result],
+          [docs.uid, "gone", "p2 (docs)", "Write the docs", "", docs.shown],
+          [later.uid, "pending", "p1 (rev)", "Fix the lexer", "", later.shown],
+          [done.uid, "done", "p1 (rev)", "Old chore", "", done.shown],
         ]);
         assert(await page.locator(`.ledger-row.nested[data-uid="${review.uid}"]`).count() === 1);
 
