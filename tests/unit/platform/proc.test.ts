@@ -161,7 +161,11 @@ Deno.test({
       assertEquals(foregroundProcess(pty.pid)?.pid, pty.pid);
       assertEquals(processCwd(pty.pid), dir.path);
       pty.write(new TextEncoder().encode("cd /\rsleep 31\r"));
-      await until(() => foregroundProcess(pty.pid)?.comm === "sleep", "sleep in front");
+      // The name changes early in exec and the arguments a moment later: wait for both.
+      await until(() => {
+        const front = foregroundProcess(pty.pid);
+        return front?.comm === "sleep" && front.argv.length > 0;
+      }, "sleep in front");
       const front = foregroundProcess(pty.pid)!;
       assertEquals(front.argv, ["sleep", "31"]);
       assert(front.pid !== pty.pid, "its own process group");
