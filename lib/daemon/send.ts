@@ -17,6 +17,8 @@ import type { PaneWatch } from "./pane_watch.ts";
 export const TYPING_QUIET_MS = 1500;
 /** How long the typed text has to show up in the input box. */
 export const LAND_TIMEOUT_MS = 4000;
+/** How long a send waits for an agent's input box to show before it refuses for it. */
+export const REDRAW_WAIT_MS = 1000;
 /** The Enter delay for a program that is not a known agent. */
 const PLAIN_ENTER_DELAY_MS = 150;
 
@@ -63,6 +65,49 @@ export function landed(text: string, draft: string): boolean {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Throws when `pane` cannot be typed into at all: it exited, or another send types. */
+function checkFree(pane: Pane): void {
+  if (pane.status !== "running") {
+    throw refuse(pane, "NOT_RUNNING", "its process has exited", "not_running");
+  }
+  if (pane.held) throw refuse(pane, "TYPING", "another send is typing into it", "busy_sending");
+}
+
+/**
+ * Why the agent in front of `pane` cannot take text now (an approval shows,
+ * it works, its input box does not show or holds a draft), or `undefined`.
+ */
+function agentRefusal(pane: Pane, watch: PaneWatch): SkiffError | undefined {
+  const tracker = watch.tracker;
+  const profile = tracker.agent;
+  if (!profile) return undefined;
+  const reading = tracker.reading;
+  const state = tracker.state;
+  if (state === "waiting" || reading?.verdict === "waiting") {
+    return refuse(
+      pane,
+      "APPROVAL",
+      "an approval or question shows; Skiff never types into one",
+      "approval",
+    );
+  }
+  if (state === "working" || reading?.verdict === "working") {
+    return refuse(pane, "WORKING", `${profile.label} is working`, "working");
+  }
+  if (!reading?.composer.visible) {
+    return refuse(pane, "DRAFT", `the input box of ${profile.label} does not show`, "no_input_box");
+  }
+  if (reading.composer.draft !== "") {
+    return refuse(
+      pane,
+      "DRAFT",
+      `the input box holds a draft: "${reading.composer.draft.slice(0, 40)}"`,
+      "draft",
+    );
+  }
+  return undefined;
+}
+
 /** Checks, types and submits; throws a {@linkcode SkiffError} naming the refusal. */
 export async function guardedSend(
   pane: Pane,
@@ -71,10 +116,7 @@ export async function guardedSend(
 ): Promise<SendResult> {
   const started = performance.now();
   let agentWait = 0;
-  if (pane.status !== "running") {
-    throw refuse(pane, "NOT_RUNNING", "its process has exited", "not_running");
-  }
-  if (pane.held) throw refuse(pane, "TYPING", "another send is typing into it", "busy_sending");
+  checkFree(pane);
   watch.evaluate();
   const tracker = watch.tracker;
   const profile = tracker.agent;
@@ -88,35 +130,20 @@ export async function guardedSend(
     );
   }
   if (profile) {
-    const reading = tracker.reading;
-    const state = tracker.state;
-    if (state === "waiting" || reading?.verdict === "waiting") {
-      throw refuse(
-        pane,
-        "APPROVAL",
-        "an approval or question shows; Skiff never types into one",
-        "approval",
-      );
+    // An agent redrawing its screen (a resize, a late banner) hides its input box for a
+    // moment: wait for one to show before refusing for it, then check everything again.
+    const ready = () => agentRefusal(pane, watch)?.details?.reason !== "no_input_box" || undefined;
+    if (!ready()) {
+      await watch.waitUntil(ready, REDRAW_WAIT_MS);
+      // Other requests ran meanwhile: the pane may have exited, another send may type,
+      // or the agent may have left the front.
+      checkFree(pane);
+      if (tracker.agent !== profile) {
+        throw refuse(pane, "NO_AGENT", `${profile.label} left the front`, "no_agent");
+      }
     }
-    if (state === "working" || reading?.verdict === "working") {
-      throw refuse(pane, "WORKING", `${profile.label} is working`, "working");
-    }
-    if (!reading?.composer.visible) {
-      throw refuse(
-        pane,
-        "DRAFT",
-        `the input box of ${profile.label} does not show`,
-        "no_input_box",
-      );
-    }
-    if (reading.composer.draft !== "") {
-      throw refuse(
-        pane,
-        "DRAFT",
-        `the input box holds a draft: "${reading.composer.draft.slice(0, 40)}"`,
-        "draft",
-      );
-    }
+    const refusal = agentRefusal(pane, watch);
+    if (refusal) throw refusal;
   }
   if (request.sinceInputs !== undefined && pane.personInputs > request.sinceInputs) {
     throw refuse(pane, "TYPING", "a person typed in it after the check", "typing");

@@ -128,6 +128,26 @@ Deno.test("send waits out an agent that is still starting, and a lost paste is n
   });
 });
 
+Deno.test("send waits up to a second for the input box of an agent that is redrawing", async () => {
+  await withSkiff(async (skiff) => {
+    await useFakeAgent(skiff);
+    // The box shows 900 ms after the splash: a send made during the splash waits for it.
+    await skiff.ok(["new", "--agent", "fake", "--name", "redraw", "--env", "FAKE_READY_MS=900"]);
+    await waitFor(
+      "the agent to show its splash",
+      async () => (await skiff.run(["capture", "redraw"])).stdout.includes("Starting"),
+    );
+    const sent = await skiff.json<{ turn_started: boolean }>([
+      "send",
+      "redraw",
+      "after the redraw",
+      "--enter",
+    ]);
+    assertEquals(sent.turn_started, true);
+    await skiff.waitForScreen("redraw", /after the redraw/);
+  });
+});
+
 Deno.test("no turn after Enter exits 8, then idle-no-turn fires and sets unread", async () => {
   await withSkiff(async (skiff) => {
     await useFakeAgent(skiff, { turnStartSeconds: 1.5 });
