@@ -6,6 +6,7 @@
 
 import { SkiffError } from "../errors.ts";
 import { runtimeFiles, socketPath } from "../config/paths.ts";
+import { fileLockHeld } from "../platform/files.ts";
 import { ConnectionClosed, DaemonClient } from "./client.ts";
 
 /** How long a command waits for a daemon it started. */
@@ -105,16 +106,6 @@ export async function reconnect(
 }
 
 /** Whether a skiffd process holds the lock of `socket` (it lives until that process ends). */
-export async function daemonAlive(socket: string = socketPath()): Promise<boolean> {
-  let file: Deno.FsFile;
-  try {
-    file = await Deno.open(runtimeFiles(socket).lock, { read: true, write: true });
-  } catch {
-    return false;
-  }
-  try {
-    return !(await file.tryLock(true));
-  } finally {
-    file.close();
-  }
+export function daemonAlive(socket: string = socketPath()): Promise<boolean> {
+  return fileLockHeld(runtimeFiles(socket).lock);
 }

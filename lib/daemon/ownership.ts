@@ -11,7 +11,7 @@
  */
 
 import type { RuntimeFiles } from "../config/paths.ts";
-import { ensureDir } from "../platform/files.ts";
+import { ensureDir, lockHolderPid, tryFileLock, writeOwnPid } from "../platform/files.ts";
 
 /** How often the socket and the lock are looked at. */
 export const OWNERSHIP_CHECK_MS = 1000;
@@ -109,20 +109,10 @@ export class Ownership {
   async #retakeLock(): Promise<boolean> {
     const files = this.#files;
     ensureDir(files.dir, 0o700);
-    const lock = await Deno.open(files.lock, {
-      read: true,
-      write: true,
-      create: true,
-      mode: 0o600,
-    });
-    if (!(await lock.tryLock(true))) {
-      let pid = "";
-      try {
-        pid = new TextDecoder().decode(Deno.readFileSync(files.lock)).trim();
-      } catch {
-        // It may be writing its pid just now.
-      }
-      lock.close();
+    const lock = await tryFileLock(files.lock);
+    if (!lock) {
+      // The new holder may be writing its pid just now.
+      const pid = lockHolderPid(files.lock);
       this.#lost = true;
       this.stop();
       this.#options.lost(
@@ -131,8 +121,7 @@ export class Ownership {
       );
       return false;
     }
-    lock.truncateSync(0);
-    lock.writeSync(new TextEncoder().encode(`${Deno.pid}\n`));
+    writeOwnPid(lock);
     // The old lock is on a removed file: nobody can meet it any more.
     this.#lock.close();
     this.#lock = lock;

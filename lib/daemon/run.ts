@@ -15,7 +15,7 @@ import {
   workspaceFile,
 } from "../config/paths.ts";
 import { SkiffError } from "../errors.ts";
-import { ensureDir, pathExists } from "../platform/files.ts";
+import { ensureDir, pathExists, tryFileLock, writeOwnPid } from "../platform/files.ts";
 import { PROTOCOL_VERSION, VERSION } from "../version.ts";
 import { EventBus } from "./events.ts";
 import { LiveWorkspace } from "./live_workspace.ts";
@@ -78,11 +78,8 @@ async function serve(
   services: readonly DaemonService[],
 ): Promise<DaemonOutcome> {
   ensureDir(files.dir, 0o700);
-  const lock = await Deno.open(files.lock, { read: true, write: true, create: true, mode: 0o600 });
-  if (!(await lock.tryLock(true))) {
-    lock.close();
-    return { alreadyRunning: true };
-  }
+  const lock = await tryFileLock(files.lock);
+  if (!lock) return { alreadyRunning: true };
   let writeLog = openLog(files.log);
   let logInode = inodeOf(files.log);
   const log = (line: string) => writeLog(line);
@@ -185,8 +182,7 @@ async function serve(
   await server.listen(files.socket);
   ownership.listening();
   ownership.start();
-  lock.truncateSync(0);
-  lock.writeSync(new TextEncoder().encode(`${Deno.pid}\n`));
+  writeOwnPid(lock);
 
   preparePanes({ log });
   await workspace.restore();

@@ -103,6 +103,50 @@ export async function withFileLock<T>(lockPath: string, work: () => T | Promise<
   }
 }
 
+/**
+ * Takes an exclusive lock on `path` (made, mode 0600, if missing) without
+ * waiting. Returns the open file, which holds the lock until it is closed,
+ * or `null` when another holds it.
+ */
+export async function tryFileLock(path: string): Promise<Deno.FsFile | null> {
+  const file = await Deno.open(path, { read: true, write: true, create: true, mode: 0o600 });
+  if (await file.tryLock(true)) return file;
+  file.close();
+  return null;
+}
+
+/** Whether another process holds the lock on `path`; false when there is no file. */
+export async function fileLockHeld(path: string): Promise<boolean> {
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(path, { read: true, write: true });
+  } catch {
+    return false;
+  }
+  try {
+    // Taken here, the lock goes with the close.
+    return !(await file.tryLock(true));
+  } finally {
+    file.close();
+  }
+}
+
+/** Writes this process's pid into a lock file it holds, for others to read. */
+export function writeOwnPid(lock: Deno.FsFile): void {
+  lock.truncateSync(0);
+  lock.writeSync(new TextEncoder().encode(`${Deno.pid}\n`));
+}
+
+/** The pid a lock's holder wrote into `path`, or `null` when none can be read (yet). */
+export function lockHolderPid(path: string): number | null {
+  try {
+    const pid = Number(new TextDecoder().decode(Deno.readFileSync(path)).trim());
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Makes a folder (and its parents) and sets its mode. */
 export function ensureDir(path: string, mode?: number): void {
   Deno.mkdirSync(path, { recursive: true, mode });

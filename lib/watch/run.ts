@@ -8,7 +8,13 @@
 import { runtimeFiles, socketPath } from "../config/paths.ts";
 import { agentLedgerPath } from "../tasks/ledger_file.ts";
 import { type ApartChild, logApart, spawnApart } from "../platform/apart.ts";
-import { ensureDir } from "../platform/files.ts";
+import {
+  ensureDir,
+  fileLockHeld,
+  lockHolderPid,
+  tryFileLock,
+  writeOwnPid,
+} from "../platform/files.ts";
 import { openLog } from "../platform/log.ts";
 import { runWatcher, type WatcherStop } from "./watcher.ts";
 
@@ -33,19 +39,10 @@ export type WatchOutcome =
 export async function watch(options: WatchOptions = {}): Promise<WatchOutcome> {
   const files = runtimeFiles(options.socket ?? socketPath());
   ensureDir(files.dir, 0o700);
-  const lock = await Deno.open(files.watchLock, {
-    read: true,
-    write: true,
-    create: true,
-    mode: 0o600,
-  });
+  const lock = await tryFileLock(files.watchLock);
+  if (!lock) return { ran: false, pid: lockHolderPid(files.watchLock) };
   try {
-    if (!(await lock.tryLock(true))) {
-      const pid = Number(new TextDecoder().decode(Deno.readFileSync(files.watchLock)).trim());
-      return { ran: false, pid: Number.isInteger(pid) && pid > 0 ? pid : null };
-    }
-    lock.truncateSync(0);
-    lock.writeSync(new TextEncoder().encode(`${Deno.pid}\n`));
+    writeOwnPid(lock);
     const log = openLog(files.watchLog);
     log(`watcher starting, pid ${Deno.pid}, socket ${files.socket}`);
     logApart(log);
@@ -63,20 +60,8 @@ export async function watch(options: WatchOptions = {}): Promise<WatchOutcome> {
 }
 
 /** Whether a watcher holds the lock of the skiffd on `socket`. */
-export async function watcherRunning(socket: string = socketPath()): Promise<boolean> {
-  let file: Deno.FsFile;
-  try {
-    file = await Deno.open(runtimeFiles(socket).watchLock, { read: true, write: true });
-  } catch {
-    return false;
-  }
-  try {
-    if (!(await file.tryLock(true))) return true;
-    await file.unlock();
-    return false;
-  } finally {
-    file.close();
-  }
+export function watcherRunning(socket: string = socketPath()): Promise<boolean> {
+  return fileLockHeld(runtimeFiles(socket).watchLock);
 }
 
 /**

@@ -1,5 +1,13 @@
 import { assert, assertEquals, assertRejects, assertThrows } from "../../helpers/assert.ts";
-import { ensureDir, withFileLock, writeFileAtomic } from "../../../lib/platform/files.ts";
+import {
+  ensureDir,
+  fileLockHeld,
+  lockHolderPid,
+  tryFileLock,
+  withFileLock,
+  writeFileAtomic,
+  writeOwnPid,
+} from "../../../lib/platform/files.ts";
 import { join } from "node:path";
 import process from "node:process";
 
@@ -175,4 +183,28 @@ Deno.test("withFileLock: concurrent holders never overlap and lose no update", a
   assertEquals(most, 1);
   assertEquals(Deno.readTextFileSync(counter), "8");
   assert(await freeForOthers(lock), "released at the end");
+});
+
+Deno.test("tryFileLock: one holder at a time; the holder's pid can be read; a close frees it", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "skiff-lock-" });
+  const path = join(dir, "x.lock");
+  try {
+    assertEquals(await fileLockHeld(path), false, "no file, no holder");
+    assertEquals(lockHolderPid(path), null);
+    const first = await tryFileLock(path);
+    assert(first, "the first takes it");
+    assertEquals((await Deno.stat(path)).mode! & 0o777, 0o600);
+    writeOwnPid(first);
+    assertEquals(lockHolderPid(path), Deno.pid);
+    // flock belongs to an open file, so a second open in this process is another holder.
+    assertEquals(await tryFileLock(path), null);
+    assertEquals(await fileLockHeld(path), true);
+    first.close();
+    assertEquals(await fileLockHeld(path), false);
+    const second = await tryFileLock(path);
+    assert(second, "free again after the close");
+    second.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
