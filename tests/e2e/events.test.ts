@@ -7,7 +7,7 @@
  */
 
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { EventStream } from "../helpers/events.ts";
+import { EventStream, followEvents } from "../helpers/events.ts";
 import { useFakeAgent } from "../helpers/fake_agent.ts";
 import { BASH, MAIN, type SkiffEnv, waitFor, withSkiff } from "../helpers/skiff.ts";
 import { DaemonClient } from "../../lib/client/client.ts";
@@ -203,18 +203,7 @@ Deno.test("text events say only what is there: a bell in a shell has no agent=nu
 Deno.test("skiff events follows a restart, and ends with exit 4 once skiffd is stopped for good", async () => {
   await withSkiff(async (skiff) => {
     await skiff.ok(["new", "--name", "one", "--", ...BASH]);
-    const before = (await skiff.json<{ clients: number }>(["daemon", "status"])).clients;
-    const follower = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "-q", MAIN, "events", "--json"],
-      env: skiff.env,
-      clearEnv: true,
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    await waitFor("the events subscriber", async () => {
-      const s = await skiff.json<{ clients: number }>(["daemon", "status"]);
-      return s.clients > before;
-    });
+    const follower = await followEvents(skiff, "piped");
     await skiff.ok(["daemon", "restart"]);
     await skiff.ok(["daemon", "stop"]);
     // Without the end at the stop, the follower would look for skiffd for 10 s more.

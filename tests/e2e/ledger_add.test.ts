@@ -20,21 +20,11 @@ import {
   uids,
 } from "../helpers/ledger.ts";
 import { BASH, withSkiff } from "../helpers/skiff.ts";
+import { SETUP_NAMES } from "../helpers/skipper.ts";
 import type { TaskJson } from "../../lib/ledger/mod.ts";
 
 /** The parent's time zone, so that the date in result paths is the same in both. */
 const TZ_ENV: Record<string, string> = Deno.env.get("TZ") ? { TZ: Deno.env.get("TZ")! } : {};
-
-/** What setup makes in the Skiff agent's folder (see lib/skipper/setup.ts). */
-const SETUP_NAMES = [
-  ".agents",
-  ".claude",
-  ".skiff-agent",
-  "AGENTS.md",
-  "CLAUDE.md",
-  "GEMINI.md",
-  "results",
-];
 
 function today(date = new Date()): string {
   const pad = (n: number) => String(n).padStart(2, "0");

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { agentDir, exists, fails, failsJson, files, list, row } from "../helpers/ledger.ts";
 import { withSkiff } from "../helpers/skiff.ts";
+import { SETUP_NAMES } from "../helpers/skipper.ts";
 
 Deno.test("ledger ls and show on a missing ledger show it empty and create nothing", async () => {
   await withSkiff(async (skiff) => {
@@ -45,16 +46,7 @@ Deno.test("the first ledger add sets the Skiff agent's folder up; an edited AGEN
   await withSkiff(async (skiff) => {
     const dir = agentDir(skiff);
     const plan = await row(skiff, ["add", "--task", "First plan"]);
-    assertEquals(await files(dir), [
-      ".agents",
-      ".claude",
-      ".skiff-agent",
-      "AGENTS.md",
-      "CLAUDE.md",
-      "GEMINI.md",
-      "ledger.db",
-      "results",
-    ]);
+    assertEquals(await files(dir), [...SETUP_NAMES, "ledger.db"].sort());
     const skill = join(skiff.env.SKIFF_CONFIG_DIR, "skills", "skiff-cli");
     assertEquals(await Deno.readLink(join(dir, ".agents", "skills", "skiff-cli")), skill);
     assert((await Deno.readTextFile(join(dir, "CLAUDE.md"))).startsWith("# Skipper"));

@@ -13,6 +13,7 @@ import {
   allPanes,
   marksOf,
   openJson,
+  SETUP_NAMES,
   skipperDir,
   skipperTerminal,
   starts,
@@ -20,21 +21,17 @@ import {
 } from "../helpers/skipper.ts";
 import { START_GUARD_MS, START_LINE_MARK } from "../../lib/skipper/marks.ts";
 
-const SETUP = [
-  ".agents",
-  ".claude",
-  ".skiff-agent",
-  "AGENTS.md",
-  "CLAUDE.md",
-  "GEMINI.md",
-  "results",
-];
-
 async function bareShell(skiff: SkiffEnv, pane: string): Promise<void> {
   await waitFor(`pane ${pane} to be a bare shell`, async () => {
     const p = (await allPanes(skiff)).find((p) => p.id === pane);
     return p?.state === "shell" && p.foreground?.pid === p.pid;
   }, { timeout: 20_000 });
+}
+
+/** The fake agent in `pane` quits, leaving its session a bare shell. */
+async function quitAgent(skiff: SkiffEnv, pane: string): Promise<void> {
+  await skiff.ok(["send", pane, "EXIT", "--enter"]).catch(() => {});
+  await bareShell(skiff, pane);
 }
 
 async function idle(skiff: SkiffEnv, pane: string): Promise<void> {
@@ -89,7 +86,7 @@ Deno.test("skipper: the first open sets up, starts and attaches; Ctrl+\\ detache
       assertEquals((await marksOf(skiff, pane.id))["skiff-agent"], "1", "the session is marked");
       assertEquals(await starts(skiff), ["start "], "started once, as a new conversation");
       // The folder is set up and Skiff's copy of the skill is there.
-      assertEquals(await files(skipperDir(skiff)), SETUP);
+      assertEquals(await files(skipperDir(skiff)), SETUP_NAMES);
       const skill = join(skiff.env.SKIFF_CONFIG_DIR, "skills", "skiff-cli", "SKILL.md");
       const builtIn = new URL("../../skills/skiff-cli/SKILL.md", import.meta.url);
       assertEquals(await Deno.readTextFile(skill), await Deno.readTextFile(builtIn));
@@ -241,8 +238,7 @@ Deno.test("skipper: for 15 s after a start line, another open types nothing", as
     const pane = first.pane!.id;
     await idle(skiff, pane);
     // The agent quits: the session is a bare shell again.
-    await skiff.ok(["send", pane, "EXIT", "--enter"]).catch(() => {});
-    await bareShell(skiff, pane);
+    await quitAgent(skiff, pane);
     const typedAt = Number((await marksOf(skiff, pane))[START_LINE_MARK]);
     assert(Date.now() - typedAt < START_GUARD_MS, "the first start line is still guarded");
     const guarded = await openJson(skiff);
@@ -264,8 +260,7 @@ Deno.test("skipper: nothing is typed while a program other than the shell is in 
     const first = await openJson(skiff);
     const pane = first.pane!.id;
     await idle(skiff, pane);
-    await skiff.ok(["send", pane, "EXIT", "--enter"]).catch(() => {});
-    await bareShell(skiff, pane);
+    await quitAgent(skiff, pane);
     await skiff.ok(["keys", pane, "sleep 600", "Enter"]);
     await waitFor("sleep in front", async () => {
       const p = (await allPanes(skiff))[0];
@@ -293,7 +288,7 @@ Deno.test("skipper: setup keeps an edited AGENTS.md, puts back missing parts, an
     await openJson(skiff);
     assertEquals(await Deno.readTextFile(join(dir, "AGENTS.md")), "# Mate, edited\n");
     assertEquals(await Deno.readLink(join(dir, "CLAUDE.md")), "AGENTS.md");
-    assertEquals(await files(dir), SETUP);
+    assertEquals(await files(dir), SETUP_NAMES);
     const builtIn = new URL("../../skills/skiff-cli/SKILL.md", import.meta.url);
     assertEquals(await Deno.readTextFile(skill), await Deno.readTextFile(builtIn));
     assertEquals(first.pane?.name, "Mate");
@@ -305,8 +300,7 @@ Deno.test("skipper: a marked session whose shell has exited is replaced by a new
     await useFakeSkipper(skiff);
     const first = await openJson(skiff);
     await idle(skiff, "p1");
-    await skiff.ok(["send", "p1", "EXIT", "--enter"]).catch(() => {});
-    await bareShell(skiff, "p1");
+    await quitAgent(skiff, "p1");
     await skiff.ok(["keys", "p1", "exit", "Enter"]);
     await skiff.ok(["wait", "p1", "--until", "exited", "--timeout", "20"]);
     const again = await openJson(skiff);
@@ -329,8 +323,7 @@ Deno.test("skipper: an agent missing from the PATH is refused before a session i
     const found = await openJson(skiff);
     assertEquals([found.how, found.pane?.id], ["found", pane]);
     // The agent quits: a bare shell gets no start line that would only fail.
-    await skiff.ok(["send", pane, "EXIT", "--enter"]).catch(() => {});
-    await bareShell(skiff, pane);
+    await quitAgent(skiff, pane);
     await skiff.ok(["mark", pane, `${START_LINE_MARK}=0`]);
     const bare = await openJson(skiff);
     assertEquals(bare.start.typed, null);

@@ -6,6 +6,30 @@
 
 import { MAIN, type SkiffEnv, waitFor } from "./skiff.ts";
 
+/**
+ * Starts `skiff events --json` (its stderr piped or dropped) and resolves
+ * once skiffd counts it as a client, so no event after this is missed.
+ */
+export async function followEvents(
+  skiff: SkiffEnv,
+  stderr: "piped" | "null",
+): Promise<Deno.ChildProcess> {
+  const before = (await skiff.json<{ clients: number }>(["daemon", "status"])).clients;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "-q", MAIN, "events", "--json"],
+    env: skiff.env,
+    clearEnv: true,
+    stdout: "piped",
+    stderr,
+  }).spawn();
+  // The status call itself is one client; the subscriber is one more.
+  await waitFor("the events subscriber", async () => {
+    const s = await skiff.json<{ clients: number }>(["daemon", "status"]);
+    return s.clients > before;
+  });
+  return child;
+}
+
 /** A running `skiff events --json`. */
 export class EventStream {
   readonly #child: Deno.ChildProcess;
@@ -20,20 +44,7 @@ export class EventStream {
 
   /** Starts following and resolves once the subscription is live. */
   static async start(skiff: SkiffEnv): Promise<EventStream> {
-    const before = (await skiff.json<{ clients: number }>(["daemon", "status"])).clients;
-    const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "-q", MAIN, "events", "--json"],
-      env: skiff.env,
-      clearEnv: true,
-      stdout: "piped",
-      stderr: "null",
-    }).spawn();
-    // The status call itself is one client; the subscriber is one more.
-    await waitFor("the events subscriber", async () => {
-      const s = await skiff.json<{ clients: number }>(["daemon", "status"]);
-      return s.clients > before;
-    });
-    return new EventStream(child);
+    return new EventStream(await followEvents(skiff, "null"));
   }
 
   async #read(): Promise<void> {

@@ -14,6 +14,17 @@ import type { PaneInfo } from "../../lib/protocol/panes.ts";
 import type { SkiffAgentStatus, StartOutcome } from "../../lib/skipper/mod.ts";
 import type { EnsureHow } from "../../lib/protocol/session_ensure.ts";
 
+/** What setup makes in the Skiff agent's folder (see lib/skipper/setup.ts), sorted. */
+export const SETUP_NAMES: readonly string[] = [
+  ".agents",
+  ".claude",
+  ".skiff-agent",
+  "AGENTS.md",
+  "CLAUDE.md",
+  "GEMINI.md",
+  "results",
+];
+
 /** What `skiff skipper --json` prints. */
 export interface OpenJson extends SkiffAgentStatus {
   /** Whether the session was found, adopted or made. */
