@@ -6,6 +6,7 @@ import { joinBytes } from "../../lib/platform/bytes.ts";
 import {
   BASH,
   decodeOutput,
+  hasCommand,
   pidAlive,
   type SkiffEnv,
   waitFor,
@@ -62,7 +63,7 @@ Deno.test("socket folder is 0700 and the socket 0600", async () => {
 
 Deno.test({
   name: "a peer with another uid is refused",
-  ignore: Deno.uid() !== 0 || !hasSetpriv(),
+  ignore: Deno.uid() !== 0 || !hasCommand("setpriv"),
   fn: async () => {
     await withSkiff(async (skiff) => {
       await skiff.ok(["daemon", "start"]);
@@ -85,7 +86,7 @@ Deno.test({
 
 Deno.test({
   name: "with the socket 0600 in a 0700 folder another user cannot even reach it",
-  ignore: Deno.uid() !== 0 || !hasSetpriv(),
+  ignore: Deno.uid() !== 0 || !hasCommand("setpriv"),
   fn: async () => {
     await withSkiff(async (skiff) => {
       await skiff.ok(["daemon", "start"]);
@@ -130,15 +131,6 @@ async function asNobody(socket: string): Promise<{ code: number; stdout: string;
     stderr: "piped",
   }).output();
   return decodeOutput(out);
-}
-
-function hasSetpriv(): boolean {
-  try {
-    return new Deno.Command("setpriv", { args: ["--version"], stdout: "null", stderr: "null" })
-      .outputSync().success;
-  } catch {
-    return false;
-  }
 }
 
 Deno.test("malformed and oversized frames get an error and never stall the daemon", async () => {

@@ -9,7 +9,14 @@
 import { join } from "node:path";
 import { assertEquals, assertMatch } from "../helpers/assert.ts";
 import { agentDir, files, row } from "../helpers/ledger.ts";
-import { decodeOutput, MAIN, type RunResult, type SkiffEnv, withSkiff } from "../helpers/skiff.ts";
+import {
+  decodeOutput,
+  hasCommand,
+  MAIN,
+  type RunResult,
+  type SkiffEnv,
+  withSkiff,
+} from "../helpers/skiff.ts";
 
 /** Every kind of ledger command, reading and writing, on the plans `a` and `b`. */
 function commands(a: string, b: string): string[][] {
@@ -129,18 +136,9 @@ async function asPlainUser(skiff: SkiffEnv, args: string[]): Promise<RunResult> 
   );
 }
 
-function hasSetpriv(): boolean {
-  try {
-    return new Deno.Command("setpriv", { args: ["--version"], stdout: "null", stderr: "null" })
-      .outputSync().success;
-  } catch {
-    return false;
-  }
-}
-
 Deno.test({
   name: "a read-only ledger file, or a read-only folder: one line saying which, exit 6, untouched",
-  ignore: Deno.uid() === 0 && !hasSetpriv(),
+  ignore: Deno.uid() === 0 && !hasCommand("setpriv"),
   fn: async () => {
     await withSkiff(async (skiff) => {
       const run = async (args: string[]) => {

@@ -235,6 +235,16 @@ export function decodeOutput(output: Deno.CommandOutput): RunResult {
   };
 }
 
+/** Whether `name --version` runs here (a tool some tests need, such as setpriv). */
+export function hasCommand(name: string): boolean {
+  try {
+    return new Deno.Command(name, { args: ["--version"], stdout: "null", stderr: "null" })
+      .outputSync().success;
+  } catch {
+    return false;
+  }
+}
+
 /** Whether process `pid` exists and is not a zombie. */
 export function pidAlive(pid: number): boolean {
   try {
