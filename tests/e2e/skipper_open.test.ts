@@ -28,6 +28,14 @@ async function bareShell(skiff: SkiffEnv, pane: string): Promise<void> {
   }, { timeout: 20_000 });
 }
 
+/** Opens the fake agent as the Skiff agent and waits until it is idle; returns its pane. */
+async function startedSkipper(skiff: SkiffEnv): Promise<string> {
+  await useFakeSkipper(skiff);
+  const pane = (await openJson(skiff)).pane!.id;
+  await idle(skiff, pane);
+  return pane;
+}
+
 /** The fake agent in `pane` quits, leaving its session a bare shell. */
 async function quitAgent(skiff: SkiffEnv, pane: string): Promise<void> {
   await skiff.ok(["send", pane, "EXIT", "--enter"]).catch(() => {});
@@ -233,10 +241,7 @@ for (const continueArgs of ["--resume-last", undefined]) {
 
 Deno.test("skipper: for 15 s after a start line, another open types nothing", async () => {
   await withSkiff(async (skiff) => {
-    await useFakeSkipper(skiff);
-    const first = await openJson(skiff);
-    const pane = first.pane!.id;
-    await idle(skiff, pane);
+    const pane = await startedSkipper(skiff);
     // The agent quits: the session is a bare shell again.
     await quitAgent(skiff, pane);
     const typedAt = Number((await marksOf(skiff, pane))[START_LINE_MARK]);
@@ -256,10 +261,7 @@ Deno.test("skipper: for 15 s after a start line, another open types nothing", as
 
 Deno.test("skipper: nothing is typed while a program other than the shell is in front", async () => {
   await withSkiff(async (skiff) => {
-    await useFakeSkipper(skiff);
-    const first = await openJson(skiff);
-    const pane = first.pane!.id;
-    await idle(skiff, pane);
+    const pane = await startedSkipper(skiff);
     await quitAgent(skiff, pane);
     await skiff.ok(["keys", pane, "sleep 600", "Enter"]);
     await waitFor("sleep in front", async () => {
@@ -314,10 +316,7 @@ Deno.test("skipper: a marked session whose shell has exited is replaced by a new
 
 Deno.test("skipper: an agent missing from the PATH is refused before a session is made (exit 3); a running session still opens", async () => {
   await withSkiff(async (skiff) => {
-    await useFakeSkipper(skiff);
-    const first = await openJson(skiff);
-    const pane = first.pane!.id;
-    await idle(skiff, pane);
+    const pane = await startedSkipper(skiff);
     // The agent's program goes away while its session runs.
     await Deno.rename(join(skiff.root, "fake-agent.sh"), join(skiff.root, "fake-agent.sh.gone"));
     const found = await openJson(skiff);
