@@ -109,13 +109,21 @@ export class DaemonClient {
     this.#pump();
   }
 
-  /** Connects to the socket at `path` and says hello. Throws if nothing listens. */
-  static async connect(path: string): Promise<DaemonClient> {
+  /**
+   * Connects to the socket at `path` and says hello. Throws if nothing
+   * listens. With `upgrade`, a skiffd of another protocol greets it too
+   * (only `daemon.upgrade` may follow), and tells how its last upgrade went.
+   */
+  static async connect(path: string, options: { upgrade?: boolean } = {}): Promise<DaemonClient> {
     const conn = await Deno.connect({ transport: "unix", path });
     const client = new DaemonClient(conn);
     try {
-      client.server = await client.call("hello", { protocol: PROTOCOL_VERSION, client: "skiff" });
-      noteDaemon(client.server);
+      client.server = await client.call("hello", {
+        protocol: PROTOCOL_VERSION,
+        client: "skiff",
+        ...(options.upgrade ? { upgrade: true } : {}),
+      });
+      if (!options.upgrade) noteDaemon(client.server);
     } catch (error) {
       client.close();
       throw error;

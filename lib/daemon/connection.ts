@@ -33,6 +33,8 @@ export class Connection {
   readonly id: number;
   /** Whether `hello` succeeded. */
   greeted = false;
+  /** Whether the client speaks another protocol and greeted only to upgrade skiffd. */
+  upgradeOnly = false;
   readonly #socket: Socket;
   readonly #splitter = new LineSplitter();
   #mode: "rpc" | "events" | "attach" = "rpc";

@@ -11,7 +11,8 @@ import type { Config, ConfigSource } from "../config/config.ts";
 import { loginShell } from "../platform/spawn_self.ts";
 import { AgentWatches, paneEventFields } from "./agent_watches.ts";
 import type { EventBus } from "./events.ts";
-import { Pane } from "./pane.ts";
+import { Pane, type PaneAdoptOptions, type PaneHooks } from "./pane.ts";
+import type { TrackerState } from "../agents/tracker.ts";
 import type { PaneWatch } from "./pane_watch.ts";
 import type { SavedPane, SavedSession, WorkspaceData } from "./workspace.ts";
 import type { PaneInfo } from "../protocol/panes.ts";
@@ -19,7 +20,7 @@ import { paneInfo } from "./pane_info.ts";
 import { WorkspaceSaver } from "./saver.ts";
 import { checkName, uniqueName } from "./names.ts";
 import { checkProgram, clampSize, DEFAULT_SIZE, paneEnv } from "./pane_env.ts";
-import { SessionReaper } from "./reaper.ts";
+import { type DoomedSession, SessionReaper } from "./reaper.ts";
 
 /** What `pane.new` asks for. */
 export interface NewPaneRequest {
@@ -46,6 +47,20 @@ export interface NewPaneRequest {
   marks?: Record<string, string>;
   /** The asking command's own environment, for the variables of `CLIENT_ENV`. */
   clientEnv?: Record<string, string>;
+}
+
+/** What a workspace keeps only in memory (see {@linkcode LiveWorkspace.memory}). */
+export interface WorkspaceMemory {
+  /** The workspace as saved, with every change (also one a full disk kept from the file). */
+  data: WorkspaceData;
+  /** The last generation given, so the next one is later. */
+  last_generation: number;
+  /** Sessions that already told `session-ended`. */
+  ended_sessions: string[];
+  /** Sessions removed with their last pane whose `session-ended` is still to come. */
+  removed_sessions: SavedSession[];
+  /** Killed panes whose leftovers are still to be ended. */
+  doomed: DoomedSession[];
 }
 
 /** Options for {@linkcode LiveWorkspace}. */
@@ -163,28 +178,38 @@ export class LiveWorkspace {
     return paneEnv(saved, { socket: this.#options.socket, binDir: this.#options.binDir });
   }
 
-  async #start(saved: SavedPane, argv: string[]): Promise<Pane> {
+  /** The callbacks every pane of this workspace gets, started here or adopted. */
+  #paneHooks(): PaneHooks {
     const events = this.#options.events;
+    return {
+      ...this.watches.paneHooks(),
+      exited: (p, exit) => {
+        const code = exit.unknown ? "unknown" : exit.exitCode;
+        this.#options.log(`pane ${p.id} exited code=${code} signal=${exit.signal}`);
+        this.watches.get(p)?.evaluate();
+        p.endAttachments("exited");
+        this.#sessionMayHaveEnded(p.saved.session, "exited");
+      },
+      title: (p, title) => events.emit("title", { ...paneEventFields(p), title }),
+    };
+  }
+
+  async #start(saved: SavedPane, argv: string[]): Promise<Pane> {
     const pane = await Pane.start(saved, {
       argv,
       env: this.#paneEnv(saved),
       scrollback: this.#config.daemon.scrollback,
-      hooks: {
-        ...this.watches.paneHooks(),
-        exited: (p, exit) => {
-          this.#options.log(`pane ${p.id} exited code=${exit.exitCode} signal=${exit.signal}`);
-          this.watches.get(p)?.evaluate();
-          p.endAttachments("exited");
-          this.#sessionMayHaveEnded(p.saved.session, "exited");
-        },
-        title: (p, title) => events.emit("title", { ...paneEventFields(p), title }),
-      },
+      hooks: this.#paneHooks(),
     });
-    this.#panes.set(saved.id, pane);
+    this.#follow(pane);
+    return pane;
+  }
+
+  #follow(pane: Pane): void {
+    this.#panes.set(pane.id, pane);
     this.watches.add(pane);
     // A session that runs a process again can end again.
-    this.#ended.delete(saved.session);
-    return pane;
+    if (pane.status === "running") this.#ended.delete(pane.saved.session);
   }
 
   /** Starts every saved pane as a new shell in its last folder, with a new generation. */
@@ -431,6 +456,48 @@ export class LiveWorkspace {
   info(pane: Pane): PaneInfo {
     const session = this.#data.sessions.find((s) => s.id === pane.saved.session);
     return paneInfo(pane, session, this.watches.get(pane)?.tracker);
+  }
+
+  /**
+   * Takes over the panes of a skiffd before this one (`skiff daemon
+   * upgrade`): `make` builds each saved pane's {@linkcode Pane} (see
+   * {@linkcode Pane.adopt}) from the options given, and each goes on as if
+   * this workspace had started it, with its agent watch where it was.
+   */
+  adopt(
+    make: (saved: SavedPane, base: Pick<PaneAdoptOptions, "hooks" | "scrollback">) => {
+      pane: Pane;
+      tracker?: TrackerState;
+    },
+  ): Pane[] {
+    const base = { hooks: this.#paneHooks(), scrollback: this.#config.daemon.scrollback };
+    const adopted: Pane[] = [];
+    for (const saved of this.#data.panes) {
+      const { pane, tracker } = make(saved, base);
+      this.#follow(pane);
+      if (tracker) this.watches.get(pane)?.tracker.restore(tracker);
+      adopted.push(pane);
+    }
+    return adopted;
+  }
+
+  /** What this workspace keeps only in memory, for a new skiffd after an upgrade. */
+  memory(): WorkspaceMemory {
+    return {
+      data: structuredClone(this.#data),
+      last_generation: this.#lastGeneration,
+      ended_sessions: [...this.#ended],
+      removed_sessions: [...this.#removedSessions.values()].map((s) => structuredClone(s)),
+      doomed: this.#reaper.doomed(),
+    };
+  }
+
+  /** Takes up what a skiffd before this one kept in memory (see {@linkcode LiveWorkspace.memory}). */
+  recall(memory: Omit<WorkspaceMemory, "data">): void {
+    this.#lastGeneration = Math.max(this.#lastGeneration, memory.last_generation);
+    for (const id of memory.ended_sessions) this.#ended.add(id);
+    for (const session of memory.removed_sessions) this.#removedSessions.set(session.id, session);
+    for (const doomed of memory.doomed) this.#reaper.doom(doomed);
   }
 
   /**
