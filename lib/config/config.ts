@@ -12,6 +12,15 @@ import { parse, TomlError } from "smol-toml";
 import { isAbsolute, resolve } from "../platform/path.ts";
 import { SkiffError } from "../errors.ts";
 import { DEFAULT_AGENT_FOLDER, expandHome, homeFolder, projectsFile } from "./paths.ts";
+import {
+  type AttachKey,
+  type AttachKeys,
+  DEFAULT_DETACH_KEY,
+  DEFAULT_HISTORY_KEY,
+  parseAttachKey,
+} from "./attach_keys.ts";
+
+export type { AttachKey, AttachKeys };
 
 /** A project: a name and a root folder. */
 export interface Project {
@@ -65,6 +74,8 @@ export interface Config {
   daemon: DaemonConfig;
   /** Skiff agent settings. */
   skiffAgent: SkiffAgentConfig;
+  /** The keys of an attached terminal (`[attach]`). */
+  attach: AttachKeys;
   /** The raw parsed document, for sections other rooms read. */
   document: Record<string, unknown>;
 }
@@ -192,6 +203,29 @@ function readSkiffAgent(file: string, doc: Record<string, unknown>): SkiffAgentC
   };
 }
 
+function readAttach(file: string, doc: Record<string, unknown>): AttachKeys {
+  const attach = table(file, doc, "attach");
+  const key = (name: string, fallback: string, off: boolean): AttachKey | null => {
+    const value = attach[name] ?? fallback;
+    if (typeof value !== "string") throw typeError(file, `attach.${name}`, 'a key, such as "C-]"');
+    if (off && (value === "" || value === "none")) return null;
+    const parsed = parseAttachKey(value);
+    if (typeof parsed === "string") {
+      throw new SkiffError(`${file}: 'attach.${name}': ${parsed}`, { exit: "USAGE" });
+    }
+    return parsed;
+  };
+  const detach = key("detach_key", DEFAULT_DETACH_KEY, false)!;
+  const history = key("history_key", DEFAULT_HISTORY_KEY, true);
+  if (history && history.name === detach.name) {
+    throw new SkiffError(
+      `${file}: 'attach.history_key' is the detach key '${detach.name}'; pick another, or "none"`,
+      { exit: "USAGE" },
+    );
+  }
+  return { detach, history };
+}
+
 /**
  * The Skiff agent's folder. Throws one clear error (exit `USAGE`) when the
  * setting needs a home folder and `HOME` is not set: there is no default
@@ -229,6 +263,7 @@ export function parseConfig(text: string, file: string, exists = true): Config {
     projects: readProjects(file, doc),
     daemon: readDaemon(file, doc),
     skiffAgent: readSkiffAgent(file, doc),
+    attach: readAttach(file, doc),
     document: doc,
   };
 }

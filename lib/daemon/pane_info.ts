@@ -42,5 +42,6 @@ export function paneInfo(
     exit_signal: pane.exit?.signal ? pane.exit.signal : null,
     attached: pane.attached,
     created: pane.saved.created,
+    used: pane.saved.used_at ? new Date(pane.saved.used_at).toISOString() : null,
   };
 }

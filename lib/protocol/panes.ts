@@ -92,6 +92,18 @@ export interface PaneInfo {
   attached: number;
   /** When the pane was made (ISO 8601). */
   created: string;
+  /**
+   * When a person last used the pane (ISO 8601): a terminal attached to it
+   * or typed into it (`skiff attach`, the app). Null when nobody has since it
+   * was made. `skiff attach` with no pane picks the latest.
+   */
+  used: string | null;
+  /**
+   * Set when skiffd restored the pane after a restart or a crash and Skiff
+   * resumed the conversation of the agent that ran in it: that agent's id.
+   * Absent or null: the restored pane is a new shell.
+   */
+  resumed?: string | null;
 }
 
 /** The params of `pane.new`. */
@@ -205,6 +217,12 @@ export interface AttachParams extends PaneRef {
    * terminal can scroll back to what came before it attached (default 0).
    */
   scrollback?: number;
+  /**
+   * Whether the pane takes the terminal's size now (default true). A
+   * terminal attaching again after a reload says false: skiffd notes its
+   * size, and the pane takes it when that terminal types or changes size.
+   */
+  take_size?: boolean;
 }
 
 /** The pane methods: name → params and result. */

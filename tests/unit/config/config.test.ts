@@ -37,6 +37,7 @@ Deno.test("parseConfig: defaults for an empty file", () => {
       folderSetting: "~/skiff-agent",
       continueOnRestore: true,
     },
+    attach: { detach: { name: "C-\\", ctrl: "\\" }, history: { name: "C-]", ctrl: "]" } },
     document: {},
   });
   assertEquals(DEFAULT_SCROLLBACK, 2000);
@@ -357,4 +358,29 @@ Deno.test("agentFolder: with HOME unset there is no default folder, never /skiff
   );
   assertMatch(await folderIn(path, '[skiff_agent]\nfolder = "~/x"'), /^error: HOME is not set/);
   assertEquals(await folderIn(path, '[skiff_agent]\nfolder = "/srv/agent"'), "/srv/agent");
+});
+
+Deno.test("parseConfig: [attach] keys are read, checked, and the history key can be off", () => {
+  const config = parseConfig(`[attach]\ndetach_key = "C-b"\nhistory_key = "F12"\n`, FILE);
+  assertEquals(config.attach, {
+    detach: { name: "C-b", ctrl: "b" },
+    history: { name: "F12", fn: 12 },
+  });
+  assertEquals(parseConfig(`[attach]\nhistory_key = "none"\n`, FILE).attach.history, null);
+  assertEquals(
+    usage(() => parseConfig(`[attach]\ndetach_key = "C-m"\n`, FILE)),
+    `${FILE}: 'attach.detach_key': 'C-m' is Enter, which programs need`,
+  );
+  assertMatch(
+    usage(() => parseConfig(`[attach]\ndetach_key = "none"\n`, FILE)),
+    /'attach.detach_key': 'none' is not a key it can keep: use C- with a letter/,
+  );
+  assertEquals(
+    usage(() => parseConfig(`[attach]\nhistory_key = "C-\\\\"\n`, FILE)),
+    `${FILE}: 'attach.history_key' is the detach key 'C-\\'; pick another, or "none"`,
+  );
+  assertMatch(
+    usage(() => parseConfig(`[attach]\ndetach_key = 3\n`, FILE)),
+    /'attach.detach_key' must be a key/,
+  );
 });
