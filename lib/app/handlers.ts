@@ -51,7 +51,7 @@ function text(params: Record<string, unknown>, key: string): string {
 
 function settingsView(): SettingsView {
   const config = loadConfig();
-  const registry = new AgentRegistry({ document: config.document, file: config.file });
+  const registry = new AgentRegistry(config);
   return {
     ...readSettings(config),
     agents: registry.profiles.map((p) => ({ id: p.id, label: p.label })),
