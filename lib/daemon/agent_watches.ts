@@ -178,6 +178,7 @@ export class AgentWatches {
   #stateChanged(pane: Pane): void {
     const watch = this.get(pane);
     if (this.#stopping || !watch) return;
+    pane.stateSince = Date.now();
     this.#options.events.emit("state", {
       ...paneEventFields(pane),
       agent: watch.tracker.agent?.id ?? null,
