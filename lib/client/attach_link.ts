@@ -42,6 +42,11 @@ export interface AttachLinkOptions {
   size?: () => TerminalSize | undefined;
   /** Lines of history in the first redraw (default 0). */
   scrollback?: number;
+  /**
+   * Only follow the pane's output (a preview): skiffd ignores input and
+   * size, and the link counts neither as attached nor as a person's use.
+   */
+  watch?: boolean;
   /** Receives the pane's output (a redraw first, then bytes as they come). */
   output: (data: Uint8Array) => void;
   /** Told each time the link attached again after skiffd came back. */
@@ -102,7 +107,12 @@ export class AttachLink {
     try {
       info = await client.call(
         "attach",
-        { pane, ...options.size?.(), scrollback: options.scrollback ?? 0 },
+        {
+          pane,
+          ...options.size?.(),
+          scrollback: options.scrollback ?? 0,
+          ...(options.watch ? { watch: true } : {}),
+        },
         { raw: true },
       );
     } catch (error) {
@@ -254,7 +264,12 @@ export class AttachLink {
         const info = await client.call(
           "attach",
           // The pane keeps the size it has: the terminal in use gives it when it types.
-          { pane: this.info.id, ...this.#options.size?.(), take_size: false },
+          {
+            pane: this.info.id,
+            ...this.#options.size?.(),
+            take_size: false,
+            ...(this.#options.watch ? { watch: true } : {}),
+          },
           { raw: true },
         );
         return { client, info };

@@ -48,22 +48,22 @@ export const ATTACH_KEY_FORMS =
   'C- with a letter or one of \\ ] ^ _ @ (such as "C-\\\\" or "C-]"), or F1 to F12';
 
 /**
- * Reads one key setting. Returns the key, or a sentence saying what is
- * wrong with it.
+ * Reads one key setting. Returns the key, or what is wrong with it, worded
+ * to follow the setting's name (`'attach.detach_key' is 'C-m', which …`).
  */
 export function parseAttachKey(spec: string): AttachKey | string {
   const ctrl = /^C-(.)$/i.exec(spec);
   if (ctrl) {
     const char = ctrl[1].toLowerCase();
-    if (TAKEN[char]) return `'${spec}' is ${TAKEN[char]}, which programs need`;
+    if (TAKEN[char]) return `is '${spec}', which is ${TAKEN[char]}: programs need it`;
     if (/^[a-z\\\]^_@]$/.test(char)) return { name: `C-${char}`, ctrl: char };
-    return `'${spec}' is not a key it can keep: use ${ATTACH_KEY_FORMS}`;
+    return `is '${spec}', not a key Skiff can keep; use ${ATTACH_KEY_FORMS}`;
   }
   const fn = /^F(\d{1,2})$/i.exec(spec);
   if (fn && Number(fn[1]) >= 1 && Number(fn[1]) <= 12) {
     return { name: `F${Number(fn[1])}`, fn: Number(fn[1]) };
   }
-  return `'${spec}' is not a key it can keep: use ${ATTACH_KEY_FORMS}`;
+  return `is '${spec}', not a key Skiff can keep; use ${ATTACH_KEY_FORMS}`;
 }
 
 /** How a person presses `key`, for help lines: `Ctrl+\`, `F12`. */

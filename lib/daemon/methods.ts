@@ -196,23 +196,29 @@ export const METHODS: MethodTable<Exclude<MethodName, "hello" | ServiceMethodNam
         });
       }
     };
+    const watch = flag(params, "watch");
     // The pane follows the terminal in use (tmux's `window-size latest`): the one
-    // that attached, typed or changed size last. One that knows no size leaves it be.
-    let terminal = cols && rows ? { cols, rows } : undefined;
+    // that attached, typed or changed size last. One that knows no size leaves it be,
+    // and a watching terminal (a preview) follows the output only: no size, no input.
+    let terminal = cols && rows && !watch ? { cols, rows } : undefined;
     if (terminal && params.take_size !== false) resize(terminal.cols, terminal.rows);
     const scrollback = maybeInt(params, "scrollback", 0, 100_000) ?? 0;
     const info = ctx.workspace.info(pane);
     ctx.afterReply(() =>
-      ctx.connection.startAttach(pane, {
-        input: (data) => {
-          if (terminal) resize(terminal.cols, terminal.rows);
-          pane.input(data, "person");
+      ctx.connection.startAttach(
+        pane,
+        watch ? { input: () => {}, resize: () => {} } : {
+          input: (data) => {
+            if (terminal) resize(terminal.cols, terminal.rows);
+            pane.input(data, "person");
+          },
+          resize: (width, height) => {
+            terminal = { cols: width, rows: height };
+            resize(width, height);
+          },
         },
-        resize: (width, height) => {
-          terminal = { cols: width, rows: height };
-          resize(width, height);
-        },
-      }, { scrollback })
+        { scrollback, watch },
+      )
     );
     return info;
   },

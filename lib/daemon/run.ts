@@ -7,6 +7,7 @@
  */
 
 import { ConfigSource } from "../config/config.ts";
+import { checkAgents } from "../agents/checked_config.ts";
 import {
   projectsFile,
   type RuntimeFiles,
@@ -130,6 +131,7 @@ async function serve(
   const config = new ConfigSource(
     projectsFile(),
     (message) => log(`config not loaded: ${message}`),
+    { check: checkAgents },
   );
   const workspace = new LiveWorkspace(loaded.data, config, {
     file: stateFile,

@@ -190,13 +190,18 @@ Deno.test("the pane takes the size of the attached terminal that typed last", as
       cols: 120,
       rows: 40,
     });
-    const small = await TestTerminal.start(attachArgv("pair"), {
-      env: skiff.env,
-      cwd: skiff.env.HOME,
-      cols: 80,
-      rows: 24,
-    });
+    let small: TestTerminal | undefined;
     try {
+      await waitFor("the big one attached", async () => {
+        const p = (await skiff.json<{ panes: PaneInfo[] }>(["ls"])).panes[0];
+        return p.attached === 1 && p.cols === 120;
+      });
+      small = await TestTerminal.start(attachArgv("pair"), {
+        env: skiff.env,
+        cwd: skiff.env.HOME,
+        cols: 80,
+        rows: 24,
+      });
       await waitFor("both attached, the last one's size", async () => {
         const p = (await skiff.json<{ panes: PaneInfo[] }>(["ls"])).panes[0];
         return p.attached === 2 && p.cols === 80 && p.rows === 24;
@@ -213,7 +218,7 @@ Deno.test("the pane takes the size of the attached terminal that typed last", as
       await waitFor("the resize", async () => (await size()) === "100x30");
     } finally {
       big.kill();
-      small.kill();
+      small?.kill();
     }
   });
 });

@@ -99,7 +99,7 @@ Deno.test("a detach key programs need is refused with one line and exit 2", asyn
     assertEquals(await term.exited, 2);
     assertEquals(
       term.text().trim(),
-      `skiff: ${skiff.configFile}: 'attach.detach_key': 'C-m' is Enter, which programs need`,
+      `skiff: ${skiff.configFile}:2:1: 'attach.detach_key' is 'C-m', which is Enter: programs need it`,
     );
   });
 });

@@ -26,6 +26,7 @@ const LAYERS: string[][] = [
   ["daemon"],
   ["skipper"],
   ["watch"],
+  ["overview"],
   ["app"],
   ["cli"],
 ];

@@ -15,12 +15,12 @@ Deno.test("parseAttachKey: Ctrl keys and function keys; keys programs need are r
   assertEquals(parseAttachKey("C-]"), { name: "C-]", ctrl: "]" });
   assertEquals(parseAttachKey("C-A"), { name: "C-a", ctrl: "a" });
   assertEquals(parseAttachKey("f12"), { name: "F12", fn: 12 });
-  assertEquals(parseAttachKey("C-m"), "'C-m' is Enter, which programs need");
-  assertEquals(parseAttachKey("C-["), "'C-[' is Escape, which programs need");
+  assertEquals(parseAttachKey("C-m"), "is 'C-m', which is Enter: programs need it");
+  assertEquals(parseAttachKey("C-["), "is 'C-[', which is Escape: programs need it");
   for (const bad of ["", "x", "C-", "C-ab", "M-x", "F13", "F0", "Ctrl+\\", "C-1"]) {
     const answer = parseAttachKey(bad);
     assertEquals(typeof answer, "string", bad);
-    assertEquals((answer as string).includes("is not a key it can keep"), true, bad);
+    assertEquals((answer as string).includes("not a key Skiff can keep; use C- with"), true, bad);
   }
 });
 

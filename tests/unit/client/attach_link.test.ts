@@ -41,6 +41,7 @@ function paneInfo(generation: number): PaneInfo {
     attached: 1,
     created: new Date(0).toISOString(),
     used: null,
+    state_since: new Date(0).toISOString(),
   };
 }
 

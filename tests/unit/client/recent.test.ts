@@ -32,6 +32,7 @@ function pane(id: string, fields: Partial<PaneInfo> = {}): PaneInfo {
     attached: 0,
     created: "2026-01-01T00:00:00.000Z",
     used: null,
+    state_since: "2026-01-01T00:00:00.000Z",
     ...fields,
   };
 }
