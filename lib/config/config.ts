@@ -21,6 +21,11 @@ export interface Project {
   root: string;
   /** The default command for new panes in this project, split into words. */
   command?: string[];
+  /**
+   * The folder that holds the project's worktrees (`skiff new --worktree`),
+   * absolute; unset: the default in Skiff's data folder.
+   */
+  worktrees?: string;
 }
 
 /** Settings of skiffd. */
@@ -124,6 +129,13 @@ function readProjects(file: string, doc: Record<string, unknown>): Project[] {
       else if (Array.isArray(entry.command) && entry.command.every((w) => typeof w === "string")) {
         project.command = entry.command as string[];
       } else throw typeError(file, `${key}.command`, "a string or a list of strings");
+    }
+    if (entry.worktrees !== undefined) {
+      if (typeof entry.worktrees !== "string" || entry.worktrees === "") {
+        throw typeError(file, `${key}.worktrees`, "a folder path");
+      }
+      // A relative folder is taken from the project's root, so "../api-worktrees" is a sibling.
+      project.worktrees = resolve(project.root, expandHome(entry.worktrees));
     }
     projects.push(project);
   }
