@@ -11,9 +11,9 @@
  */
 
 import type { WorkspaceView } from "../lib/app/api.ts";
-import { agentIconState, iconMeaning } from "../lib/app/icon.ts";
+import { agentIconState, iconMeaning } from "../lib/overview/watcher.ts";
+import { skiffAgentPane } from "../lib/overview/skiff_agent.ts";
 import type { PaneInfo } from "../lib/protocol/panes.ts";
-import { SKIFF_AGENT_MARK } from "../lib/protocol/sessions.ts";
 import { h, svg } from "./dom.ts";
 
 /** What the sidebar asks of the page. */
@@ -26,8 +26,7 @@ export interface SidebarActions {
 
 /** The Skiff agent's pane, if its session exists. */
 export function agentPane(view: WorkspaceView): PaneInfo | null {
-  const panes = view.panes.filter((p) => Object.hasOwn(p.session_marks, SKIFF_AGENT_MARK));
-  return panes.find((p) => p.status === "running") ?? panes[0] ?? null;
+  return skiffAgentPane(view.panes);
 }
 
 /** The ship's wheel that shows the watcher. */

@@ -3,20 +3,19 @@
 /// <reference lib="dom.iterable" />
 /// <reference lib="esnext" />
 /**
- * What the sidebar shows, kept up to date from skiffd's events: a `state`
- * or `watcher` event changes what it names at once; an event that changes
- * the list itself (a pane made, gone, renamed, unread, …) lists again. One
+ * What the sidebar shows, kept up to date from skiffd's events, folded in
+ * as the dashboard folds them (`lib/overview/fold.ts`): an event that says
+ * what changed (a state, an unread reason, a name, the watcher) changes the
+ * list at once; one that makes or ends panes or sessions lists again. One
  * listing runs at a time, and events that come meanwhile make one more.
  *
  * @module
  */
 
 import type { WorkspaceView } from "../lib/app/api.ts";
+import { foldEvent } from "../lib/overview/fold.ts";
 import type { Event } from "../lib/protocol/events.ts";
 import type { Connection } from "./connection.ts";
-
-/** Events that change nothing the sidebar shows. */
-const QUIET = new Set<string>(["typed", "title", "resized", "turn-start", "agent-start"]);
 
 /** The sidebar's facts and who listens to them. */
 export class Store {
@@ -64,23 +63,10 @@ export class Store {
 
   /** Takes in one event. */
   apply(event: Event): void {
-    const view = this.view;
-    if (event.event === "watcher" && view) {
-      const { event: _e, time: _t, run: _r, seq: _s, ...health } = event;
-      view.watcher = health;
-      this.#changed();
-      return;
-    }
-    if (event.event === "state" && view) {
-      const pane = view.panes.find((p) => p.id === event.pane);
-      if (pane) {
-        pane.state = event.state;
-        pane.agent = event.agent;
-        this.#changed();
-        return;
-      }
-    }
-    if (QUIET.has(event.event)) return;
-    this.refresh();
+    // Before the first listing there is nothing to fold into: it lists what is there.
+    if (!this.view) return void this.refresh();
+    const outcome = foldEvent(this.view, event);
+    if (outcome === "changed") this.#changed();
+    else if (outcome === "relist") this.refresh();
   }
 }

@@ -7,7 +7,7 @@
  */
 
 import { defineCommand, readStdin } from "../lib/cli/mod.ts";
-import { tryConnect } from "../lib/client/mod.ts";
+import { quietSkewHint, tryConnect } from "../lib/client/mod.ts";
 
 function parse(text: string): Record<string, unknown> {
   try {
@@ -30,6 +30,8 @@ export const command = defineCommand({
     { name: "JSON", help: "The payload, when not on stdin" },
   ],
   run: async (ctx) => {
+    // A hook prints nothing, not even the hint about an older skiffd.
+    quietSkewHint();
     const pane = Deno.env.get("SKIFF_PANE");
     if (!pane) return;
     const inline = ctx.args.JSON;

@@ -41,6 +41,8 @@ export const Exit = {
   TYPING: 15,
   /** The typed text did not show up in the input box. */
   NOT_DELIVERED: 16,
+  /** This `skiff` and skiffd speak different protocol versions. */
+  PROTOCOL: 18,
 } as const;
 
 /** A name from {@linkcode Exit}. */

@@ -6,28 +6,49 @@
 
 import { defineCommand, Exit } from "../../lib/cli/mod.ts";
 import { socketPath } from "../../lib/config/paths.ts";
-import { tryConnect } from "../../lib/client/mod.ts";
+import { compareVersions, quietSkewHint, tryConnect } from "../../lib/client/mod.ts";
 import { age } from "../../lib/client/format.ts";
+import { PROTOCOL_VERSION, VERSION } from "../../lib/version.ts";
+
+/** This skiff's own version and protocol, which `daemon status` shows beside skiffd's. */
+const CLIENT = { version: VERSION, protocol: PROTOCOL_VERSION };
 
 /** The `daemon status` command. */
 export const command = defineCommand({
   name: "status",
-  summary: "Show whether skiffd runs, its pid, uptime and panes",
-  exits: [["DAEMON", "skiffd is not running"]],
+  summary: "Show whether skiffd runs, its pid, version, uptime and panes",
+  exits: [
+    ["DAEMON", "skiffd is not running"],
+    ["PROTOCOL", "skiffd speaks another protocol version than this skiff"],
+  ],
   run: async (ctx) => {
+    // The status shows both versions itself.
+    quietSkewHint();
     const socket = socketPath();
     const client = await tryConnect(socket);
     if (!client) {
-      ctx.out.result({ running: false, socket }, () => ctx.out.line("skiffd is not running"));
+      ctx.out.result(
+        { running: false, socket, client: CLIENT },
+        () => ctx.out.line("skiffd is not running"),
+      );
       return Exit.DAEMON;
     }
     try {
       const s = await client.call("daemon.status");
-      ctx.out.result({ running: true, ...s }, () => {
+      ctx.out.result({ running: true, ...s, client: CLIENT }, () => {
         const panes = s.panes === 1 ? "1 pane" : `${s.panes} panes`;
         ctx.out.line(
           `skiffd ${s.version} running, pid ${s.pid}, up ${age(s.uptime_ms)}, ` +
             `${panes} (${s.running_panes} running), socket ${s.socket}`,
+        );
+        const skew = compareVersions(s.version, VERSION);
+        ctx.out.line(
+          skew === 0
+            ? `this skiff is ${VERSION} too`
+            : skew < 0
+            ? `this skiff is ${VERSION}, newer: 'skiff daemon upgrade' moves skiffd to it ` +
+              `(every pane keeps running)`
+            : `this skiff is ${VERSION}, older than skiffd`,
         );
         if (s.workspace_error) {
           ctx.out.line(`the workspace is not saved: ${s.workspace_error}; see ${s.log}`);

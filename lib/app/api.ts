@@ -11,37 +11,12 @@
 
 import type { Event } from "../protocol/events.ts";
 import type { PaneInfo } from "../protocol/panes.ts";
-import type { SessionInfo } from "../protocol/sessions.ts";
-import type { WatcherHealth } from "../protocol/watch.ts";
 import type { ResultOf } from "../protocol/methods.ts";
 import type { MoveOutcome, SettingsReport, StartOutcome } from "../skipper/mod.ts";
 import type { TaskJson } from "../ledger/mod.ts";
+import type { SkipperSettings, WorkspaceView } from "../overview/view.ts";
 
-/** The Skiff agent as the sidebar shows it: from its settings. */
-export interface SkipperSettings {
-  /** Whether it is on. */
-  enabled: boolean;
-  /** Its name. */
-  name: string;
-  /** The agent it runs. */
-  agent: string;
-}
-
-/** Everything the sidebar shows. */
-export interface WorkspaceView {
-  /** Every pane. */
-  panes: PaneInfo[];
-  /** Every session. */
-  sessions: SessionInfo[];
-  /** The projects of `projects.toml`. */
-  projects: { name: string; root: string }[];
-  /** The watcher's health. */
-  watcher: WatcherHealth;
-  /** The Skiff agent's settings (the last good ones while `projects.toml` is broken). */
-  skipper: SkipperSettings;
-  /** Why `projects.toml` cannot be read (the line the CLI prints), or null. */
-  config_error: string | null;
-}
+export type { SkipperSettings, WorkspaceView };
 
 /** What opening the Skiff agent's row did (what `skiff skipper` does before it attaches). */
 export interface SkipperOpened {

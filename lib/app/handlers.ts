@@ -8,8 +8,7 @@
 
 import { pathExists } from "../platform/files.ts";
 import { AgentRegistry } from "../agents/registry.ts";
-import { type Config, isFolderSetting, loadConfig, parseConfig } from "../config/config.ts";
-import { projectsFile } from "../config/paths.ts";
+import { isFolderSetting, loadConfig } from "../config/config.ts";
 import { SkiffError } from "../errors.ts";
 import { isLockedError, listToJson, type PaneLiveness } from "../ledger/mod.ts";
 import {
@@ -21,6 +20,7 @@ import {
   readSettings,
   setSetting,
 } from "../skipper/mod.ts";
+import { WorkspaceReader } from "../overview/workspace.ts";
 import type { ApiMethodName, ApiMethods, LedgerView, SettingsView, WorkspaceView } from "./api.ts";
 import type { DaemonLink } from "./daemon_link.ts";
 import type { FollowMember } from "./follow.ts";
@@ -51,7 +51,7 @@ function text(params: Record<string, unknown>, key: string): string {
 
 function settingsView(): SettingsView {
   const config = loadConfig();
-  const registry = new AgentRegistry({ document: config.document, file: config.file });
+  const registry = new AgentRegistry(config);
   return {
     ...readSettings(config),
     agents: registry.profiles.map((p) => ({ id: p.id, label: p.label })),
@@ -67,37 +67,9 @@ export interface PageHandlersOptions {
 /** The handlers for one page, talking to skiffd through `link`. */
 export function pageHandlers(link: DaemonLink, options: PageHandlersOptions = {}): Handlers {
   // While projects.toml is broken, the sidebar keeps what it last read (or the defaults).
-  let lastGood: Config | undefined;
+  const reader = new WorkspaceReader();
   return {
-    workspace: async (): Promise<WorkspaceView> => {
-      const client = await link.client();
-      const [{ panes }, { sessions }, watcher] = await Promise.all([
-        client.call("pane.list"),
-        client.call("session.list"),
-        client.call("watch.status"),
-      ]);
-      let config: Config;
-      let configError: string | null = null;
-      try {
-        config = lastGood = loadConfig();
-      } catch (error) {
-        if (!(error instanceof SkiffError)) throw error;
-        configError = error.message;
-        config = lastGood ?? parseConfig("", projectsFile(), false);
-      }
-      return {
-        panes,
-        sessions,
-        projects: config.projects.map((p) => ({ name: p.name, root: p.root })),
-        watcher,
-        skipper: {
-          enabled: config.skiffAgent.enabled,
-          name: config.skiffAgent.name,
-          agent: config.skiffAgent.agent,
-        },
-        config_error: configError,
-      };
-    },
+    workspace: async (): Promise<WorkspaceView> => reader.read(await link.client()),
 
     seen: async (params) => (await link.client()).call("pane.seen", { pane: text(params, "pane") }),
 

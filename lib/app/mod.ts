@@ -9,6 +9,6 @@
 
 export { APP_HOST, appService } from "./service.ts";
 export { type AppAddress, appFile, readAppAddress } from "./app_file.ts";
-export { agentIconState, iconMeaning, type IconState } from "./icon.ts";
+export { agentIconState, iconMeaning, type IconState } from "../overview/watcher.ts";
 export { openInBrowser, type OpenOutcome } from "./browser.ts";
 export type * from "./api.ts";

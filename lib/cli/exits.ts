@@ -27,6 +27,7 @@ export const EXIT_MEANINGS: Record<ExitName, string> = {
   DRAFT: "The input box holds a draft, or does not show",
   TYPING: "A person typed into the pane after the check",
   NOT_DELIVERED: "The typed text did not show up in the input box",
+  PROTOCOL: "This skiff and skiffd speak different protocol versions",
 };
 
 /** Every command's codes: 0, 1 and 2, then its own, each with its meaning, by code. */

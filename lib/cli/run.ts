@@ -12,6 +12,7 @@ import { parse } from "./parse.ts";
 import type { CommandEntry } from "./spec.ts";
 import { complete, completionText, type ValueSource } from "./complete.ts";
 import { VERSION } from "../version.ts";
+import { skewHint } from "../client/skew.ts";
 
 /** Options for {@linkcode runCli}. */
 export interface RunCliOptions {
@@ -84,14 +85,22 @@ export async function runCli(
       return Exit.USAGE;
     }
     const out = new Output(json);
-    const code = await parsed.command.run({
-      args: parsed.args,
-      opts: parsed.opts,
-      rest: parsed.rest,
-      json,
-      out,
-    });
-    return code ?? Exit.OK;
+    let code: number;
+    try {
+      code = await parsed.command.run({
+        args: parsed.args,
+        opts: parsed.opts,
+        rest: parsed.rest,
+        json,
+        out,
+      }) ?? Exit.OK;
+    } catch (error) {
+      code = reportError(error, json);
+    }
+    // Last, so it never sits among the command's own lines.
+    const hint = skewHint();
+    if (hint) out.notice(hint);
+    return code;
   } catch (error) {
     return reportError(error, json);
   }

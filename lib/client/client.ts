@@ -15,6 +15,7 @@ import type { Response } from "../protocol/messages.ts";
 import type { EventCursor, HelloResult } from "../protocol/daemon.ts";
 import type { MethodName, ParamsOf, ResultOf } from "../protocol/methods.ts";
 import { PROTOCOL_VERSION } from "../version.ts";
+import { noteDaemon, protocolMismatch } from "./skew.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -38,12 +39,11 @@ interface Pending {
 
 /** Turns a protocol error into a {@linkcode SkiffError} with the matching exit code. */
 export function errorFromResponse(error: NonNullable<Response["error"]>): SkiffError {
+  if (error.code === "protocol_mismatch") return protocolMismatch(error.message, error.details);
   const name = error.code.toUpperCase();
   const exit: ExitName = name in Exit
     ? name as ExitName
     : error.code === "forbidden"
-    ? "DAEMON"
-    : error.code === "protocol_mismatch"
     ? "DAEMON"
     : "ERROR";
   return new SkiffError(error.message, { exit, details: error.details });
@@ -115,6 +115,7 @@ export class DaemonClient {
     const client = new DaemonClient(conn);
     try {
       client.server = await client.call("hello", { protocol: PROTOCOL_VERSION, client: "skiff" });
+      noteDaemon(client.server);
     } catch (error) {
       client.close();
       throw error;

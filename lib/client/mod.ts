@@ -22,6 +22,7 @@ export {
   tryConnect,
 } from "./connect.ts";
 export { withDaemon } from "./use.ts";
+export { compareVersions, quietSkewHint, skewHint } from "./skew.ts";
 export { clientEnv } from "./env.ts";
 export {
   restartDaemon,

@@ -70,7 +70,7 @@ export class AgentWatches {
       try {
         this.#registry = {
           config,
-          registry: new AgentRegistry({ document: config.document, file: config.file }),
+          registry: new AgentRegistry(config),
         };
       } catch (error) {
         this.#options.log(`agents not loaded: ${(error as Error).message}`);
@@ -178,6 +178,7 @@ export class AgentWatches {
   #stateChanged(pane: Pane): void {
     const watch = this.get(pane);
     if (this.#stopping || !watch) return;
+    pane.stateSince = Date.now();
     this.#options.events.emit("state", {
       ...paneEventFields(pane),
       agent: watch.tracker.agent?.id ?? null,

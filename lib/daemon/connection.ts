@@ -157,11 +157,16 @@ export class Connection {
    * Turns the connection into a framed stream attached to `pane`: sends the
    * redraw (with `scrollback` lines of history), then output as it comes.
    */
-  startAttach(pane: Pane, handlers: AttachHandlers, options: { scrollback?: number } = {}): void {
+  startAttach(
+    pane: Pane,
+    handlers: AttachHandlers,
+    options: { scrollback?: number; watch?: boolean } = {},
+  ): void {
     this.#mode = "attach";
     this.#frames = new FrameReader();
     let behind = false;
     const listener: PaneListener = {
+      watching: options.watch ?? false,
       output: (data) => {
         if (behind) return;
         if (this.#socket.writableLength > ATTACH_BACKLOG_LIMIT) {

@@ -200,14 +200,20 @@ export const METHODS: MethodTable<Exclude<MethodName, "hello" | ServiceMethodNam
         });
       }
     };
-    if (cols && rows) resize(cols, rows);
+    const watch = flag(params, "watch");
+    // A watching terminal (a preview) follows the output only: no size, no input.
+    if (cols && rows && !watch) resize(cols, rows);
     const scrollback = maybeInt(params, "scrollback", 0, 100_000) ?? 0;
     const info = ctx.workspace.info(pane);
     ctx.afterReply(() =>
-      ctx.connection.startAttach(pane, {
-        input: (data) => pane.input(data, "person"),
-        resize,
-      }, { scrollback })
+      ctx.connection.startAttach(
+        pane,
+        watch ? { input: () => {}, resize: () => {} } : {
+          input: (data) => pane.input(data, "person"),
+          resize,
+        },
+        { scrollback, watch },
+      )
     );
     return info;
   },

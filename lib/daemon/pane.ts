@@ -49,6 +49,8 @@ const encoder = new TextEncoder();
 
 /** Receives a pane's output after the screen has parsed it. */
 export interface PaneListener {
+  /** Only follows the output (a preview): not counted as an attached terminal. */
+  watching?: boolean;
   /** Bytes for an attached terminal (queries removed). */
   output(data: Uint8Array): void;
   /** The pane ended or went away. */
@@ -107,6 +109,8 @@ export class Pane {
   #hooks: PaneHooks | undefined;
   #held: Uint8Array[] | undefined;
   #output: OutputQueue | undefined;
+  /** When the pane's state last changed (ms since the epoch): its start until then. */
+  stateSince = Date.now();
   /** When a person last typed (ms since the epoch), or 0. */
   personTypedAt = 0;
   /** Counts inputs from a person; a guarded send can refuse when it moved after its check. */
@@ -159,6 +163,7 @@ export class Pane {
         pane.status = "exited";
         pane.exit = exit;
         pane.exitedAt = Date.now();
+        pane.stateSince = pane.exitedAt;
         if (pane.#disposed) return;
         options.hooks.exited(pane, exit);
       });
@@ -277,7 +282,9 @@ export class Pane {
 
   /** How many terminals are attached. */
   get attached(): number {
-    return this.#listeners.size;
+    let count = 0;
+    for (const listener of this.#listeners) if (!listener.watching) count++;
+    return count;
   }
 
   /** Tells every attached terminal that the pane ended, and lets them go. */

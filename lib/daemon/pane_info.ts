@@ -44,6 +44,7 @@ export function paneInfo(
     status: pane.status,
     agent: tracker?.agent?.id ?? null,
     state: pane.status === "exited" ? "exited" : tracker?.state ?? "shell",
+    state_since: new Date(pane.stateSince).toISOString(),
     unread: pane.saved.unread ?? false,
     unread_reasons: pane.saved.unread ? pane.saved.unread_reasons ?? [] : [],
     person_inputs: pane.personInputs,

@@ -7,6 +7,7 @@
  */
 
 import { ConfigSource } from "../config/config.ts";
+import { checkAgents } from "../agents/checked_config.ts";
 import {
   projectsFile,
   type RuntimeFiles,
@@ -133,6 +134,7 @@ async function serve(
   const config = new ConfigSource(
     projectsFile(),
     (message) => log(`config not loaded: ${message}`),
+    { check: checkAgents },
   );
   const worktrees = new Worktrees({ file: worktreesFile(files.socket), log });
   const workspace = new LiveWorkspace(loaded.data, config, {

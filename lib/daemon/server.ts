@@ -26,6 +26,23 @@ function unserved(name: string): Method {
   };
 }
 
+/**
+ * The refusal of a client that speaks another protocol: both sides'
+ * versions, and what to run (the client words its own line from the details).
+ */
+function protocolRefusal(protocol: unknown): NonNullable<Response["error"]> {
+  const theirs = typeof protocol === "number" ? protocol : 0;
+  const advice = theirs > PROTOCOL_VERSION
+    ? "Run 'skiff daemon upgrade' with the newer skiff to move skiffd to it"
+    : "Use the newer skiff, or run 'skiff daemon upgrade' with this one to move skiffd to it";
+  return {
+    code: ProtocolError.PROTOCOL_MISMATCH,
+    message: `skiffd speaks protocol ${PROTOCOL_VERSION} (Skiff ${VERSION}) but this client ` +
+      `speaks ${protocol}. ${advice}`,
+    details: { protocol: PROTOCOL_VERSION, version: VERSION },
+  };
+}
+
 /** Options for {@linkcode Server}. */
 export interface ServerOptions {
   /** Builds the context for a method call on `connection`. */
@@ -137,14 +154,7 @@ export class Server {
     if (request.method === "hello") {
       const protocol = params.protocol;
       if (protocol !== PROTOCOL_VERSION) {
-        connection.send({
-          id: request.id,
-          error: {
-            code: ProtocolError.PROTOCOL_MISMATCH,
-            message:
-              `skiffd speaks protocol ${PROTOCOL_VERSION} (Skiff ${VERSION}) but this client speaks ${protocol}. Run 'skiff daemon restart'`,
-          },
-        });
+        connection.send({ id: request.id, error: protocolRefusal(protocol) });
         return;
       }
       connection.greeted = true;

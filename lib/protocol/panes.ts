@@ -73,6 +73,8 @@ export interface PaneInfo {
   agent: string | null;
   /** `starting`, `working`, `idle`, `waiting`, `exited`, or `shell` (no known agent in front). */
   state: PaneState;
+  /** When the pane's state last changed (ISO 8601): since its start, the last change, or its exit. */
+  state_since: string;
   /** Whether a turn end, an idle after a prompt, a wait, a bell or an exit has not been marked seen. */
   unread: boolean;
   /** Why it is unread: every reason since it was last marked seen, oldest first; empty when read. */
@@ -215,6 +217,12 @@ export interface AttachParams extends PaneRef {
    * terminal can scroll back to what came before it attached (default 0).
    */
   scrollback?: number;
+  /**
+   * Only follow the pane's output (a preview): the pane keeps its size,
+   * input frames are dropped, and the terminal counts neither as attached nor
+   * as a person's input. Default false.
+   */
+  watch?: boolean;
 }
 
 /** The pane methods: name → params and result. */

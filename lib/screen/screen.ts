@@ -14,6 +14,7 @@ import { renderSgrLine } from "./sgr_line.ts";
 import { type AgentStatusReport, parseStatusReport, type ScreenView, viewRow } from "./view.ts";
 import { paletteColor } from "./palette.ts";
 import { VERSION } from "../version.ts";
+import { saveScreenState, type ScreenState } from "./screen_state.ts";
 import type { ScreenSnapshot } from "../protocol/panes.ts";
 import {
   compactHandlerLists,
@@ -160,6 +161,46 @@ export class Screen {
     (this.#term as unknown as { _core: { writeSync(data: Uint8Array): void } })._core.writeSync(
       data,
     );
+  }
+
+  /**
+   * The whole emulator state (both screens with all their history, cursor,
+   * modes, pen, title), to rebuild this screen elsewhere with
+   * {@linkcode Screen.restoreState}. Output still queued for
+   * {@linkcode Screen.write} is not in it: parse it first.
+   */
+  saveState(): ScreenState {
+    return {
+      ...saveScreenState(this.#term, this.#serializer, { title: this.#title }),
+      ...(this.#progress !== undefined ? { progress: this.#progress } : {}),
+      ...(this.#status ? { status: { ...this.#status } } : {}),
+    };
+  }
+
+  /**
+   * Rebuilds a state saved by {@linkcode Screen.saveState} on this screen,
+   * which must be new (nothing written yet) and of the same size. No query is
+   * answered and no title or bell is told while it is rebuilt.
+   */
+  restoreState(state: ScreenState): void {
+    if (state.cols !== this.cols || state.rows !== this.rows) {
+      throw new Error(
+        `a saved screen of ${state.cols}x${state.rows} cannot be rebuilt on ${this.cols}x${this.rows}`,
+      );
+    }
+    const title = this.#onTitle;
+    this.#onTitle = undefined;
+    try {
+      this.#grow(state.history + state.rows);
+      (this.#term as unknown as { _core: { writeSync(data: string): void } })._core.writeSync(
+        state.vt,
+      );
+    } finally {
+      this.#onTitle = title;
+    }
+    this.#title = state.title;
+    this.#progress = state.progress;
+    this.#status = state.status ? { ...state.status } : undefined;
   }
 
   /** Gives back memory an idle screen does not need (the parser's decode buffer). */

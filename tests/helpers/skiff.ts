@@ -105,10 +105,16 @@ export class SkiffEnv {
     return join(this.env.SKIFF_CONFIG_DIR, "projects.toml");
   }
 
-  /** Runs `skiff args…` to completion. */
-  async run(args: string[], options: { stdin?: string; cwd?: string } = {}): Promise<RunResult> {
+  /**
+   * Runs `skiff args…` to completion; `main` runs another checkout's program
+   * (see `checkout.ts`).
+   */
+  async run(
+    args: string[],
+    options: { stdin?: string; cwd?: string; main?: string } = {},
+  ): Promise<RunResult> {
     const command = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "-q", MAIN, ...args],
+      args: ["run", "-A", "-q", options.main ?? MAIN, ...args],
       env: this.env,
       clearEnv: true,
       cwd: options.cwd ?? this.env.HOME,
@@ -126,7 +132,7 @@ export class SkiffEnv {
   }
 
   /** Runs `skiff args…` and returns stdout; throws with stderr when the exit code is not 0. */
-  async ok(args: string[], options: { cwd?: string } = {}): Promise<string> {
+  async ok(args: string[], options: { cwd?: string; main?: string } = {}): Promise<string> {
     const result = await this.run(args, options);
     if (result.code !== 0) {
       throw new Error(
@@ -141,7 +147,7 @@ export class SkiffEnv {
   /** Runs `skiff args… --json` and parses stdout. */
   async json<T = Record<string, unknown>>(
     args: string[],
-    options: { cwd?: string } = {},
+    options: { cwd?: string; main?: string } = {},
   ): Promise<T> {
     return JSON.parse(await this.ok([...args, "--json"], options)) as T;
   }

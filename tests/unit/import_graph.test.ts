@@ -27,6 +27,7 @@ const LAYERS: string[][] = [
   ["daemon"],
   ["skipper"],
   ["watch"],
+  ["overview"],
   ["app"],
   ["cli"],
 ];

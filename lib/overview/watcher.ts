@@ -1,14 +1,15 @@
 /**
- * The agent icon on the Skiff agent's row shows the watcher:
+ * The watcher's health as people see it, on the Skiff agent's row of the
+ * app (its icon) and of the dashboard (a word):
  *
- * | icon           | when                                                                 |
- * |----------------|----------------------------------------------------------------------|
- * | red, still     | no watcher runs, or its last line failed                             |
- * | teal, turning  | the agent is idle and another pane the watcher follows works or waits |
- * | teal, still    | otherwise: the watcher runs with nothing to watch                    |
+ * | look           | word               | when                                                                 |
+ * |----------------|--------------------|----------------------------------------------------------------------|
+ * | red, still     | `not running`      | no watcher runs                                                      |
+ * | red, still     | `failed`           | it runs, but its last line failed                                    |
+ * | teal, turning  | `watching`         | the agent is idle and another pane the watcher follows works or waits |
+ * | teal, still    | `nothing to watch` | otherwise: the watcher runs with nothing to watch                    |
  *
- * The page draws it; the turning stops under `prefers-reduced-motion` (CSS).
- * Pure, so the page and the tests share it.
+ * Pure, so the page, the dashboard and the tests share it.
  *
  * @module
  */
@@ -43,4 +44,10 @@ export function iconMeaning(state: IconState, watcher: WatcherHealth | null): st
   }
   if (state === "turning") return "The watcher is watching sessions that work or wait";
   return "The watcher runs; nothing to watch";
+}
+
+/** The watcher's health in a word or two, for a row of text: see the table above. */
+export function watcherWord(state: IconState, watcher: WatcherHealth | null): string {
+  if (state === "alarm") return !watcher || !watcher.running ? "not running" : "failed";
+  return state === "turning" ? "watching" : "nothing to watch";
 }

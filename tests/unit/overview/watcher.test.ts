@@ -1,7 +1,7 @@
 /** The agent icon's three looks, from the watcher's health and the panes' states. */
 
 import { assertEquals } from "../../helpers/assert.ts";
-import { agentIconState, iconMeaning } from "../../../lib/app/icon.ts";
+import { agentIconState, iconMeaning, watcherWord } from "../../../lib/overview/watcher.ts";
 import type { PaneInfo, PaneState } from "../../../lib/protocol/panes.ts";
 import type { WatcherHealth } from "../../../lib/protocol/watch.ts";
 
@@ -50,4 +50,12 @@ Deno.test("icon: turns only while the agent is idle and a followed pane of anoth
   assertEquals(agentIconState(watching, pane("p1", "s1", "working"), [worker]), "still");
   // No agent pane: still.
   assertEquals(agentIconState(watching, null, [worker]), "still");
+});
+
+Deno.test("watcher word: the same facts as the icon, in words", () => {
+  assertEquals(watcherWord("alarm", null), "not running");
+  assertEquals(watcherWord("alarm", health({ running: false })), "not running");
+  assertEquals(watcherWord("alarm", health({ ok: false })), "failed");
+  assertEquals(watcherWord("turning", health()), "watching");
+  assertEquals(watcherWord("still", health()), "nothing to watch");
 });

@@ -1,0 +1,20 @@
+/**
+ * Finding the Skiff agent's pane among all panes: the pane of the session
+ * marked as the Skiff agent's, a running one first.
+ *
+ * @module
+ */
+
+import type { PaneInfo } from "../protocol/panes.ts";
+import { SKIFF_AGENT_MARK } from "../protocol/sessions.ts";
+
+/** Whether `pane` belongs to the Skiff agent's session. */
+export function isSkiffAgentPane(pane: Pick<PaneInfo, "session_marks">): boolean {
+  return Object.hasOwn(pane.session_marks, SKIFF_AGENT_MARK);
+}
+
+/** The Skiff agent's pane, if its session exists: a running one first. */
+export function skiffAgentPane(panes: readonly PaneInfo[]): PaneInfo | null {
+  const mine = panes.filter(isSkiffAgentPane);
+  return mine.find((p) => p.status === "running") ?? mine[0] ?? null;
+}

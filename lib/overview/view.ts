@@ -1,0 +1,38 @@
+/**
+ * Everything a list of the workspace shows (the app's sidebar, the
+ * dashboard's list): the panes, sessions and projects, the watcher's health
+ * and the Skiff agent's settings. Types only, so the page's bundle can use
+ * them.
+ *
+ * @module
+ */
+
+import type { PaneInfo } from "../protocol/panes.ts";
+import type { SessionInfo } from "../protocol/sessions.ts";
+import type { WatcherHealth } from "../protocol/watch.ts";
+
+/** The Skiff agent as a list shows it: from its settings. */
+export interface SkipperSettings {
+  /** Whether it is on. */
+  enabled: boolean;
+  /** Its name. */
+  name: string;
+  /** The agent it runs. */
+  agent: string;
+}
+
+/** Everything a list of the workspace shows. */
+export interface WorkspaceView {
+  /** Every pane. */
+  panes: PaneInfo[];
+  /** Every session. */
+  sessions: SessionInfo[];
+  /** The projects of `projects.toml`. */
+  projects: { name: string; root: string }[];
+  /** The watcher's health. */
+  watcher: WatcherHealth;
+  /** The Skiff agent's settings (the last good ones while `projects.toml` is broken). */
+  skipper: SkipperSettings;
+  /** Why `projects.toml` cannot be read (the line the CLI prints), or null. */
+  config_error: string | null;
+}
