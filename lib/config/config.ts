@@ -121,7 +121,7 @@ function table(
 }
 
 /** The keys of a `[projects.NAME]` table. */
-export const PROJECT_KEYS = ["root", "command"] as const;
+export const PROJECT_KEYS = ["root", "command", "worktrees"] as const;
 
 function readProjects(places: ConfigPlaces, doc: Record<string, unknown>): Project[] {
   const projects: Project[] = [];
@@ -152,7 +152,7 @@ function readProjects(places: ConfigPlaces, doc: Record<string, unknown>): Proje
     }
     if (entry.worktrees !== undefined) {
       if (typeof entry.worktrees !== "string" || entry.worktrees === "") {
-        throw typeError(file, `${key}.worktrees`, "a folder path");
+        throw places.keyError([...key, "worktrees"], "must be a folder path");
       }
       // A relative folder is taken from the project's root, so "../api-worktrees" is a sibling.
       project.worktrees = resolve(project.root, expandHome(entry.worktrees));
