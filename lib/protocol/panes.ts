@@ -6,6 +6,7 @@
  */
 
 import type { ForegroundProcess } from "../platform/proc.ts";
+import type { DiffStat, NewWorktreeParams, PaneWorktree } from "./worktrees.ts";
 
 export type { ForegroundProcess };
 
@@ -106,6 +107,13 @@ export interface PaneInfo {
    * Absent or null: the restored pane is a new shell.
    */
   resumed?: string | null;
+  /** The git worktree Skiff made for the pane (`skiff new --worktree`), or null. */
+  worktree: PaneWorktree | null;
+  /**
+   * Its worktree's changes against the base, as last counted (after each
+   * turn end, and on demand); null without a worktree or before a count.
+   */
+  diff: DiffStat | null;
 }
 
 /** The params of `pane.new`. */
@@ -133,6 +141,8 @@ export interface NewPaneParams {
    * update-environment does.
    */
   client_env?: Record<string, string>;
+  /** Make a git worktree of the project's repository and start the pane in it. */
+  worktree?: NewWorktreeParams;
 }
 
 /** The variables a pane takes from the command that starts it, not from skiffd's own start. */

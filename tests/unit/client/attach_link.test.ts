@@ -9,40 +9,14 @@ import { waitFor } from "../../helpers/skiff.ts";
 import { AttachLink, type Reattach } from "../../../lib/client/attach_link.ts";
 import { encodeFrame, Frame, FrameReader } from "../../../lib/protocol/frames.ts";
 import type { PaneInfo } from "../../../lib/protocol/panes.ts";
+import { samplePane } from "../../helpers/pane_info.ts";
 import { PROTOCOL_VERSION } from "../../../lib/version.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 function paneInfo(generation: number): PaneInfo {
-  return {
-    id: "p1",
-    name: "web",
-    project: null,
-    session: "s1",
-    session_name: "web",
-    pid: 1,
-    generation,
-    command: ["bash"],
-    foreground: null,
-    cwd: "/",
-    cols: 80,
-    rows: 24,
-    title: "",
-    status: "running",
-    agent: null,
-    state: "shell",
-    unread: false,
-    unread_reasons: [],
-    person_inputs: 0,
-    session_marks: {},
-    exit_code: null,
-    exit_signal: null,
-    attached: 1,
-    created: new Date(0).toISOString(),
-    used: null,
-    state_since: new Date(0).toISOString(),
-  };
+  return samplePane("p1", { name: "web", generation, attached: 1 });
 }
 
 /** One attached connection, as the stand-in sees it. */

@@ -3,39 +3,9 @@ import { mostRecentPane } from "../../../lib/client/recent.ts";
 import { attachEndLine, pickedNotice, reattachNotice } from "../../../lib/client/attach.ts";
 import { pagerCommand } from "../../../lib/client/history_pager.ts";
 import { SkiffError } from "../../../lib/errors.ts";
-import type { PaneInfo } from "../../../lib/protocol/panes.ts";
+import { samplePane } from "../../helpers/pane_info.ts";
 
-function pane(id: string, fields: Partial<PaneInfo> = {}): PaneInfo {
-  return {
-    id,
-    name: `n${id}`,
-    project: null,
-    session: "s1",
-    session_name: "s",
-    pid: 1,
-    generation: 1,
-    command: [],
-    foreground: null,
-    cwd: "/",
-    cols: 80,
-    rows: 24,
-    title: "",
-    status: "running",
-    agent: null,
-    state: "shell",
-    unread: false,
-    unread_reasons: [],
-    person_inputs: 0,
-    session_marks: {},
-    exit_code: null,
-    exit_signal: null,
-    attached: 0,
-    created: "2026-01-01T00:00:00.000Z",
-    used: null,
-    state_since: "2026-01-01T00:00:00.000Z",
-    ...fields,
-  };
-}
+const pane = samplePane;
 
 Deno.test("mostRecentPane: the running pane used last, else the newest running pane", () => {
   const t = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
