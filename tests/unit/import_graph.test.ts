@@ -28,6 +28,7 @@ const LAYERS: string[][] = [
   ["watch"],
   ["overview"],
   ["app"],
+  ["dash"],
   ["cli"],
 ];
 
