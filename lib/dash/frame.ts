@@ -246,6 +246,7 @@ function previewBox(
       facts.push(pane.exit_signal ? `signal ${pane.exit_signal}` : `exit ${pane.exit_code ?? "?"}`);
     }
     if (pane.project) facts.push(pane.project);
+    if (pane.worktree) facts.push(`branch ${pane.worktree.branch}`);
     facts.push(home(pane.cwd));
     title.add(facts.join(" · "));
     lines.push(title.done());

@@ -65,14 +65,14 @@ export function matches(pane: PaneInfo, filter: string): boolean {
 }
 
 function paneRow(pane: PaneInfo, depth: number): ListRow {
-  // Hosts and worktrees add these facts to a pane; until then they are absent.
-  const extra = pane as PaneInfo & { host?: string | null; branch?: string | null };
+  // Hosts will add a host to a pane; until then it is absent (a local pane).
+  const extra = pane as PaneInfo & { host?: string | null };
   return {
     kind: "pane",
     key: pane.id,
     pane,
     host: extra.host ?? null,
-    branch: extra.branch ?? null,
+    branch: pane.worktree?.branch ?? null,
     depth,
   };
 }

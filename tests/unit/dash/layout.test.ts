@@ -40,6 +40,8 @@ function pane(id: number, fields: Partial<PaneInfo> = {}): PaneInfo {
     exit_signal: null,
     attached: 0,
     created: new Date().toISOString(),
+    worktree: null,
+    diff: null,
     ...fields,
   };
 }
@@ -86,6 +88,7 @@ function agents(n: number): PaneInfo[] {
       project: i % 3 === 2 ? null : i % 2 === 0 ? "api" : "web",
       unread: i % 5 === 1,
       unread_reasons: i % 5 === 1 ? ["turn-end"] : [],
+      worktree: i === 0 ? { name: "fix-parser", branch: "fix/parser", path: "/wt" } : null,
     }));
 }
 
@@ -115,7 +118,10 @@ for (const [cols, rows] of [[80, 24], [200, 60]] as const) {
     assertMatch(text[0], /^ Skiff 30 panes · 5 waiting · 6 unread · sort: projects/);
     assertMatch(text[1], /⎈ +Skipper +claude +not started +watcher: nothing to watch/);
     assertMatch(text[2], /^ api +10 panes · 5 working · 2 unread/);
-    assert(text.some((line) => /^› +pane-1 +claude +working +1m/.test(line)), text.join("\n"));
+    assert(
+      text.some((line) => /^› +pane-1 \[fix\/parser\] +claude +working +1m/.test(line)),
+      text.join("\n"),
+    );
     assert(
       text.some((line) => /● pane-7 +claude +working +1m +turn-end/.test(line)),
       text.join("\n"),
