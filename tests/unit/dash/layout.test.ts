@@ -126,7 +126,11 @@ for (const [cols, rows] of [[80, 24], [200, 60]] as const) {
       text.some((line) => /● pane-7 +claude +working +1m +turn-end/.test(line)),
       text.join("\n"),
     );
-    assert(text.some((line) => line.includes("pane-1 (p1) claude · working · api · /src/api")));
+    assert(
+      text.some((line) =>
+        line.includes("pane-1 (p1) claude · working · api · branch fix/parser · /src/api")
+      ),
+    );
     assert(text.some((line) => line.includes("red output")), "the preview's screen shows");
     assert(lines.some((line) => line.includes("\x1b[0;31mred")), "with its colours");
     assertMatch(text[rows - 1], /^j\/k move · Enter open/);
