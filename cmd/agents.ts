@@ -19,7 +19,7 @@ export const command = defineCommand({
   }) and custom agents from [agents.NAME] in projects.toml. A custom agent with a built-in's name replaces it.`,
   run: (ctx) => {
     const config = loadConfig();
-    const registry = new AgentRegistry({ document: config.document, file: config.file });
+    const registry = new AgentRegistry(config);
     const agents = registry.profiles.map((p) => ({
       id: p.id,
       label: p.label,

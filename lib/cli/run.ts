@@ -18,6 +18,11 @@ import { skewHint } from "../client/skew.ts";
 export interface RunCliOptions {
   /** Where completion finds pane, session, project, agent and task names. */
   values?: ValueSource;
+  /**
+   * The command that the program alone (no arguments) runs when stdin and
+   * stdout are a terminal; without a terminal it prints the help.
+   */
+  bare?: string;
 }
 
 /**
@@ -52,6 +57,12 @@ export async function runCli(
     );
     if (text !== "") console.log(text);
     return Exit.OK;
+  }
+  if (
+    first === undefined && options.bare !== undefined && Deno.stdin.isTerminal() &&
+    Deno.stdout.isTerminal()
+  ) {
+    return runCli(entries, [options.bare], options);
   }
   const json = argv.includes("--json");
   if (first === undefined || first === "--help" || first === "-h" || first === "help") {

@@ -12,6 +12,7 @@ import type { LiveWorkspace } from "./live_workspace.ts";
 import type { Params } from "./params.ts";
 import type { WatcherRegistry } from "./watcher_health.ts";
 import type { UpgradeRequest } from "./handoff.ts";
+import type { Worktrees } from "../worktree/mod.ts";
 
 /** What the daemon itself offers to methods. */
 export interface DaemonControl {
@@ -42,6 +43,8 @@ export interface MethodContext {
   control: DaemonControl;
   /** The watcher's health. */
   watcher: WatcherRegistry;
+  /** The git worktrees Skiff made for panes. */
+  worktrees: Worktrees;
   /** Runs `action` once the answer has been written, such as switching the connection's mode. */
   afterReply(action: () => void): void;
 }

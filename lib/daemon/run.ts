@@ -7,12 +7,14 @@
  */
 
 import { ConfigSource } from "../config/config.ts";
+import { checkAgents } from "../agents/checked_config.ts";
 import {
   projectsFile,
   type RuntimeFiles,
   runtimeFiles,
   stateDir,
   workspaceFile,
+  worktreesFile,
 } from "../config/paths.ts";
 import { SkiffError } from "../errors.ts";
 import {
@@ -49,6 +51,8 @@ import {
 } from "./adopt.ts";
 import { Upgrader } from "./upgrade.ts";
 import type { UpgradeStep } from "./handoff.ts";
+import { Worktrees } from "../worktree/mod.ts";
+import { countWorktreesOnTurnEnd } from "./worktree_methods.ts";
 
 /** How often each pane's working folder is re-read (so a restore finds it) and a failed save is tried again. */
 const CWD_REFRESH_MS = 5000;
@@ -222,8 +226,11 @@ async function serve(
   const config = new ConfigSource(
     projectsFile(),
     (message) => log(`config not loaded: ${message}`),
+    { check: checkAgents },
   );
+  const worktrees = new Worktrees({ file: worktreesFile(files.socket), log });
   const workspace = new LiveWorkspace(loaded.data, config, {
+    worktrees,
     file: stateFile,
     socket: files.socket,
     events,
@@ -277,7 +284,7 @@ async function serve(
   const watcher = new WatcherRegistry(events);
   if (handoff) watcher.rememberTold(handoff.told);
   const server: Server = new Server({
-    context: (connection) => ({ workspace, events, connection, control, watcher }),
+    context: (connection) => ({ workspace, events, connection, control, watcher, worktrees }),
     log,
     serviceMethods: serviceMethods(services),
     lastUpgrade: () => upgrader.last,
@@ -328,6 +335,7 @@ async function serve(
     ownership.start();
     await workspace.restore();
   }
+  countWorktreesOnTurnEnd(events, workspace, worktrees);
 
   // The watcher runs while the Skiff agent's session exists: start it now if
   // the session came back, and whenever a session gets the mark. Its lock
@@ -385,7 +393,7 @@ async function serve(
       );
     }
     // Once another skiffd owns the path, the workspace file is its: shutdown saves nothing.
-    await workspace.shutdown("daemon stopped");
+    await workspace.shutdown("daemon stopped", { returning: how.returning ?? false });
     if (how.lost) {
       server.abandon();
     } else {
