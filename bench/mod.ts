@@ -11,6 +11,7 @@ import { benchAgents } from "./agents.ts";
 import { benchLedger } from "./ledger.ts";
 import { benchLoad } from "./load.ts";
 import { benchPanes } from "./panes.ts";
+import { benchUpgrade } from "./upgrade.ts";
 import { benchWatch } from "./watch.ts";
 
 if (import.meta.main) {
@@ -24,6 +25,8 @@ if (import.meta.main) {
   rows.push(...await benchAgents(log));
   log("bench: the watcher (a turn end to the Skiff agent's line)…");
   rows.push(...await benchWatch(log));
+  log("bench: skiff daemon upgrade with 200 panes…");
+  rows.push(...await benchUpgrade(log));
   log("bench: ledger (ls on 10,000 rows, adds)…");
   rows.push(...await benchLedger(log));
   console.log(renderTable(rows));

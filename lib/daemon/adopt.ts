@@ -35,6 +35,9 @@ import type { LiveWorkspace } from "./live_workspace.ts";
 import { Pane } from "./pane.ts";
 import { parseWorkspace } from "./workspace.ts";
 
+/** How many screens the check rebuilds. */
+const CHECK_SCREENS = 3;
+
 /** How this skiffd starts: anew, by taking over in place, or by checking a handoff. */
 export type StartMode =
   | { kind: "fresh" }
@@ -107,7 +110,9 @@ export async function checkHandoff(file: string): Promise<CheckReport> {
     throw new Error(`the handoff is for ${handoff.socket}, and this skiff serves ${socket}`);
   }
   parseWorkspace(handoff.workspace.data);
-  for (const pane of handoff.panes) {
+  // Every screen was checked whole by readHandoff; a few are rebuilt to prove
+  // the emulator runs (rebuilding all would take as long as the upgrade).
+  for (const pane of handoff.panes.slice(0, CHECK_SCREENS)) {
     const screen = new Screen(pane.screen.cols, pane.screen.rows, {
       scrollback: pane.screen.history,
       respond: () => {},
@@ -165,6 +170,16 @@ export function adoptPanes(workspace: LiveWorkspace, handoff: Handoff): Pane[] {
   });
 }
 
+/** When the new program reached each point of taking over (ms since the epoch). */
+export interface AdoptMarks {
+  /** It started running skiffd's code. */
+  entered: number;
+  /** It had read the handoff and set the workspace up. */
+  read?: number;
+  /** It had built every pane. */
+  adopted?: number;
+}
+
 /**
  * The commit: the panes read again, the other children are waited for, the
  * handoff file goes. Returns the outcome to keep for the client.
@@ -172,6 +187,7 @@ export function adoptPanes(workspace: LiveWorkspace, handoff: Handoff): Pane[] {
 export function commitAdoption(
   mode: Extract<StartMode, { kind: "adopt" }>,
   panes: Pane[],
+  marks: AdoptMarks,
 ): UpgradeOutcome {
   for (const pane of panes) pane.thaw();
   const reaper = childReaper();
@@ -193,9 +209,14 @@ export function commitAdoption(
     ...(undone ? { error: mode.undo!.error, step: mode.undo!.step } : {}),
     panes: panes.length,
     ms: {
-      ...(timings.check !== undefined ? { check: timings.check } : {}),
+      ...Object.fromEntries(Object.entries(timings).filter(([key]) => !key.endsWith("_at"))),
       ...(timings.freeze_at !== undefined ? { freeze: now - timings.freeze_at } : {}),
-      exec: now - h.frozen_at,
+      start: marks.entered - h.frozen_at,
+      ...(marks.read !== undefined ? { read: marks.read - marks.entered } : {}),
+      ...(marks.adopted !== undefined && marks.read !== undefined
+        ? { adopt: marks.adopted - marks.read }
+        : {}),
+      ...(marks.adopted !== undefined ? { listen: now - marks.adopted } : {}),
     },
     at: new Date(now).toISOString(),
   };

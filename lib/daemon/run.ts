@@ -41,6 +41,7 @@ import { WatcherRegistry } from "./watcher_health.ts";
 import { loadWorkspace, parseWorkspace } from "./workspace.ts";
 import { type HeldLock, inodeOf, Ownership, socketAnswers } from "./ownership.ts";
 import {
+  type AdoptMarks,
   adoptPanes,
   checkHandoff,
   commitAdoption,
@@ -83,6 +84,8 @@ interface Adopting {
   committed: boolean;
   /** The step under way. */
   step: UpgradeStep;
+  /** When it reached each point (ms since the epoch), for the outcome's timings. */
+  marks: AdoptMarks;
 }
 
 /** The result of {@linkcode runDaemon}. */
@@ -106,7 +109,7 @@ export interface RunDaemonOptions {
 export async function runDaemon(options: RunDaemonOptions = {}): Promise<DaemonOutcome> {
   const files = runtimeFiles();
   let mode: StartMode = { kind: "fresh" };
-  const adopting: Adopting = { committed: false, step: "adopt" };
+  const adopting: Adopting = { committed: false, step: "adopt", marks: { entered: Date.now() } };
   try {
     mode = startMode();
     if (mode.kind === "check") {
@@ -303,14 +306,16 @@ async function serve(
   preparePanes({ log });
   if (mode.kind === "adopt") {
     faultAt(mode, "adopt");
+    adopting.marks.read = Date.now();
     const panes = adoptPanes(workspace, mode.handoff);
+    adopting.marks.adopted = Date.now();
     adopting.step = "listen";
     faultAt(mode, "listen");
     await server.listenFd(mode.handoff.fds.listener);
     ownership.listening();
     ownership.start();
     // The commit point: from here on this program owns every pane.
-    const outcome = commitAdoption(mode, panes);
+    const outcome = commitAdoption(mode, panes, adopting.marks);
     adopting.committed = true;
     upgrader.took(outcome);
     log(

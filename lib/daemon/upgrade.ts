@@ -164,6 +164,7 @@ export class Upgrader {
       timings.check = Math.round(performance.now() - checkStart);
 
       step = "quiesce";
+      const quiesceStart = performance.now();
       if (!(await server.hold(MAY_CUT, QUIESCE_TIMEOUT_MS))) {
         throw new StepFailed(
           "quiesce",
@@ -172,6 +173,7 @@ export class Upgrader {
         );
       }
       fault(request, "quiesce");
+      timings.quiesce = Math.round(performance.now() - quiesceStart);
 
       step = "freeze";
       const freezeStart = performance.now();
@@ -192,11 +194,13 @@ export class Upgrader {
       for (const pane of frozen) pane.drainOutput();
 
       step = "save";
-      timings.freeze_before_exec = Math.round(performance.now() - freezeStart);
-      timings.before_exec = Math.round(performance.now() - started);
+      const saveStart = performance.now();
+      timings.hold = Math.round(saveStart - freezeStart);
       const handoff = this.#capture(request, timings);
       fault(request, "save");
       files.push(handoffFile(this.#parts.files, request.id));
+      handoff.timings.save = Math.round(performance.now() - saveStart);
+      handoff.frozen_at = Date.now();
       writeHandoff(files[1], handoff);
 
       step = "exec";

@@ -7,11 +7,12 @@
 
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { makeCheckout } from "../helpers/checkout.ts";
-import { BASH, type SkiffEnv, waitFor, withSkiff } from "../helpers/skiff.ts";
+import { BASH, MAIN, type SkiffEnv, waitFor, withSkiff } from "../helpers/skiff.ts";
 import { EventStream } from "../helpers/events.ts";
+import { TestTerminal } from "../helpers/terminal.ts";
 import type { PaneInfo } from "../../lib/protocol/panes.ts";
 import type { DaemonStatus } from "../../lib/protocol/daemon.ts";
-import { VERSION } from "../../lib/version.ts";
+import { PROTOCOL_VERSION, VERSION } from "../../lib/version.ts";
 import { DaemonClient } from "../../lib/client/client.ts";
 
 /** A pane that prints n0, n1, … every 20 ms. */
@@ -174,6 +175,31 @@ Deno.test("upgrade: into a second checkout with another version; events follow w
   }
 });
 
+Deno.test("upgrade: an attached terminal reconnects by itself and types on", async () => {
+  await withSkiff(async (skiff) => {
+    await skiff.ok(["new", "--name", "web", "--", ...BASH]);
+    await skiff.ok(["keys", "web", "echo before-upgrade", "Enter"]);
+    await skiff.waitForScreen("web", /^before-upgrade$/m);
+    const term = await TestTerminal.start(
+      [Deno.execPath(), "run", "-A", "-q", MAIN, "attach", "web"],
+      { env: skiff.env, cwd: skiff.env.HOME, cols: 100, rows: 30 },
+    );
+    try {
+      await term.waitForText(/^before-upgrade$/m);
+      await skiff.ok(["daemon", "upgrade"]);
+      await waitFor(
+        "the terminal to attach again",
+        async () => (await panes(skiff))[0].attached === 1 ? true : undefined,
+      );
+      term.type("echo typed-$((2+3))\r");
+      await term.waitForText(/^typed-5$/m);
+      await term.waitForText(/^before-upgrade$/m);
+    } finally {
+      term.kill();
+    }
+  });
+});
+
 Deno.test("daemon restart --keep-panes runs skiffd's own program again in place", async () => {
   await withSkiff(async (skiff) => {
     await skiff.ok(["new", "--name", "count", "--", ...COUNTER]);
@@ -247,4 +273,67 @@ Deno.test("upgrade: 200 panes, every one handed over and answering", async () =>
     const status = await skiff.json<DaemonStatus>(["daemon", "status"]);
     assertEquals(status.running_panes, 200);
   });
+});
+
+Deno.test("upgrade: the app comes back at the same address, and its page connects again", async () => {
+  await withSkiff(async (skiff) => {
+    const status = await skiff.json<{ url: string; origin: string; port: number }>([
+      "app",
+      "--no-open",
+    ]);
+    const login = await fetch(status.url, { redirect: "manual" });
+    await login.body?.cancel();
+    const cookie = login.headers.get("set-cookie")!.split(";")[0];
+    const open = () =>
+      new Promise<WebSocket>((resolve, reject) => {
+        const socket = new WebSocket(`ws://127.0.0.1:${status.port}/ws`, {
+          headers: { cookie, origin: `http://127.0.0.1:${status.port}` },
+        } as unknown as string[]);
+        socket.onopen = () => resolve(socket);
+        socket.onerror = () => reject(new Error("the app's WebSocket did not open"));
+      });
+    const page = await open();
+    const closed = new Promise((resolve) => page.onclose = resolve);
+
+    await skiff.ok(["daemon", "upgrade"]);
+    await closed;
+    const again = await waitFor("the app to answer again", async () => {
+      const response = await fetch(status.origin, { headers: { cookie } }).catch(() => undefined);
+      await response?.body?.cancel();
+      return response?.status === 200 ? response : undefined;
+    });
+    assertEquals(again.status, 200);
+    const socket = await open();
+    socket.close();
+    assertEquals(
+      (await skiff.json<{ url: string }>(["app", "--no-open"])).url,
+      status.url,
+    );
+  });
+});
+
+Deno.test("upgrade: across a change of protocol, both ways; meanwhile the other skiff is refused with exit 18", async () => {
+  const next = await makeCheckout({ version: "2.0.0", protocol: PROTOCOL_VERSION + 1 });
+  try {
+    await withSkiff(async (skiff) => {
+      await skiff.ok(["new", "--name", "count", "--", ...COUNTER]);
+      const before = (await panes(skiff))[0];
+      const up = await skiff.run(["daemon", "upgrade"], { main: next.main });
+      assertEquals(up.code, 0, up.stderr);
+      assertMatch(up.stdout, new RegExp(`upgraded ${VERSION} → 2\\.0\\.0`));
+      const refused = await skiff.run(["ls"]);
+      assertEquals(refused.code, 18, refused.stderr);
+      assertMatch(refused.stderr, /speaks protocol \d+, newer than this skiff/);
+
+      // The older skiff moves skiffd back to itself, with the same panes.
+      const down = await skiff.run(["daemon", "upgrade"]);
+      assertEquals(down.code, 0, down.stderr);
+      assertMatch(down.stdout, new RegExp(`upgraded 2\\.0\\.0 → ${VERSION}`));
+      const after = (await panes(skiff))[0];
+      assertEquals([after.pid, after.generation], [before.pid, before.generation]);
+      assertUnbroken(await counted(skiff, "count"));
+    });
+  } finally {
+    await next.remove();
+  }
 });
