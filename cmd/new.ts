@@ -5,7 +5,7 @@
  */
 
 import { resolve } from "../lib/platform/path.ts";
-import { defineCommand, parseEnvPairs, parseSize } from "../lib/cli/mod.ts";
+import { defineCommand, fitPaneSize, parseEnvPairs, parseSize } from "../lib/cli/mod.ts";
 import { clientEnv, withDaemon } from "../lib/client/mod.ts";
 import type { NewPaneParams } from "../lib/protocol/panes.ts";
 import { agentLaunchFor } from "../lib/agents/launch.ts";
@@ -42,7 +42,12 @@ export const command = defineCommand({
       help: "Start in folder DIR",
       complete: "dir",
     },
-    { name: "size", type: "string", value: "COLSxROWS", help: "Terminal size (default 120x40)" },
+    {
+      name: "size",
+      type: "string",
+      value: "COLSxROWS",
+      help: "Terminal size, 20x5 to 1000x1000 (default 120x40; a smaller one is raised)",
+    },
     { name: "env", short: "e", type: "list", value: "K=V", help: "Set an environment variable" },
     {
       name: "agent",
@@ -66,7 +71,8 @@ export const command = defineCommand({
   ],
   exits: [["NOT_FOUND", "No such project or agent"], "DAEMON", ["CONFLICT", "The name is taken"]],
   run: async (ctx) => {
-    const { size, cwd, project, agent } = ctx.opts;
+    const { cwd, project, agent } = ctx.opts;
+    const size = ctx.opts.size === undefined ? undefined : fitPaneSize(parseSize(ctx.opts.size));
     let env = parseEnvPairs(ctx.opts.env);
     let command = ctx.rest;
     if (agent !== undefined) {
@@ -82,12 +88,20 @@ export const command = defineCommand({
       env,
       command,
       client_env: clientEnv(),
-      ...(size ? parseSize(size) : {}),
+      ...(size ? { cols: size.cols, rows: size.rows } : {}),
     };
     // Without a project, a pane starts where the command was run, as in tmux.
     if (cwd !== undefined) params.cwd = resolve(cwd);
     else if (project === undefined) params.cwd = Deno.cwd();
     const pane = await withDaemon((client) => client.call("pane.new", params));
-    ctx.out.result({ pane }, () => ctx.out.line(pane.id));
+    const raised = size?.raisedFrom ?? null;
+    if (raised) {
+      ctx.out.notice(
+        `skiff: size ${raised.cols}x${raised.rows} was raised to ${size!.cols}x${
+          size!.rows
+        }, the smallest a pane takes`,
+      );
+    }
+    ctx.out.result({ pane, size_raised_from: raised }, () => ctx.out.line(pane.id));
   },
 });
