@@ -26,6 +26,8 @@ export const LOADERS: Record<string, () => Promise<{ command: CommandSpec }>> = 
   mark: () => import("./mark.ts"),
   events: () => import("./events.ts"),
   ledger: () => import("./ledger.ts"),
+  worktree: () => import("./worktree.ts"),
+  diff: () => import("./diff.ts"),
   app: () => import("./app.ts"),
   skipper: () => import("./skipper.ts"),
   settings: () => import("./settings.ts"),

@@ -88,6 +88,14 @@ export const COMMAND_ROWS: readonly CommandRow[] = [
     summary: "The Skiff agent's task ledger",
   },
   {
+    name: "worktree",
+    summary: "List, remove or prune the git worktrees Skiff made for panes",
+  },
+  {
+    name: "diff",
+    summary: "Show a pane's worktree against its base",
+  },
+  {
     name: "app",
     summary: "Open the app: the Skiff agent, the panes as terminals, the ledger and Settings",
   },

@@ -23,6 +23,11 @@ export interface Project {
   root: string;
   /** The default command for new panes in this project, split into words. */
   command?: string[];
+  /**
+   * The folder that holds the project's worktrees (`skiff new --worktree`),
+   * absolute; unset: the default in Skiff's data folder.
+   */
+  worktrees?: string;
 }
 
 /** Settings of skiffd. */
@@ -116,7 +121,7 @@ function table(
 }
 
 /** The keys of a `[projects.NAME]` table. */
-export const PROJECT_KEYS = ["root", "command"] as const;
+export const PROJECT_KEYS = ["root", "command", "worktrees"] as const;
 
 function readProjects(places: ConfigPlaces, doc: Record<string, unknown>): Project[] {
   const projects: Project[] = [];
@@ -144,6 +149,13 @@ function readProjects(places: ConfigPlaces, doc: Record<string, unknown>): Proje
       else if (Array.isArray(entry.command) && entry.command.every((w) => typeof w === "string")) {
         project.command = entry.command as string[];
       } else throw places.keyError([...key, "command"], "must be a string or a list of strings");
+    }
+    if (entry.worktrees !== undefined) {
+      if (typeof entry.worktrees !== "string" || entry.worktrees === "") {
+        throw places.keyError([...key, "worktrees"], "must be a folder path");
+      }
+      // A relative folder is taken from the project's root, so "../api-worktrees" is a sibling.
+      project.worktrees = resolve(project.root, expandHome(entry.worktrees));
     }
     projects.push(project);
   }

@@ -10,6 +10,7 @@ import { encodeKeys } from "../screen/keys.ts";
 import { AGENT_METHODS } from "./agent_methods.ts";
 import { ENSURE_METHODS } from "./ensure_methods.ts";
 import { WATCH_METHODS } from "./watch_methods.ts";
+import { newPaneInWorktree, WORKTREE_METHODS, worktreeParams } from "./worktree_methods.ts";
 import type { ServiceMethodName } from "../protocol/app.ts";
 import type { MethodName } from "../protocol/methods.ts";
 import type { MethodTable } from "./method_types.ts";
@@ -35,6 +36,7 @@ export const METHODS: MethodTable<Exclude<MethodName, "hello" | ServiceMethodNam
   ...AGENT_METHODS,
   ...ENSURE_METHODS,
   ...WATCH_METHODS,
+  ...WORKTREE_METHODS,
   "daemon.status": (_params, ctx) => ctx.control.status(),
 
   "daemon.stop": (params, ctx) => {
@@ -50,7 +52,11 @@ export const METHODS: MethodTable<Exclude<MethodName, "hello" | ServiceMethodNam
   },
 
   "pane.new": async (params, ctx) => {
-    const pane = await ctx.workspace.newPane(newPaneRequest(params));
+    const request = newPaneRequest(params);
+    const worktree = worktreeParams(params);
+    const pane = worktree
+      ? await newPaneInWorktree(ctx, request, worktree)
+      : await ctx.workspace.newPane(request);
     return ctx.workspace.info(pane);
   },
 

@@ -14,6 +14,7 @@ import {
   runtimeFiles,
   stateDir,
   workspaceFile,
+  worktreesFile,
 } from "../config/paths.ts";
 import { SkiffError } from "../errors.ts";
 import { ensureDir, pathExists, tryFileLock, writeOwnPid } from "../platform/files.ts";
@@ -31,6 +32,8 @@ import { writeSkiffShim } from "./shim.ts";
 import { WatcherRegistry } from "./watcher_health.ts";
 import { loadWorkspace } from "./workspace.ts";
 import { inodeOf, Ownership, socketAnswers } from "./ownership.ts";
+import { Worktrees } from "../worktree/mod.ts";
+import { countWorktreesOnTurnEnd } from "./worktree_methods.ts";
 
 /** How often each pane's working folder is re-read (so a restore finds it) and a failed save is tried again. */
 const CWD_REFRESH_MS = 5000;
@@ -133,7 +136,9 @@ async function serve(
     (message) => log(`config not loaded: ${message}`),
     { check: checkAgents },
   );
+  const worktrees = new Worktrees({ file: worktreesFile(files.socket), log });
   const workspace = new LiveWorkspace(loaded.data, config, {
+    worktrees,
     file: stateFile,
     socket: files.socket,
     events,
@@ -177,7 +182,7 @@ async function serve(
   };
   const watcher = new WatcherRegistry(events);
   const server: Server = new Server({
-    context: (connection) => ({ workspace, events, connection, control, watcher }),
+    context: (connection) => ({ workspace, events, connection, control, watcher, worktrees }),
     log,
     serviceMethods: serviceMethods(services),
   });
@@ -188,6 +193,7 @@ async function serve(
 
   preparePanes({ log });
   await workspace.restore();
+  countWorktreesOnTurnEnd(events, workspace, worktrees);
 
   // The watcher runs while the Skiff agent's session exists: start it now if
   // the session came back, and whenever a session gets the mark. Its lock

@@ -53,6 +53,8 @@ export interface SavedPane {
   unread?: boolean;
   /** Why it is unread, oldest first. */
   unread_reasons?: UnreadReason[];
+  /** The id of the git worktree Skiff made for it (`lib/worktree` knows the rest). */
+  worktree?: string;
 }
 
 /** The whole saved workspace. */

@@ -6,6 +6,7 @@
  */
 
 import type { ForegroundProcess } from "../platform/proc.ts";
+import type { DiffStat, NewWorktreeParams, PaneWorktree } from "./worktrees.ts";
 
 export type { ForegroundProcess };
 
@@ -94,6 +95,13 @@ export interface PaneInfo {
   attached: number;
   /** When the pane was made (ISO 8601). */
   created: string;
+  /** The git worktree Skiff made for the pane (`skiff new --worktree`), or null. */
+  worktree: PaneWorktree | null;
+  /**
+   * Its worktree's changes against the base, as last counted (after each
+   * turn end, and on demand); null without a worktree or before a count.
+   */
+  diff: DiffStat | null;
 }
 
 /** The params of `pane.new`. */
@@ -121,6 +129,8 @@ export interface NewPaneParams {
    * update-environment does.
    */
   client_env?: Record<string, string>;
+  /** Make a git worktree of the project's repository and start the pane in it. */
+  worktree?: NewWorktreeParams;
 }
 
 /** The variables a pane takes from the command that starts it, not from skiffd's own start. */

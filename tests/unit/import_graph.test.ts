@@ -20,6 +20,7 @@ const LAYERS: string[][] = [
   ["screen"],
   ["agents"],
   ["ledger"],
+  ["worktree"],
   ["assets"],
   ["client"],
   ["tasks"],
