@@ -21,6 +21,11 @@ const GLOBAL_FLAGS = new Set(["--json", "--help", "-h"]);
 export interface RunCliOptions {
   /** Where completion finds pane, session, project, agent and task names. */
   values?: ValueSource;
+  /**
+   * The command that the program alone (no arguments) runs when stdin and
+   * stdout are a terminal; without a terminal it prints the help.
+   */
+  bare?: string;
 }
 
 /**
@@ -54,6 +59,12 @@ export async function runCli(
     );
     if (text !== "") console.log(text);
     return Exit.OK;
+  }
+  if (
+    argv.length === 0 && options.bare !== undefined && Deno.stdin.isTerminal() &&
+    Deno.stdout.isTerminal()
+  ) {
+    return runCli(entries, [options.bare], options);
   }
   // Global flags may come before the command too: `skiff --json ls`, `skiff --help ledger add`.
   let lead = 0;
