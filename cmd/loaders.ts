@@ -11,6 +11,7 @@ import { commandTable } from "./mod.ts";
 
 /** Each command's module loader, by command name. */
 export const LOADERS: Record<string, () => Promise<{ command: CommandSpec }>> = {
+  dash: () => import("./dash.ts"),
   new: () => import("./new.ts"),
   ls: () => import("./ls.ts"),
   attach: () => import("./attach.ts"),

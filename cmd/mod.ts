@@ -26,6 +26,10 @@ export interface CommandRow {
 /** Every `skiff` command, in the order `skiff --help` lists them. */
 export const COMMAND_ROWS: readonly CommandRow[] = [
   {
+    name: "dash",
+    summary: "The dashboard: every pane live, the ledger, and keys to move between them",
+  },
+  {
     name: "new",
     summary: "Start a pane running a shell or a command",
   },

@@ -311,6 +311,34 @@ export class Screen {
     return lines;
   }
 
+  /**
+   * The visible rows with SGR colours and styles, cut to the first `columns`
+   * columns, for a box `rows` high: the rows in use (down to the last one with
+   * text or the cursor); when they are more than the box holds, runs of blank
+   * rows shrink to one and the last `rows` are kept, so that a small box shows
+   * what a program wrote at the top and where it writes now (an agent's
+   * transcript above its input box): a preview.
+   */
+  cropped(columns: number, rows: number): string[] {
+    const buffer = this.#term.buffer.active;
+    const width = Math.min(columns, this.#term.cols);
+    let used = buffer.cursorY + 1;
+    for (let y = this.#term.rows - 1; y >= used; y--) {
+      if (buffer.getLine(buffer.baseY + y)?.translateToString(true).trim()) {
+        used = y + 1;
+        break;
+      }
+    }
+    let kept: number[] = [];
+    for (let y = 0; y < used; y++) kept.push(y);
+    const blank = (y: number) => !buffer.getLine(buffer.baseY + y)?.translateToString(true).trim();
+    if (kept.length > rows) kept = kept.filter((y, i) => !(blank(y) && i > 0 && blank(y - 1)));
+    return kept.slice(-rows).map((y) => {
+      const line = buffer.getLine(buffer.baseY + y);
+      return line ? renderSgrLine(line, width, this.#scratch) : "";
+    });
+  }
+
   /** Returns the screen as text: its lines, trailing empty lines dropped. */
   capture(options: CaptureOptions = {}): string {
     const lines = this.lines(options);

@@ -29,6 +29,7 @@ const LAYERS: string[][] = [
   ["watch"],
   ["overview"],
   ["app"],
+  ["dash"],
   ["cli"],
 ];
 
