@@ -12,8 +12,17 @@ import { parse, TomlError } from "smol-toml";
 import { isAbsolute, resolve } from "../platform/path.ts";
 import { SkiffError } from "../errors.ts";
 import { DEFAULT_AGENT_FOLDER, expandHome, homeFolder, projectsFile } from "./paths.ts";
+import {
+  type AttachKey,
+  type AttachKeys,
+  DEFAULT_DETACH_KEY,
+  DEFAULT_HISTORY_KEY,
+  parseAttachKey,
+} from "./attach_keys.ts";
 import { ConfigPlaces } from "./keys.ts";
 import { tomlHint } from "./toml_hints.ts";
+
+export type { AttachKey, AttachKeys };
 
 /** A project: a name and a root folder. */
 export interface Project {
@@ -72,6 +81,8 @@ export interface Config {
   daemon: DaemonConfig;
   /** Skiff agent settings. */
   skiffAgent: SkiffAgentConfig;
+  /** The keys of an attached terminal (`[attach]`). */
+  attach: AttachKeys;
   /** The raw parsed document, for sections other rooms read. */
   document: Record<string, unknown>;
   /** Where each key is written, for error lines (`file:line:col`) about it. */
@@ -105,7 +116,7 @@ export function splitCommand(command: string): string[] {
  */
 
 /** The tables of `projects.toml`. `agents` is read by `lib/agents` (profile_toml.ts). */
-export const TOP_LEVEL_TABLES = ["daemon", "projects", "skiff_agent", "agents"] as const;
+export const TOP_LEVEL_TABLES = ["daemon", "projects", "skiff_agent", "attach", "agents"] as const;
 
 function table(
   places: ConfigPlaces,
@@ -240,6 +251,33 @@ function readSkiffAgent(places: ConfigPlaces, doc: Record<string, unknown>): Ski
   };
 }
 
+/** The keys of `[attach]`. */
+export const ATTACH_KEYS = ["detach_key", "history_key"] as const;
+
+function readAttach(places: ConfigPlaces, doc: Record<string, unknown>): AttachKeys {
+  const attach = table(places, doc, "attach");
+  places.onlyKnown(attach, ["attach"], ATTACH_KEYS);
+  const key = (name: string, fallback: string, off: boolean): AttachKey | null => {
+    const value = attach[name] ?? fallback;
+    if (typeof value !== "string") {
+      throw places.keyError(["attach", name], 'must be a key, such as "C-]"');
+    }
+    if (off && (value === "" || value === "none")) return null;
+    const parsed = parseAttachKey(value);
+    if (typeof parsed === "string") throw places.keyError(["attach", name], parsed);
+    return parsed;
+  };
+  const detach = key("detach_key", DEFAULT_DETACH_KEY, false)!;
+  const history = key("history_key", DEFAULT_HISTORY_KEY, true);
+  if (history && history.name === detach.name) {
+    throw places.keyError(
+      ["attach", "history_key"],
+      `is the detach key '${detach.name}'; pick another, or "none"`,
+    );
+  }
+  return { detach, history };
+}
+
 /**
  * The Skiff agent's folder. Throws one clear error (exit `USAGE`) when the
  * setting needs a home folder and `HOME` is not set: there is no default
@@ -284,6 +322,7 @@ export function parseConfig(text: string, file: string, exists = true): Config {
     projects: readProjects(places, doc),
     daemon: readDaemon(places, doc),
     skiffAgent: readSkiffAgent(places, doc),
+    attach: readAttach(places, doc),
     document: doc,
     places,
   };

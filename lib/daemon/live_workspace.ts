@@ -11,7 +11,7 @@ import type { Config, ConfigSource, Project } from "../config/config.ts";
 import { loginShell } from "../platform/spawn_self.ts";
 import { AgentWatches, paneEventFields } from "./agent_watches.ts";
 import type { EventBus } from "./events.ts";
-import { Pane } from "./pane.ts";
+import { type AttachEndDetails, Pane } from "./pane.ts";
 import type { PaneWatch } from "./pane_watch.ts";
 import type { SavedPane, SavedSession, WorkspaceData } from "./workspace.ts";
 import type { PaneInfo } from "../protocol/panes.ts";
@@ -458,6 +458,11 @@ export class LiveWorkspace {
     if (changed) this.save();
   }
 
+  /** Whether skiffd is stopping: its panes' processes are ending. */
+  get stopping(): boolean {
+    return this.#stopping;
+  }
+
   /** Describes a pane for `ls` and friends. */
   info(pane: Pane): PaneInfo {
     const session = this.#data.sessions.find((s) => s.id === pane.saved.session);
@@ -473,13 +478,14 @@ export class LiveWorkspace {
    * Ends every process the panes started (the workspace file keeps the panes
    * for the next start): a hang-up first, then, after a moment, SIGKILL for
    * whatever is left in their sessions, so nothing outlives skiffd.
+   * Attached terminals hear `reason`, and `returning` when a skiffd follows.
    */
-  async shutdown(reason: string): Promise<void> {
+  async shutdown(reason: string, options: AttachEndDetails = {}): Promise<void> {
     this.#stopping = true;
     this.watches.stopping();
     const ending = this.#reaper.endAll(
       [...this.#panes.values()],
-      (pane) => pane.endAttachments(reason),
+      (pane) => pane.endAttachments(reason, options),
     );
     this.save();
     await ending;

@@ -182,6 +182,8 @@ export const METHODS: MethodTable<Exclude<MethodName, "hello" | ServiceMethodNam
   },
 
   "attach": (params, ctx) => {
+    // A terminal told that skiffd restarts must find the next skiffd, not this one.
+    if (ctx.workspace.stopping) throw new SkiffError("skiffd is stopping", { exit: "DAEMON" });
     const pane = ctx.workspace.resolvePane(needString(params, "pane"));
     if (pane.status !== "running") {
       throw new SkiffError(`Pane '${pane.name}' is not running`, { exit: "NOT_RUNNING" });
@@ -201,16 +203,25 @@ export const METHODS: MethodTable<Exclude<MethodName, "hello" | ServiceMethodNam
       }
     };
     const watch = flag(params, "watch");
-    // A watching terminal (a preview) follows the output only: no size, no input.
-    if (cols && rows && !watch) resize(cols, rows);
+    // The pane follows the terminal in use (tmux's `window-size latest`): the one
+    // that attached, typed or changed size last. One that knows no size leaves it be,
+    // and a watching terminal (a preview) follows the output only: no size, no input.
+    let terminal = cols && rows && !watch ? { cols, rows } : undefined;
+    if (terminal && params.take_size !== false) resize(terminal.cols, terminal.rows);
     const scrollback = maybeInt(params, "scrollback", 0, 100_000) ?? 0;
     const info = ctx.workspace.info(pane);
     ctx.afterReply(() =>
       ctx.connection.startAttach(
         pane,
         watch ? { input: () => {}, resize: () => {} } : {
-          input: (data) => pane.input(data, "person"),
-          resize,
+          input: (data) => {
+            if (terminal) resize(terminal.cols, terminal.rows);
+            pane.input(data, "person");
+          },
+          resize: (width, height) => {
+            terminal = { cols: width, rows: height };
+            resize(width, height);
+          },
         },
         { scrollback, watch },
       )

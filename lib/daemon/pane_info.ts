@@ -53,6 +53,7 @@ export function paneInfo(
     exit_signal: pane.exit?.signal ? pane.exit.signal : null,
     attached: pane.attached,
     created: pane.saved.created,
+    used: pane.saved.used_at ? new Date(pane.saved.used_at).toISOString() : null,
     worktree: worktree?.worktree ?? null,
     diff: worktree?.diff ?? null,
   };

@@ -246,7 +246,7 @@ async function serve(
       );
     }
     // Once another skiffd owns the path, the workspace file is its: shutdown saves nothing.
-    await workspace.shutdown("daemon stopped");
+    await workspace.shutdown("daemon stopped", { returning: how.returning ?? false });
     if (how.lost) {
       server.abandon();
     } else {

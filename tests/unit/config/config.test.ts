@@ -37,6 +37,7 @@ Deno.test("parseConfig: defaults for an empty file", () => {
       folderSetting: "~/skiff-agent",
       continueOnRestore: true,
     },
+    attach: { detach: { name: "C-\\", ctrl: "\\" }, history: { name: "C-]", ctrl: "]" } },
     document: {},
     places: config.places,
   });
@@ -364,4 +365,33 @@ Deno.test("agentFolder: with HOME unset there is no default folder, never /skiff
   );
   assertMatch(await folderIn(path, '[skiff_agent]\nfolder = "~/x"'), /^error: HOME is not set/);
   assertEquals(await folderIn(path, '[skiff_agent]\nfolder = "/srv/agent"'), "/srv/agent");
+});
+
+Deno.test("parseConfig: [attach] keys are read, checked, and the history key can be off", () => {
+  const config = parseConfig(`[attach]\ndetach_key = "C-b"\nhistory_key = "F12"\n`, FILE);
+  assertEquals(config.attach, {
+    detach: { name: "C-b", ctrl: "b" },
+    history: { name: "F12", fn: 12 },
+  });
+  assertEquals(parseConfig(`[attach]\nhistory_key = "none"\n`, FILE).attach.history, null);
+  assertEquals(
+    usage(() => parseConfig(`[attach]\ndetach_key = "C-m"\n`, FILE)),
+    `${FILE}:2:1: 'attach.detach_key' is 'C-m', which is Enter: programs need it`,
+  );
+  assertMatch(
+    usage(() => parseConfig(`[attach]\ndetach_key = "none"\n`, FILE)),
+    /:2:1: 'attach.detach_key' is 'none', not a key Skiff can keep; use C- with a letter/,
+  );
+  assertEquals(
+    usage(() => parseConfig(`[attach]\nhistory_key = "C-\\\\"\n`, FILE)),
+    `${FILE}:2:1: 'attach.history_key' is the detach key 'C-\\'; pick another, or "none"`,
+  );
+  assertMatch(
+    usage(() => parseConfig(`[attach]\ndetach_key = 3\n`, FILE)),
+    /:2:1: 'attach.detach_key' must be a key, such as "C-\]"/,
+  );
+  assertMatch(
+    usage(() => parseConfig(`[attach]\ndetach = "C-b"\n`, FILE)),
+    /:2:1: unknown key 'detach' in \[attach\]; did you mean 'detach_key'\?/,
+  );
 });

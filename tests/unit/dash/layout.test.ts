@@ -40,6 +40,7 @@ function pane(id: number, fields: Partial<PaneInfo> = {}): PaneInfo {
     exit_signal: null,
     attached: 0,
     created: new Date().toISOString(),
+    used: null,
     worktree: null,
     diff: null,
     ...fields,
