@@ -5,7 +5,13 @@
  */
 
 import { resolve } from "../lib/platform/path.ts";
-import { defineCommand, parseEnvPairs, parseSize, secondsToMs } from "../lib/cli/mod.ts";
+import {
+  defineCommand,
+  fitPaneSize,
+  parseEnvPairs,
+  parseSize,
+  secondsToMs,
+} from "../lib/cli/mod.ts";
 import { clientEnv, withDaemon } from "../lib/client/mod.ts";
 import type { NewPaneParams, PaneInfo } from "../lib/protocol/panes.ts";
 import { agentLaunchFor } from "../lib/agents/launch.ts";
@@ -45,7 +51,12 @@ export const command = defineCommand({
       help: "Start in folder DIR",
       complete: "dir",
     },
-    { name: "size", type: "string", value: "COLSxROWS", help: "Terminal size (default 120x40)" },
+    {
+      name: "size",
+      type: "string",
+      value: "COLSxROWS",
+      help: "Terminal size, 20x5 to 1000x1000 (default 120x40; a smaller one is raised)",
+    },
     { name: "env", short: "e", type: "list", value: "K=V", help: "Set an environment variable" },
     {
       name: "agent",
@@ -116,7 +127,8 @@ export const command = defineCommand({
     ["NOT_RUNNING", "--wait-ready: the pane's process exited first"],
   ],
   run: async (ctx) => {
-    const { size, cwd, project, agent } = ctx.opts;
+    const { cwd, project, agent } = ctx.opts;
+    const size = ctx.opts.size === undefined ? undefined : fitPaneSize(parseSize(ctx.opts.size));
     let env = parseEnvPairs(ctx.opts.env);
     let command = ctx.rest;
     if (agent !== undefined) {
@@ -134,7 +146,7 @@ export const command = defineCommand({
       env,
       command,
       client_env: clientEnv(),
-      ...(size ? parseSize(size) : {}),
+      ...(size ? { cols: size.cols, rows: size.rows } : {}),
       ...(worktree === undefined
         ? {}
         : { worktree: { name: worktree, branch: ctx.opts.branch, base: ctx.opts.base } }),
@@ -148,7 +160,15 @@ export const command = defineCommand({
       if (!ctx.opts["wait-ready"]) return made;
       return await client.call("pane.ready", { pane: made.id, timeout_ms: readyMs });
     });
-    ctx.out.result(newPaneJson(pane), () => {
+    const raised = size?.raisedFrom ?? null;
+    if (raised) {
+      ctx.out.notice(
+        `skiff: size ${raised.cols}x${raised.rows} was raised to ${size!.cols}x${
+          size!.rows
+        }, the smallest a pane takes`,
+      );
+    }
+    ctx.out.result({ ...newPaneJson(pane), size_raised_from: raised }, () => {
       ctx.out.line(pane.id);
       if (pane.worktree) {
         ctx.out.notice(
