@@ -17,9 +17,9 @@ takes \`--json\`: read JSON and exit codes, not the text tables.
 - A pane is named by its id (\`p3\`), its name (\`reviewer\`), or \`project/name\`. Panes sit in sessions,
   and sessions in projects.
 - \`skiff ls --json\` lists every pane: \`id\`, \`name\`, \`project\`, \`session_name\`, \`cwd\`, \`agent\` (the
-  known agent in front, or null), \`state\`, \`unread\`, \`status\`, \`worktree\` (\`{name, branch, path}\`
-  or null) and \`diff\` (its changes against the base: \`{files, added, removed}\`, counted after
-  each turn end).
+  known agent in front, or null), \`state\`, \`unread\`, \`status\`, \`worktree\` (\`{name, branch, path}\` or
+  null) and \`diff\` (its changes against the base: \`{files, added, removed}\`, counted after each turn
+  end).
 - \`skiff capture PANE\` prints what the pane's screen shows now; \`--scrollback 200\` adds history.
 - \`skiff explain PANE\` says which agent is in front and which signals made its state.
 
@@ -87,10 +87,12 @@ repository.
    stays: look at it with \`skiff capture NAME\`); 10 its process exited; 5 the name, branch or folder
    is taken (pick another name); 3 no such project or agent, no such base, or no git; 2 the project
    is not in a Git repository. A refusal leaves no pane and no worktree behind.
-2. **Give it the task through the ledger**, as below: \`skiff ledger add --pane login-fix --task
-   "…" --send --enter\`. The row records the branch the pane is on.
-3. **Read the result and the diff** when its turn ends: the result file first, then what it
-   changed against its base, committed or not:
+2. **Give it the task through the ledger**, as below:
+   \`skiff ledger add --pane login-fix --task
+   "…" --send --enter\`. The row records the branch the
+   pane is on.
+3. **Read the result and the diff** when its turn ends: the result file first, then what it changed
+   against its base, committed or not:
 
    \`\`\`sh
    skiff diff login-fix --stat       # each file's +added -removed, and the totals
@@ -99,13 +101,13 @@ repository.
    \`\`\`
 
 4. **Tell the person what each branch holds**: its name, how many commits it is ahead of its base,
-   which files changed, whether work is still uncommitted, and what the result file says. The
-   person decides what is merged.
+   which files changed, whether work is still uncommitted, and what the result file says. The person
+   decides what is merged.
 5. **Clean up only what is safe to drop**: a worktree whose work is merged into its base, or one the
    person asked you to drop. End its pane first (\`skiff kill NAME\`), then \`skiff worktree rm NAME\`;
    add \`--delete-branch\` only when the branch is merged. \`worktree rm\` refuses (exit 5) when work
-   would be lost and says what: tell the person, and never add \`--force\` unless the person told
-   you to. Killing a pane never removes its worktree, so nothing is lost by ending a pane.
+   would be lost and says what: tell the person, and never add \`--force\` unless the person told you
+   to. Killing a pane never removes its worktree, so nothing is lost by ending a pane.
 
 ## Following tasks
 

@@ -67,7 +67,7 @@ Deno.test("new --wait-ready returns when the agent is idle, so a task can follow
   });
 });
 
-Deno.test("new --wait-ready: exit 7 after --timeout with the pane left, exit 10 when it exits first", async () => {
+Deno.test("new --wait-ready: exit 7 after --timeout with the pane left, 10 when it exits first, 11 for a shell", async () => {
   await withSkiff(async (skiff) => {
     await useFakeAgent(skiff);
     const slow = await skiff.run([
@@ -98,6 +98,21 @@ Deno.test("new --wait-ready: exit 7 after --timeout with the pane left, exit 10 
     const gone = await skiff.run(["new", "--name", "quick", "--wait-ready", "--", "true"]);
     assertEquals(gone.code, 10, gone.stderr);
     assertEquals(gone.stderr, "skiff: Pane 'quick' exited before its agent was ready\n");
+
+    // A shell never gets ready: exit 11 once it has been quiet a moment, not after the timeout.
+    const shell = await skiff.run([
+      "new",
+      "--name",
+      "sh",
+      "--wait-ready",
+      "--timeout",
+      "600",
+      "--",
+      "bash",
+      "--norc",
+    ]);
+    assertEquals(shell.code, 11, shell.stderr);
+    assertMatch(shell.stderr, /Pane 'sh' runs no agent, so it never gets ready/);
 
     const usage = await skiff.run(["new", "--timeout", "3"]);
     assertEquals(usage.code, 2);
