@@ -10,6 +10,7 @@
  */
 
 import type { DaemonClient } from "../client/client.ts";
+import { nextTerminalInput } from "../client/terminal_input.ts";
 import { connectDaemon } from "../client/connect.ts";
 import { clientEnv } from "../client/env.ts";
 import { followEvents } from "../client/follow.ts";
@@ -264,18 +265,13 @@ class Dashboard implements DashActions {
 
   async #readKeys(): Promise<void> {
     const decoder = new TextDecoder();
-    const buffer = new Uint8Array(16 * 1024);
     while (!this.#ended) {
-      let n: number | null;
-      try {
-        n = await Deno.stdin.read(buffer);
-      } catch {
-        n = null;
-      }
+      // One reader with an attached pane's: a key read for a pane that just ended comes here.
+      const chunk = await nextTerminalInput();
       if (this.#ended) return;
       // The terminal went away (a dropped SSH link): end as on SIGHUP.
-      if (n === null) return this.end({ code: Exit.OK });
-      for (const key of parseKeys(decoder.decode(buffer.subarray(0, n), { stream: true }))) {
+      if (!chunk) return this.end({ code: Exit.OK });
+      for (const key of parseKeys(decoder.decode(chunk, { stream: true }))) {
         if (key.name === "char" && key.char === FAULT_KEY) {
           // A fault switch for tests: an error nobody catches, thrown outside any handler.
           setTimeout(() => {
