@@ -475,3 +475,24 @@ Deno.test({
     });
   },
 });
+
+Deno.test("dash: the detach key of [attach] comes back, and ? names it", async () => {
+  await withSkiff(async (skiff) => {
+    await Deno.mkdir(skiff.env.SKIFF_CONFIG_DIR, { recursive: true });
+    await Deno.writeTextFile(skiff.configFile, '[attach]\ndetach_key = "C-b"\n');
+    await skiff.ok(["new", "--name", "keyed", "--", ...BASH]);
+    const term = await openDash(skiff, { ready: " keyed " });
+    try {
+      await press(term, "?", /Enter +open the pane full screen; Ctrl\+b comes back here/);
+      await press(term, "x", "j/k move");
+      term.type("\r");
+      await waitFor("the attach", () => !term.text().includes("watcher: "));
+      term.type("echo still-$((6*7))\r");
+      await term.waitForText("still-42");
+      term.type("\x02");
+      await term.waitForText(/› +keyed/);
+    } finally {
+      term.kill();
+    }
+  });
+});
