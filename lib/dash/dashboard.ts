@@ -398,11 +398,11 @@ class Dashboard implements DashActions {
     try {
       const { loadConfig } = await import("../config/config.ts");
       const { AgentRegistry } = await import("../agents/registry.ts");
-      const { keyHelp } = await import("../client/attach.ts");
+      const { describeKey } = await import("../config/attach_keys.ts");
       const config = loadConfig();
       this.#agents = new AgentRegistry({ document: config.document, file: config.file })
         .profiles.map((p) => p.id);
-      this.state.detachKey = keyHelp(config.attach).detach;
+      this.state.detachKey = describeKey(config.attach.detach);
     } catch {
       this.#agents = [];
     }
