@@ -117,6 +117,14 @@ export function workspaceFile(socket = socketPath()): string {
   return join(stateDir(), `${runtimeFiles(socket).stem}.workspace.json`);
 }
 
+/**
+ * The folder of the saved screens of the daemon on `socket`: each pane's
+ * last screen and history, beside the workspace.
+ */
+export function screensDir(socket = socketPath()): string {
+  return join(stateDir(), `${runtimeFiles(socket).stem}.screens`);
+}
+
 /** The Skiff agent's folder when `[skiff_agent] folder` is not set. */
 export const DEFAULT_AGENT_FOLDER = "~/skiff-agent";
 
