@@ -20,9 +20,14 @@ export function paneText(row: TaskRow): string {
   return row.paneName ? `${row.pane} (${row.paneName})` : row.pane;
 }
 
-/** The shown state, with the stored one when they differ: `interrupted (sent)`. */
+/**
+ * The shown state, with the stored one when they differ: `interrupted (sent)`.
+ * An `open` plan is stored `sent` as every plan is, which says nothing.
+ */
 export function stateText(entry: Entry): string {
-  return entry.state === entry.row.state ? entry.state : `${entry.state} (${entry.row.state})`;
+  return entry.state === entry.row.state || entry.state === "open"
+    ? entry.state
+    : `${entry.state} (${entry.row.state})`;
 }
 
 function cells(entry: Entry, indent: string): string[] {

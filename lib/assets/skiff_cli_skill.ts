@@ -62,13 +62,16 @@ Without the ledger, \`skiff send PANE "text" --enter\` runs the same checks with
 Never give a task with \`skiff keys\`: it types with no checks at all.
 
 Plans group tasks: \`skiff ledger add --task "Release 2.0"\` (no \`--pane\`) makes a plan; add its tasks
-with \`--parent UID\`. Their result files go in the plan's folder.
+with \`--parent UID\`. Their result files go in the plan's folder. A long task text goes through
+stdin: \`skiff ledger add --pane reviewer --task - --send --enter < task.md\`.
 
 ## Following tasks
 
 - \`skiff ledger ls --json\` lists open rows. Besides the stored states \`sent\`, \`pending\`, \`blocked\`
   and \`done\`, a task may show \`interrupted\` (its pane restarted after the send: send it again with
-  \`skiff ledger send UID --enter\`) or \`gone\` (its pane no longer exists: re-plan).
+  \`skiff ledger send UID --enter\`) or \`gone\` (its pane no longer exists: re-plan). A plan shows
+  \`done\` when all its tasks are done, \`sent\` while one is open, and \`open\` while it has no tasks
+  (nothing was sent for it yet).
 - \`skiff ledger show UID --json\` shows one row; a plan comes with its tasks.
 - \`skiff wait PANE --until idle --timeout 600\` waits for a turn to end (exit 7 on timeout).
 - When a turn ends, read the task's result file (its \`result\` path). If the file is missing, read

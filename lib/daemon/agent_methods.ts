@@ -89,6 +89,39 @@ export const AGENT_METHODS: MethodTable<keyof AgentMethods> = {
     return { pane: pane.id, name: pane.name, state: state(), waited_ms: Date.now() - started };
   },
 
+  "pane.ready": async (params, ctx) => {
+    const pane = ctx.workspace.resolvePane(needString(params, "pane"));
+    const watch = ctx.workspace.watchOf(pane);
+    const limit = timeout(params, 0);
+    watch.evaluate();
+    const state = () => ctx.workspace.info(pane).state;
+    const reached = await watch.waitUntil(
+      () => state() === "idle" || state() === "exited" ? true : undefined,
+      limit === 0 ? 2_147_000_000 : limit,
+    );
+    if (!ctx.workspace.panes.includes(pane)) {
+      throw new SkiffError(`Pane '${pane.name}' was killed before its agent was ready`, {
+        exit: "NOT_FOUND",
+        details: { pane: pane.id, name: pane.name },
+      });
+    }
+    if (state() === "exited") {
+      throw new SkiffError(`Pane '${pane.name}' exited before its agent was ready`, {
+        exit: "NOT_RUNNING",
+        details: { pane: pane.id, name: pane.name, state: "exited" },
+      });
+    }
+    if (!reached) {
+      throw new SkiffError(
+        `Pane '${pane.name}' is not ready after ${
+          Math.round(limit / 1000)
+        } s: it is ${state()}. See 'skiff capture ${pane.name}'`,
+        { exit: "TIMEOUT", details: { pane: pane.id, name: pane.name, state: state() } },
+      );
+    }
+    return ctx.workspace.info(pane);
+  },
+
   "pane.seen": (params, ctx) => {
     const pane = ctx.workspace.resolvePane(needString(params, "pane"));
     const { was, reasons } = ctx.workspace.watches.seen(pane);

@@ -72,6 +72,8 @@ export interface RestoreHost {
   shell: () => string[];
   /** A new generation. */
   nextGeneration: () => number;
+  /** The folder of the worktree Skiff made for the pane, if it has one. */
+  worktreeFolder: (saved: SavedPane) => string | undefined;
   /** Starts a new shell for `saved` (its command and generation set), with `prelude` on its screen. */
   startShell: (saved: SavedPane, prelude: string) => Promise<Pane>;
   /** Makes the exited pane `saved`, with its last screen when one was saved. */
@@ -91,7 +93,8 @@ function isDirectory(path: string): boolean {
 /**
  * Brings back every saved pane: one whose process had exited stays exited,
  * with its exit and last screen (same generation); every other one gets a
- * new shell in its last folder (home, when that is gone) with a new
+ * new shell in its last folder (its worktree's, else home, when that is
+ * gone) with a new
  * generation, its old history and last screen above it and a marker line.
  */
 export async function restorePanes(panes: SavedPane[], host: RestoreHost): Promise<void> {
@@ -105,8 +108,10 @@ export async function restorePanes(panes: SavedPane[], host: RestoreHost): Promi
       continue;
     }
     if (!isDirectory(saved.cwd)) {
-      host.log(`pane ${saved.id}: folder ${saved.cwd} is gone; using home`);
-      saved.cwd = Deno.env.get("HOME") ?? "/";
+      const worktree = host.worktreeFolder(saved);
+      const fallback = worktree && isDirectory(worktree) ? worktree : Deno.env.get("HOME") ?? "/";
+      host.log(`pane ${saved.id}: folder ${saved.cwd} is gone; using ${fallback}`);
+      saved.cwd = fallback;
     }
     saved.generation = host.nextGeneration();
     saved.command = host.shell();

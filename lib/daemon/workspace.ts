@@ -68,6 +68,10 @@ export interface SavedPane {
    * with its last screen, until it is killed (a restore starts nothing in it).
    */
   exited?: SavedExit;
+  /** When a person last attached to it or typed into it (ms since the epoch). */
+  used_at?: number;
+  /** The id of the git worktree Skiff made for it (`lib/worktree` knows the rest). */
+  worktree?: string;
 }
 
 /** The whole saved workspace. */

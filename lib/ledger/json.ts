@@ -6,7 +6,7 @@
  *   id: number,               // row id
  *   uid: string,              // 8 lowercase hex characters
  *   kind: "task" | "plan",    // a plan has no pane
- *   state: string,            // the shown state: sent, pending, blocked, done, interrupted, gone
+ *   state: string,            // the shown state: sent, pending, blocked, done, interrupted, gone, open
  *   stored_state: string,     // the stored state: sent, pending, blocked, done
  *   pane: string | null,      // pane id, such as "p3"; null for a plan
  *   pane_name: string | null, // the pane's name when stored

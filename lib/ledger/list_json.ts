@@ -57,12 +57,13 @@ function taskShown(t: string, l: string, live: boolean): string {
 
 /**
  * The shown state of plan row `t` (`planShownState`): from whether all of its
- * tasks are done (1), not all (0), or it has none (NULL).
+ * tasks are done (1), not all (0), or it has none (NULL: `open` while stored `sent`).
  */
 function planShown(t: string): string {
   return `CASE (SELECT min(c.state = 'done') FROM tasks c WHERE c.parent_id = ${t}.id
       AND c.pane IS NOT NULL)
-    WHEN 1 THEN 'done' WHEN 0 THEN 'sent' ELSE ${t}.state END`;
+    WHEN 1 THEN 'done' WHEN 0 THEN 'sent'
+    ELSE CASE ${t}.state WHEN 'sent' THEN 'open' ELSE ${t}.state END END`;
 }
 
 /** Whether a shown state passes the filter (the states given, else all or the open ones). */

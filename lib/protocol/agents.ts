@@ -130,6 +130,11 @@ export interface AgentMethods {
   /** Types a task into an agent, only when it is safe. */
   "pane.send": { params: SendParams; result: SendResult };
   /** Waits until the pane reaches a state. */
+  /**
+   * Waits until the agent in a pane is idle at its input box: exit 7 when
+   * `timeout_ms` passes first, 10 when the pane's process exits.
+   */
+  "pane.ready": { params: PaneRef & { timeout_ms?: number }; result: PaneInfo };
   "pane.wait": {
     params: PaneRef & { until: WaitState; timeout_ms?: number };
     result: { pane: string; name: string; state: PaneState; waited_ms: number };

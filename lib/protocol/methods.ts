@@ -13,6 +13,7 @@ import type { PaneMethods } from "./panes.ts";
 import type { SessionEnsureMethods } from "./session_ensure.ts";
 import type { SessionMethods } from "./sessions.ts";
 import type { WatchMethods } from "./watch.ts";
+import type { WorktreeMethods } from "./worktrees.ts";
 
 /** Every method: name → `{params, result}`. */
 export interface Methods
@@ -23,6 +24,7 @@ export interface Methods
     SessionEnsureMethods,
     DaemonMethods,
     WatchMethods,
+    WorktreeMethods,
     AppMethods {}
 
 /** A method's name. */

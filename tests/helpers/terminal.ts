@@ -86,6 +86,11 @@ export class TestTerminal {
     }
   }
 
+  /** Sends `signal` to the program (a dropped SSH link is SIGHUP). */
+  signal(signal: Deno.Signal): void {
+    this.#pty.kill(signal);
+  }
+
   /** Ends the program. */
   kill(): void {
     try {

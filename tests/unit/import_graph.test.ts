@@ -20,6 +20,7 @@ const LAYERS: string[][] = [
   ["screen"],
   ["agents"],
   ["ledger"],
+  ["worktree"],
   ["assets"],
   ["client"],
   ["tasks"],
@@ -28,6 +29,7 @@ const LAYERS: string[][] = [
   ["watch"],
   ["overview"],
   ["app"],
+  ["dash"],
   ["cli"],
 ];
 
