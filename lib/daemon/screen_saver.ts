@@ -15,7 +15,9 @@
  *   {@linkcode MAX_SHARE} of skiffd's time (saves of a pane that exits, or
  *   at a stop, are not held back); the panes left wait, oldest first. However many panes print, the cost stays bounded (a pane that
  *   floods is then saved less often). One save takes at most
- *   {@linkcode MAX_TAKE_LINES} lines of history.
+ *   {@linkcode MAX_TAKE_LINES} lines of history, and at most
+ *   {@linkcode FLOOD_TAKE_LINES} when more scrolled by than the
+ *   scrollback holds since the last save.
  * - Files are written without a flush to the disk: they survive a crash of
  *   skiffd, which is what they are for.
  *
@@ -35,8 +37,14 @@ export const BUDGET_MS = 15;
 const ROUND_GAP_MS = 50;
 /** The most of skiffd's time that saving screens takes, over rounds that follow each other. */
 export const MAX_SHARE = 0.05;
-/** The most history lines one save writes (a flood scrolls more by than is worth keeping). */
+/** The most history lines one save writes. */
 export const MAX_TAKE_LINES = 2000;
+/**
+ * The most history lines one save writes when lines already scrolled away
+ * unsaved since the last save (a flood): there is a gap anyway, and a flood
+ * is not worth the time.
+ */
+export const FLOOD_TAKE_LINES = 200;
 
 /** What saving screens has cost so far, for `skiff daemon status`. */
 export interface ScreenSaveStats {
@@ -197,7 +205,11 @@ export class ScreenSaver {
     const screen = pane.screen;
     const tooLong = entry.history.lines > entry.maxLines ||
       entry.history.bytes > MAX_HISTORY_BYTES;
-    const take = screen.takeHistory({ startOver: tooLong, maxLines: MAX_TAKE_LINES });
+    const take = screen.takeHistory({
+      startOver: tooLong,
+      maxLines: MAX_TAKE_LINES,
+      overrunLines: FLOOD_TAKE_LINES,
+    });
     entry.retryAt = 0;
     try {
       const saved = this.#options.store.save(

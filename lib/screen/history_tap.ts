@@ -81,16 +81,21 @@ export class HistoryTap {
 
   /**
    * The history lines that scrolled up since the last take; at most
-   * `maxLines`, the newest (the older ones are skipped, as if they had
-   * scrolled away before the take).
+   * `limits.lines`, the newest (the older ones are skipped, as if they had
+   * scrolled away before the take). When lines already scrolled away
+   * untaken (a flood), at most `limits.overrun`: the gap is there anyway.
    */
-  take(maxLines = Infinity): HistoryTake {
+  take(limits: { lines?: number; overrun?: number } = {}): HistoryTake {
     const buffer = normalBuffer(this.#term);
     const reset = this.#startOver || !this.#mark || !buffer;
     const end = this.#term.buffer.normal.baseY - 1;
     // A marker that dropped off the top: lines scrolled away before they were taken.
-    const first = reset || this.#mark!.isDisposed ? 0 : this.#mark!.line;
-    const start = Math.max(first, end + 1 - maxLines);
+    const overrun = !reset && this.#mark!.isDisposed;
+    const first = reset || overrun ? 0 : this.#mark!.line;
+    const most = overrun
+      ? Math.min(limits.lines ?? Infinity, limits.overrun ?? Infinity)
+      : limits.lines ?? Infinity;
+    const start = Math.max(first, end + 1 - most);
     const lines = Math.max(0, end - start + 1);
     const text = lines === 0 ? "" : this.#serializer.serialize({
       range: { start, end },

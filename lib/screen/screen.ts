@@ -434,12 +434,15 @@ export class Screen {
    * The history lines that scrolled up since the last call (all of them the
    * first time, with `startOver`, and after the history was cleared, reset
    * or reflowed), for a copy kept elsewhere that grows by what was printed;
-   * at most `maxLines`, the newest.
+   * at most `maxLines`, the newest, and at most `overrunLines` when lines
+   * had already scrolled away untaken (a flood).
    */
-  takeHistory(options: { startOver?: boolean; maxLines?: number } = {}): HistoryTake {
+  takeHistory(
+    options: { startOver?: boolean; maxLines?: number; overrunLines?: number } = {},
+  ): HistoryTake {
     this.#tap ??= new HistoryTap(this.#term, this.#serializer);
     if (options.startOver) this.#tap.startOver();
-    return this.#tap.take(options.maxLines);
+    return this.#tap.take({ lines: options.maxLines, overrun: options.overrunLines });
   }
 
   /** The lines of the last take were lost: the next {@linkcode takeHistory} brings every line. */

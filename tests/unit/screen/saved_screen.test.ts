@@ -149,3 +149,19 @@ Deno.test("history tap: a take brings at most maxLines, the newest", () => {
     s.dispose();
   }
 });
+
+Deno.test("history tap: after a flood scrolled lines away untaken, a take brings at most overrunLines", () => {
+  const s = screen(30, 5, 100);
+  try {
+    print(s, lines(10));
+    s.takeHistory();
+    print(s, lines(500, 10));
+    const take = s.takeHistory({ maxLines: 2000, overrunLines: 20 });
+    assertEquals([take.reset, take.lines], [false, 20]);
+    print(s, lines(30, 510));
+    // No lines were lost this time: every new one is taken.
+    assertEquals(s.takeHistory({ maxLines: 2000, overrunLines: 20 }).lines, 30);
+  } finally {
+    s.dispose();
+  }
+});
