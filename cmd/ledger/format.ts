@@ -61,6 +61,7 @@ export function entryDetails(entry: Entry): string {
     ["state", entry.state === row.state ? row.state : `${entry.state} (stored: ${row.state})`],
     ...(row.note ? [["note", row.note] as [string, string]] : []),
     ["pane", pane],
+    ...(row.kind === "task" ? [["branch", row.branch ?? "-"] as [string, string]] : []),
     ["result", row.result],
     ["ref", row.ref ?? "-"],
     ["plan", row.parentUid ?? "-"],
@@ -71,8 +72,9 @@ export function entryDetails(entry: Entry): string {
   ];
   const lines = fields.map(([key, value]) => `${`${key}:`.padEnd(9)}${value}`);
   const text = row.task.trim().split(/\r?\n/);
+  // The task's text goes just before its result.
   lines.splice(
-    row.note ? 6 : 5,
+    fields.findIndex(([key]) => key === "result"),
     0,
     `${"task:".padEnd(9)}${text[0]}`,
     ...text.slice(1).map((l) => " ".repeat(9) + l),

@@ -111,7 +111,10 @@ export function reattachNotice(info: PaneInfo, change: Reattach): string | undef
     ? `${what}: ${pane} runs a new process; ${info.resumed} resumed its conversation`
     : `${what}: ${pane} is a new shell`;
   if (change.refused > 0) {
-    line += `; ${change.refused} byte${change.refused === 1 ? "" : "s"} typed meanwhile not sent`;
+    const one = change.refused === 1;
+    line += `; ${change.refused} byte${one ? "" : "s"} typed meanwhile ${
+      one ? "was" : "were"
+    } not sent`;
   }
   return line;
 }
@@ -183,29 +186,30 @@ export async function attachTerminal(
   let early: Uint8Array[] | undefined = [];
   let paging = false;
   const notice = new Notice(() => link.redraw());
-  /** A notice that came while the terminal was not ready, or the pager had it. */
-  let deferred: string | undefined;
+  /**
+   * A notice to show after the next output: skiffd's redraw (after an
+   * attach, or a REDRAW) follows its answer, and would paint over it.
+   */
+  let pending: string | undefined = picked ? pickedNotice(picked.pane, picked.why) : undefined;
+  const show = (data: Uint8Array) => {
+    writeAllSync(Deno.stdout, data);
+    if (pending === undefined) return;
+    notice.show(pending);
+    pending = undefined;
+  };
   const link = await AttachLink.open(pane, {
     socket: options.socket,
     size: terminalSize,
     output: (data) => {
       if (early) early.push(data);
-      else if (!paging) writeAllSync(Deno.stdout, data);
+      else if (!paging) show(data);
     },
-    reattached: (info, change) => {
-      const line = reattachNotice(info, change);
-      if (!line) return;
-      if (paging || early) deferred = line;
-      else notice.show(line);
-    },
+    reattached: (info, change) => pending = reattachNotice(info, change) ?? pending,
   });
   Deno.stdin.setRaw(true, { cbreak: false });
   if (alternate) write(ENTER_ALTERNATE);
-  for (const data of early) writeAllSync(Deno.stdout, data);
+  for (const data of early) show(data);
   early = undefined;
-  if (picked) deferred ??= pickedNotice(link.info, picked.why);
-  if (deferred) notice.show(deferred);
-  deferred = undefined;
 
   const onResize = () => {
     const size = terminalSize();
@@ -220,11 +224,14 @@ export async function attachTerminal(
   const stop = new AbortController();
   link.done.then(() => stop.abort());
   const history = async () => {
+    let handedOver = false;
     paging = true;
     const failed = await showHistory(link.info.id, {
       socket: options.socket,
+      title: `History of ${label(link.info)}`,
       around: {
         before: () => {
+          handedOver = true;
           write(RESET_MODES + LEAVE_ALTERNATE);
           Deno.stdin.setRaw(false);
         },
@@ -237,9 +244,9 @@ export async function attachTerminal(
       },
     });
     paging = false;
-    const line = failed ?? deferred;
-    deferred = undefined;
-    if (line) notice.show(line);
+    // After the pager, shown once the redraw asked for on the way back is drawn.
+    if (failed && handedOver) pending = failed;
+    else if (failed) notice.show(failed);
   };
 
   let failure: unknown;

@@ -8,7 +8,12 @@
 
 import type { Socket } from "node:net";
 import type { Event } from "../protocol/events.ts";
-import { LineSplitter, ProtocolError, type Response } from "../protocol/messages.ts";
+import {
+  LineSplitter,
+  MAX_LINE_BYTES,
+  ProtocolError,
+  type Response,
+} from "../protocol/messages.ts";
 import { type AttachEnd, encodeFrame, Frame, FrameReader } from "../protocol/frames.ts";
 import type { Pane, PaneListener } from "./pane.ts";
 
@@ -85,7 +90,10 @@ export class Connection {
       () =>
         this.send({
           id: null,
-          error: { code: ProtocolError.FRAME_TOO_LARGE, message: "Request line is too long" },
+          error: {
+            code: ProtocolError.FRAME_TOO_LARGE,
+            message: `Request is over skiffd's limit of ${MAX_LINE_BYTES >> 20} MB a line`,
+          },
         }),
     );
     if (rest) this.#unread.unshift(rest);

@@ -140,6 +140,8 @@ export class Pane {
   outputAt = 0;
   /** When a person last typed (ms since the epoch), or 0. */
   personTypedAt = 0;
+  /** When anyone (a person or a program, such as `skiff keys`) last typed, or 0. */
+  inputAt = 0;
   /** Counts inputs from a person; a guarded send can refuse when it moved after its check. */
   personInputs = 0;
   readonly #listeners = new Set<PaneListener>();
@@ -281,6 +283,7 @@ export class Pane {
    */
   input(data: Uint8Array, source: InputSource): boolean {
     if (!this.#pty) return false;
+    this.inputAt = Date.now();
     this.#hooks?.input(this, data, source);
     if (source === "person") {
       this.personTypedAt = Date.now();

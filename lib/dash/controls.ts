@@ -38,8 +38,8 @@ export interface DashActions {
   readLedger(): void;
   /** Reads a result file for the result view. */
   readResult(path: string): Promise<string>;
-  /** Lists the panes again. */
-  relist(): void;
+  /** Lists the panes again; resolves once the list is read. */
+  relist(): Promise<void>;
   /** Ends the dashboard. */
   quit(): void;
   /** The project names and agent ids, for the new-pane prompts. */
@@ -211,8 +211,8 @@ async function submit(actions: DashActions, prompt: Prompt): Promise<void> {
     case "new-name":
       await attempt(actions, async () => {
         const pane = await actions.newPane({ ...prompt.answers, name: text });
+        await actions.relist();
         state.selected = pane.id;
-        actions.relist();
         return `Made ${label(pane)}`;
       });
       return;

@@ -9,28 +9,23 @@
  * @module
  */
 
-import { AgentRegistry } from "../agents/registry.ts";
-import { agentLaunchFor } from "../agents/launch.ts";
-import { attachTerminal } from "../client/attach.ts";
 import type { DaemonClient } from "../client/client.ts";
 import { connectDaemon } from "../client/connect.ts";
 import { clientEnv } from "../client/env.ts";
 import { followEvents } from "../client/follow.ts";
-import { loadConfig } from "../config/config.ts";
 import { socketPath } from "../config/paths.ts";
 import { Exit, SkiffError } from "../errors.ts";
 import { foldEvent } from "../overview/fold.ts";
 import { WorkspaceReader } from "../overview/workspace.ts";
 import type { MethodName, ParamsOf, ResultOf } from "../protocol/methods.ts";
 import type { NewPaneParams, PaneInfo } from "../protocol/panes.ts";
-import { openSkiffAgent } from "../skipper/open.ts";
 import { type DashActions, handleKey } from "./controls.ts";
 import { previewPane, renderFrame } from "./frame.ts";
 import { parseKeys } from "./keys.ts";
 import { type Layout, layout } from "./layout.ts";
-import { LedgerFollow } from "./ledger_follow.ts";
+import type { LedgerFollow } from "./ledger_follow.ts";
 import { Painter } from "./painter.ts";
-import { PanePreview } from "./preview.ts";
+import { PanePreview, preloadScreen } from "./preview.ts";
 import { type DashState, initialState, selectFirstPane } from "./state.ts";
 import { TerminalHold, terminalSize, writeTerminal } from "./terminal.ts";
 import { agoChangesIn } from "./text.ts";
@@ -40,6 +35,9 @@ export const FRAME_MS = 16;
 
 /** How long to look for skiffd again after it went away (a restart takes a few seconds). */
 const RECONNECT_MS = 15_000;
+
+/** The key that throws an uncaught error (`SKIFF_FAULT_DASH_ERROR`, for tests). */
+const FAULT_KEY = Deno.env.get("SKIFF_FAULT_DASH_ERROR");
 
 /** Events after which a task's shown state may change (interrupted, gone). */
 const LEDGER_EVENTS = new Set(["exit", "gone", "pane-restored", "resync"]);
@@ -65,7 +63,8 @@ class Dashboard implements DashActions {
   readonly #painter = new Painter(writeTerminal);
   readonly #reader = new WorkspaceReader();
   readonly #preview: PanePreview;
-  readonly #ledger: LedgerFollow;
+  /** The ledger's follower, once loaded (after the first frame). */
+  #ledger: LedgerFollow | undefined;
   #layout: Layout;
   #client: DaemonClient | undefined;
   #attached = false;
@@ -76,6 +75,7 @@ class Dashboard implements DashActions {
   #listing: Promise<void> | undefined;
   #listAgain = false;
   #agents: string[] | undefined;
+  #ledgerLoading: Promise<void> | undefined;
   #finish: (outcome: DashOutcome) => void = () => {};
   readonly finished: Promise<DashOutcome>;
 
@@ -85,13 +85,6 @@ class Dashboard implements DashActions {
     const size = terminalSize();
     this.#layout = layout(size.cols, size.rows);
     this.#preview = new PanePreview({ socket, changed: () => this.#drawSoon() });
-    this.#ledger = new LedgerFollow({
-      panes: () => this.state.view?.panes ?? [],
-      changed: (ledger) => {
-        this.state.ledger = ledger;
-        this.#drawSoon();
-      },
-    });
     this.finished = new Promise((resolve) => this.#finish = resolve);
   }
 
@@ -131,7 +124,7 @@ class Dashboard implements DashActions {
     clearTimeout(this.#frameTimer);
     clearTimeout(this.#ageTimer);
     this.#preview.close();
-    this.#ledger.close();
+    this.#ledger?.close();
     this.#client?.close();
     this.#hold.giveBack();
   }
@@ -197,10 +190,10 @@ class Dashboard implements DashActions {
   }
 
   /** Lists the workspace again; one listing at a time, and one more if asked meanwhile. */
-  relist(): void {
+  relist(): Promise<void> {
     if (this.#listing) {
       this.#listAgain = true;
-      return;
+      return this.#listing;
     }
     this.#listing = (async () => {
       do {
@@ -208,9 +201,17 @@ class Dashboard implements DashActions {
         try {
           const first = this.state.view === undefined;
           this.state.view = await this.#reader.read(await this.#requests());
-          if (first) selectFirstPane(this.state);
+          if (first) {
+            selectFirstPane(this.state);
+            // What the first frame does not need loads after it.
+            setTimeout(() => {
+              preloadScreen();
+              this.#readAgents();
+            }, 0);
+          }
           // Which tasks show interrupted or gone depends on the panes just listed.
-          this.#ledger.read();
+          this.readLedger();
+          this.#preview.retry();
           this.#drawSoon();
         } catch {
           // skiffd went: the events follower lists again once it is back.
@@ -218,6 +219,7 @@ class Dashboard implements DashActions {
       } while (this.#listAgain && !this.#ended);
       this.#listing = undefined;
     })();
+    return this.#listing;
   }
 
   async #follow(): Promise<void> {
@@ -247,7 +249,7 @@ class Dashboard implements DashActions {
         const outcome = foldEvent(view, event);
         if (outcome === "relist") this.relist();
         else if (outcome === "changed") this.#drawSoon();
-        if (LEDGER_EVENTS.has(event.event)) this.#ledger.read();
+        if (LEDGER_EVENTS.has(event.event)) this.readLedger();
       }
     } catch (error) {
       if (this.#ended) return;
@@ -274,6 +276,12 @@ class Dashboard implements DashActions {
       // The terminal went away (a dropped SSH link): end as on SIGHUP.
       if (n === null) return this.end({ code: Exit.OK });
       for (const key of parseKeys(decoder.decode(buffer.subarray(0, n), { stream: true }))) {
+        if (key.name === "char" && key.char === FAULT_KEY) {
+          // A fault switch for tests: an error nobody catches, thrown outside any handler.
+          setTimeout(() => {
+            throw new Error("SKIFF_FAULT_DASH_ERROR: an uncaught error, as asked");
+          }, 0);
+        }
         await handleKey(this, key);
         if (this.#ended) return;
         this.#draw();
@@ -290,6 +298,7 @@ class Dashboard implements DashActions {
     // The attached program sets its own modes; ours are undone first.
     writeTerminal("\x1b[?2004l\x1b[?7h\x1b[?25h\x1b[0m");
     try {
+      const { attachTerminal } = await import("../client/attach.ts");
       const outcome = await attachTerminal(pane);
       const label = `${outcome.name} (${outcome.pane})`;
       const lines: Record<string, string> = {
@@ -315,6 +324,7 @@ class Dashboard implements DashActions {
   async openAgent(): Promise<void> {
     let opened;
     try {
+      const { openSkiffAgent } = await import("../skipper/open.ts");
       opened = await openSkiffAgent({ client: await this.#requests() });
     } catch (error) {
       this.state.status = { text: `S: ${(error as Error).message}`, tone: "error" };
@@ -334,6 +344,7 @@ class Dashboard implements DashActions {
       client_env: clientEnv(),
     };
     if (agent) {
+      const { agentLaunchFor } = await import("../agents/launch.ts");
       const launch = agentLaunchFor(agent);
       params.command = launch.command;
       params.env = launch.env;
@@ -345,7 +356,19 @@ class Dashboard implements DashActions {
 
   /** Reads the ledger again. */
   readLedger(): void {
-    this.#ledger.read();
+    // The ledger's code (SQLite) loads after the first frame, not before it.
+    if (this.#ledger) return this.#ledger.read();
+    this.#ledgerLoading ??= import("./ledger_follow.ts").then(({ LedgerFollow }) => {
+      if (this.#ended) return;
+      this.#ledger = new LedgerFollow({
+        panes: () => this.state.view?.panes ?? [],
+        changed: (ledger) => {
+          this.state.ledger = ledger;
+          this.#drawSoon();
+        },
+      });
+    });
+    this.#ledgerLoading.then(() => this.#ledger?.read());
   }
 
   /** Reads a result file. */
@@ -363,18 +386,25 @@ class Dashboard implements DashActions {
     this.end({ code: Exit.OK });
   }
 
-  /** The projects and agents a new pane may have. */
+  /** The projects and agents a new pane may have (the agents once read: see `#readAgents`). */
   choices(): { projects: string[]; agents: string[] } {
-    if (!this.#agents) {
-      try {
-        const config = loadConfig();
-        this.#agents = new AgentRegistry({ document: config.document, file: config.file })
-          .profiles.map((p) => p.id);
-      } catch {
-        this.#agents = [];
-      }
+    return {
+      projects: this.state.view?.projects.map((p) => p.name) ?? [],
+      agents: this.#agents ?? [],
+    };
+  }
+
+  /** Reads the known agents' ids, for the new-pane prompt, after the first frame. */
+  async #readAgents(): Promise<void> {
+    try {
+      const { loadConfig } = await import("../config/config.ts");
+      const { AgentRegistry } = await import("../agents/registry.ts");
+      const config = loadConfig();
+      this.#agents = new AgentRegistry({ document: config.document, file: config.file })
+        .profiles.map((p) => p.id);
+    } catch {
+      this.#agents = [];
     }
-    return { projects: this.state.view?.projects.map((p) => p.name) ?? [], agents: this.#agents };
   }
 }
 

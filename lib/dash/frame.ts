@@ -162,8 +162,7 @@ function listLine(state: DashState, item: ListRow, width: number): string {
   }
 }
 
-function listBox(state: DashState, box: Box): string[] {
-  const rows = rowsOf(state);
+function listBox(state: DashState, box: Box, rows: ListRow[]): string[] {
   const selected = selectedRow(state, rows);
   const index = Math.max(0, rows.indexOf(selected!));
   state.listTop = scrollTo(
@@ -180,8 +179,8 @@ function listBox(state: DashState, box: Box): string[] {
 }
 
 /** The pane the preview shows for the selection, if any. */
-export function previewPane(state: DashState): PaneInfo | null {
-  const row = selectedRow(state);
+export function previewPane(state: DashState, rows?: ListRow[]): PaneInfo | null {
+  const row = selectedRow(state, rows);
   if (!row) return null;
   if (row.kind === "agent" || row.kind === "pane") return row.pane;
   return null;
@@ -226,9 +225,10 @@ function previewBox(
   box: Box,
   screen: (width: number, height: number) => string[],
   problem: string | undefined,
+  rows: ListRow[],
 ): string[] {
   const lines: string[] = [];
-  const pane = previewPane(state);
+  const pane = previewPane(state, rows);
   const blank = () => new Row(box.width).done();
   if (!pane) {
     const view = state.view;
@@ -396,9 +396,11 @@ export function renderFrame(
   } else if (state.mode === "result" && state.result) {
     resultBox(state, body).forEach((line, i) => lines[body.y + i] = line);
   } else {
-    const list = listBox(state, layout.list);
+    // The rows are worked out once a frame: the list and the preview share them.
+    const rows = rowsOf(state);
+    const list = listBox(state, layout.list, rows);
     const side = layout.preview
-      ? previewBox(state, layout.preview, preview.lines, preview.problem)
+      ? previewBox(state, layout.preview, preview.lines, preview.problem, rows)
       : [];
     if (layout.split?.kind === "beside" && layout.preview) {
       for (let i = 0; i < layout.list.height; i++) {

@@ -5,6 +5,10 @@
  * make, rename, kill and mark panes. A client of skiffd like the app: the
  * typed protocol and its numbered events, nothing polled.
  *
+ * It draws with its own renderer: measured against ink, pi-tui,
+ * terminal-kit and @opentui/core, it starts, redraws and stays smaller
+ * than any of them (docs/dashboard.md has the numbers and the reasons).
+ *
  * @module
  */
 

@@ -14,7 +14,19 @@ import { tryConnect } from "../client/connect.ts";
 import type { DaemonClient } from "../client/client.ts";
 import { Frame, FrameReader } from "../protocol/frames.ts";
 import type { PaneInfo } from "../protocol/panes.ts";
-import { Screen } from "../screen/screen.ts";
+import type { Screen } from "../screen/screen.ts";
+
+/**
+ * The screen's module (xterm.js, a third of a second to load on a busy
+ * machine) loads once, after the first frame is drawn, not before it.
+ */
+let screenModule: Promise<typeof import("../screen/screen.ts")> | undefined;
+
+/** Starts loading the preview's screen module (the dashboard calls it after its first frame). */
+export function preloadScreen(): Promise<typeof import("../screen/screen.ts")> {
+  screenModule ??= import("../screen/screen.ts");
+  return screenModule;
+}
 
 /** Options for {@linkcode PanePreview}. */
 export interface PreviewOptions {
@@ -41,7 +53,12 @@ export class PanePreview {
   #problem: string | undefined;
   /** Bumped at each new target, so late answers for an old one are dropped. */
   #turn = 0;
-  #live = false;
+  /**
+   * `starting` (connecting), `live` (following, or an exited pane's last
+   * screen shown), `ended` (the stream ended: follow again) or `failed` (wait
+   * for {@linkcode PanePreview.retry}).
+   */
+  #phase: "starting" | "live" | "ended" | "failed" = "ended";
 
   /** A preview that follows nothing yet. */
   constructor(options: PreviewOptions) {
@@ -67,7 +84,7 @@ export class PanePreview {
     if (!pane) return this.#stop();
     const same = this.#target?.id === pane.id && this.#target.generation === pane.generation &&
       this.#target.status === pane.status;
-    if (same && (this.#live || pane.status === "exited")) {
+    if (same && this.#phase !== "ended") {
       if (this.#screen && (this.#screen.cols !== pane.cols || this.#screen.rows !== pane.rows)) {
         this.#screen.resize(pane.cols, pane.rows);
         this.#options.changed();
@@ -76,15 +93,24 @@ export class PanePreview {
     }
     this.#stop();
     this.#target = { id: pane.id, generation: pane.generation, status: pane.status };
-    this.#screen = new Screen(pane.cols, pane.rows, { scrollback: 0, respond: () => {} });
+    this.#phase = "starting";
     const turn = ++this.#turn;
-    if (pane.status === "exited") this.#lastScreen(pane, turn);
-    else this.#watch(pane, turn);
+    preloadScreen().then(({ Screen }) => {
+      if (turn !== this.#turn) return;
+      this.#screen = new Screen(pane.cols, pane.rows, { scrollback: 0, respond: () => {} });
+      if (pane.status === "exited") this.#lastScreen(pane, turn);
+      else this.#watch(pane, turn);
+    });
+  }
+
+  /** Tries again after a failure (skiffd is back, the panes were listed again). */
+  retry(): void {
+    if (this.#phase === "failed") this.#phase = "ended";
   }
 
   #stop(): void {
     this.#turn++;
-    this.#live = false;
+    this.#phase = "ended";
     this.#client?.close();
     this.#client = undefined;
     this.#screen?.dispose();
@@ -98,6 +124,7 @@ export class PanePreview {
     if (turn !== this.#turn) return client?.close();
     if (!client) {
       this.#problem = "skiffd is not answering";
+      this.#phase = "failed";
       return this.#options.changed();
     }
     this.#client = client;
@@ -107,23 +134,24 @@ export class PanePreview {
       client.close();
       if (turn !== this.#turn) return;
       this.#problem = (error as Error).message;
+      this.#phase = "failed";
       return this.#options.changed();
     }
     if (turn !== this.#turn) return client.close();
-    this.#live = true;
+    this.#phase = "live";
     const reader = new FrameReader();
     client.onRaw((data) => {
       if (turn !== this.#turn) return;
       if (data === null) {
         // skiffd went (a reload, a restart) or the pane ended: the next listing follows again.
-        this.#live = false;
+        this.#phase = "ended";
         return;
       }
       let frames;
       try {
         frames = reader.push(data);
       } catch {
-        this.#live = false;
+        this.#phase = "ended";
         return client.close();
       }
       for (const frame of frames) {
@@ -132,7 +160,7 @@ export class PanePreview {
             if (turn === this.#turn) this.#options.changed();
           });
         } else if (frame.type === Frame.END) {
-          this.#live = false;
+          this.#phase = "ended";
         }
       }
     });
@@ -144,6 +172,7 @@ export class PanePreview {
       if (!client) throw new Error("skiffd is not answering");
       const capture = await client.call("pane.capture", { pane: pane.id, ansi: true });
       if (turn !== this.#turn) return;
+      this.#phase = "live";
       const text = capture.lines.join("\r\n");
       this.#screen?.write(new TextEncoder().encode(text), () => {
         if (turn === this.#turn) this.#options.changed();
@@ -151,6 +180,7 @@ export class PanePreview {
     } catch (error) {
       if (turn !== this.#turn) return;
       this.#problem = (error as Error).message;
+      this.#phase = "failed";
       this.#options.changed();
     } finally {
       client?.close();

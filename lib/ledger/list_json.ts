@@ -85,7 +85,9 @@ function paneOk(t: string, filter: ResolvedFilter): string {
 function rowJson(t: string, kind: string, shown: string, parent: string, notes: boolean): string {
   return `json_object('id', ${t}.id, 'uid', ${t}.uid, 'kind', '${kind}', 'state', ${shown},
     'stored_state', ${t}.state, 'pane', ${t}.pane, 'pane_name', ${t}.pane_name,
-    'generation', ${t}.generation, 'task', ${t}.task, 'result', ${absolute(`${t}.result`)},
+    'generation', ${t}.generation, 'branch', ${t}.branch, 'task', ${t}.task, 'result', ${
+    absolute(`${t}.result`)
+  },
     'ref', ${t}.ref, 'parent', ${parent}, 'created_at', ${t}.created_at,
     'updated_at', ${t}.updated_at, 'sent_at', ${t}.sent_at, 'done_at', ${t}.done_at,
     'note', ${notes ? `(SELECT note FROM task_notes WHERE task_id = ${t}.id)` : "NULL"})`;

@@ -2,13 +2,17 @@
  * Issue 21, "wrong or missing answers": what commands say back. A raised
  * size says so (item 14), global flags come before the command (15),
  * `skiff agents` shows whole lines (16), `skiff seen` says what it cleared
- * (20). Each test runs the real `skiff` in an isolated HOME.
+ * (20), `skiff send` names its limit (8), `skiff wait` on a shell fails
+ * at once (9). Each test runs the real `skiff` in an isolated HOME.
  */
 
 import { dirname } from "node:path";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { BASH, waitFor, withSkiff } from "../helpers/skiff.ts";
 import type { PaneInfo } from "../../lib/protocol/panes.ts";
+import { PROTOCOL_VERSION } from "../../lib/version.ts";
+import { RawSocket } from "../helpers/raw_socket.ts";
+import { FAKE_AGENT, useFakeAgent } from "../helpers/fake_agent.ts";
 
 async function pane(skiff: Parameters<Parameters<typeof withSkiff>[0]>[0], name: string) {
   const { panes } = await skiff.json<{ panes: PaneInfo[] }>(["ls"]);
@@ -146,5 +150,80 @@ Deno.test("item 20: skiff seen prints one line that says what was cleared", asyn
     assertEquals(again.stdout, `done (${id}) was not unread; nothing to clear\n`);
     const json = await skiff.json<{ was_unread: boolean }>(["seen", "done"]);
     assertEquals(json.was_unread, false);
+  });
+});
+
+Deno.test("item 8: skiff send over 256 KB is refused before it is sent, naming the limit, exit 2; skiffd refuses it too", async () => {
+  await withSkiff(async (skiff) => {
+    // The issue's case: about 1 MB through stdin. Nothing is started to refuse it.
+    for (const [size, shown] of [[1_100_000, "1 MB"], [300_000, "293 KB"]] as const) {
+      const result = await skiff.run(["send", "w", "-", "--enter"], { stdin: "x".repeat(size) });
+      assertEquals(result.code, 2, result.stderr);
+      assertEquals(
+        result.stderr,
+        `skiff: Text is ${shown}; skiff send takes at most 256 KB: put the rest in a file and name it in the text\n`,
+      );
+    }
+    const json = await skiff.run(["send", "w", "-", "--json"], { stdin: "x".repeat(300_000) });
+    const error = JSON.parse(json.stderr).error;
+    assertEquals([error.code, error.exit, error.limit], ["usage", 2, 262_144]);
+    assertEquals((await skiff.run(["daemon", "status"])).code, 4, "no skiffd was started");
+    // skiffd's own refusal of a pane.send that is too long is a usage error too.
+    await skiff.ok(["new", "--name", "w", "--", ...BASH]);
+    const socket = await RawSocket.connect(skiff.socket);
+    try {
+      await socket.request(1, "hello", { protocol: PROTOCOL_VERSION, client: "test" });
+      const answer = await socket.request(2, "pane.send", { pane: "w", text: "y".repeat(300_000) });
+      const refused = answer.error as { code: string; message: string };
+      assertEquals(refused.code, "usage");
+      assertMatch(refused.message, /^Text is 293 KB; skiff send takes at most 256 KB/);
+    } finally {
+      socket.close();
+    }
+    // A request over skiffd's 1 MB a line (keys takes no limit of its own) is refused unsent.
+    const words = Array.from({ length: 12 }, () => "z".repeat(100_000));
+    const keys = await skiff.run(["keys", "w", "--literal", ...words]);
+    assertEquals(keys.code, 2, keys.stderr);
+    assertMatch(
+      keys.stderr,
+      /^skiff: The request is 1\.1 MB, over skiffd's limit of 1 MB a line\n$/,
+    );
+    assertEquals((await pane(skiff, "w")).state, "shell", "skiffd still serves");
+  });
+});
+
+Deno.test("item 9: skiff wait for an agent's state on a plain shell fails at once with exit 11; a shell's states still work", async () => {
+  await withSkiff(async (skiff) => {
+    await useFakeAgent(skiff);
+    await skiff.ok(["new", "--name", "sh", "--", ...BASH]);
+    const started = Date.now();
+    const idle = await skiff.run(["wait", "sh", "--timeout", "60"]);
+    assertEquals(idle.code, 11, idle.stderr);
+    assertEquals(
+      idle.stderr,
+      "skiff: Pane 'sh' runs bash, not an agent: it never becomes idle. Wait for exited or shell, or start an agent in it\n",
+    );
+    assert(Date.now() - started < 30_000, "it did not wait out the timeout");
+    const working = await skiff.run(["wait", "sh", "--until", "working", "--json"]);
+    assertEquals(JSON.parse(working.stderr).error.code, "no_agent");
+    assertEquals((await skiff.run(["wait", "sh", "--until", "shell"])).code, 0);
+    const exited = await skiff.run(["wait", "sh", "--until", "exited", "--timeout", "0.5"]);
+    assertEquals(exited.code, 7, "a shell can exit: that is waited for");
+    // An agent typed into the shell gets time to start: the wait sees it through.
+    await skiff.ok(["keys", "sh", `${Deno.execPath()} run -A -q ${FAKE_AGENT}`, "Enter"]);
+    await skiff.ok(["wait", "sh", "--until", "idle", "--timeout", "30"]);
+    // A wait for a turn ends when the agent quits and leaves the shell.
+    const waiting = skiff.run(["wait", "sh", "--until", "working", "--timeout", "60"]);
+    await skiff.ok(["send", "sh", "EXIT", "--enter", "--timeout", "1"]).catch(() => {});
+    const quit = await waiting;
+    assertEquals(quit.code, 11, quit.stderr);
+    // A pane whose process exited reaches nothing but exited.
+    await skiff.ok(["new", "--name", "gone", "--", "true"]);
+    await skiff.ok(["wait", "gone", "--until", "exited", "--timeout", "10"]);
+    const dead = await skiff.run(["wait", "gone", "--until", "idle", "--timeout", "60"]);
+    assertEquals([dead.code, dead.stderr], [
+      10,
+      "skiff: Pane 'gone' has exited (0): it never becomes idle\n",
+    ]);
   });
 });

@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { BASH, MAIN, waitFor, withSkiff } from "../helpers/skiff.ts";
-import { TestTerminal } from "../helpers/terminal.ts";
+import { TestTerminal, waitForDrawnAfterRedraw } from "../helpers/terminal.ts";
 import type { PaneInfo } from "../../lib/protocol/panes.ts";
 
 function attachArgv(pane: string): string[] {
@@ -236,7 +236,7 @@ Deno.test("attach with no pane picks the pane a person used last, else the newes
     for (const name of ["web", "api", "db"]) await skiff.ok(["new", "--name", name, "--", ...BASH]);
     // Nobody used a pane yet: the newest.
     let term = await attachLast(skiff);
-    await waitFor("the notice", () => term.raw.includes("attached to db (p3), the newest pane"));
+    await waitForDrawnAfterRedraw(term, "attached to db (p3), the newest pane (none was used yet)");
     term.type("\x1c");
     assertEquals(await term.exited, 0);
     assertMatch(term.raw, /\[detached from db \(p3\); 'skiff attach db' attaches again\]/);
@@ -258,10 +258,7 @@ Deno.test("attach with no pane picks the pane a person used last, else the newes
 
     term = await attachLast(skiff);
     try {
-      await waitFor(
-        "the notice",
-        () => term.raw.includes("attached to api (p2), the pane used last"),
-      );
+      await waitForDrawnAfterRedraw(term, "attached to api (p2), the pane used last");
       await term.waitForText(/^in-api$/m);
       term.type("\x1c");
       assertEquals(await term.exited, 0);
@@ -276,10 +273,7 @@ Deno.test("attach with no pane picks the pane a person used last, else the newes
     });
     term = await attachLast(skiff);
     try {
-      await waitFor(
-        "the notice",
-        () => term.raw.includes("attached to db (p3), the pane used last"),
-      );
+      await waitForDrawnAfterRedraw(term, "attached to db (p3), the pane used last");
       term.type("\x1c");
       assertEquals(await term.exited, 0);
     } finally {

@@ -6,7 +6,7 @@
 
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { BASH, MAIN, waitFor, withSkiff } from "../helpers/skiff.ts";
-import { TestTerminal } from "../helpers/terminal.ts";
+import { TestTerminal, waitForDrawnAfterRedraw } from "../helpers/terminal.ts";
 import type { PaneInfo } from "../../lib/protocol/panes.ts";
 
 function attachArgv(pane: string): string[] {
@@ -36,7 +36,7 @@ Deno.test("Ctrl+] shows the pane's history in less and comes back to the live pa
       await term.waitForText(/^300$/m);
       term.type("\x1d");
       // less starts at the bottom; g goes to the top, where the history begins.
-      await term.waitForText(/\(END\)/);
+      await term.waitForText(/^History of web \(p1\) \(END\), q returns to the pane/m);
       term.type("g");
       await term.waitForText(/^\S*[#$] seq 1 300$/m);
       await term.waitForText(/^1$/m);
@@ -101,5 +101,32 @@ Deno.test("a detach key programs need is refused with one line and exit 2", asyn
       term.text().trim(),
       `skiff: ${skiff.configFile}:2:1: 'attach.detach_key' is 'C-m', which is Enter: programs need it`,
     );
+  });
+});
+
+Deno.test("a PAGER that cannot run is one line over the pane, which stays attached", async () => {
+  await withSkiff(async (skiff) => {
+    await skiff.ok(["new", "--name", "web", "--", ...BASH]);
+    const term = await TestTerminal.start(attachArgv("web"), {
+      env: { ...skiff.env, PAGER: "no-such-pager -x" },
+      cwd: skiff.env.HOME,
+      cols: 100,
+    });
+    try {
+      await attached(skiff);
+      const from = term.raw.length;
+      term.type("\x1d");
+      await waitForDrawnAfterRedraw(
+        term,
+        "The pager 'no-such-pager -x' could not be run; set PAGER to a pager",
+        { from },
+      );
+      term.type("echo still-$((1+1))\r");
+      await term.waitForText(/^still-2$/m);
+      term.type("\x1c");
+      assertEquals(await term.exited, 0);
+    } finally {
+      term.kill();
+    }
   });
 });

@@ -5,7 +5,7 @@
 
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { BASH, MAIN, waitFor, withSkiff } from "../helpers/skiff.ts";
-import { TestTerminal } from "../helpers/terminal.ts";
+import { TestTerminal, waitForDrawnAfterRedraw } from "../helpers/terminal.ts";
 import type { PaneInfo } from "../../lib/protocol/panes.ts";
 
 function attachArgv(pane: string): string[] {
@@ -97,11 +97,11 @@ Deno.test("an attached terminal follows a daemon restart to the restored pane an
         return pane.attached === 1;
       });
       const before = (await skiff.json<{ panes: PaneInfo[] }>(["ls"])).panes[0];
+      const from = term.raw.length;
       await skiff.ok(["daemon", "restart"]);
-      await waitFor(
-        "the notice",
-        () => term.raw.includes("skiffd restarted: web (p1) is a new shell"),
-      );
+      // The notice shows at the bottom, over the restored pane's redraw.
+      await waitForDrawnAfterRedraw(term, "skiffd restarted: web (p1) is a new shell", { from });
+      await term.waitForText(/^ skiffd restarted: web \(p1\) is a new shell$/m);
       const after = await waitFor("the terminal to attach again", async () => {
         const pane = (await skiff.json<{ panes: PaneInfo[] }>(["ls"])).panes[0];
         return pane.attached === 1 ? pane : undefined;

@@ -321,3 +321,50 @@ Deno.test("skiff alone: the dashboard in a terminal, the help when piped", async
     assertMatch(dash.stderr, /skiff dash needs a terminal on stdin and stdout/);
   });
 });
+
+Deno.test("dash: an uncaught error gives the terminal back too", async () => {
+  await withSkiff(async (skiff) => {
+    await skiff.ok(["new", "--name", "solo", "--", ...BASH]);
+    const term = await openDash(skiff, { ready: " solo " });
+    try {
+      term.type("!");
+      assertEquals(await term.exited, 1);
+      assert(restored(term.raw), "the error left the terminal as it was");
+      assertMatch(term.raw, /SKIFF_FAULT_DASH_ERROR: an uncaught error/);
+    } finally {
+      term.kill();
+    }
+  }, { SKIFF_FAULT_DASH_ERROR: "!" });
+});
+
+Deno.test("dash: c makes a pane, r renames it, m marks one seen; S says why it cannot open", async () => {
+  await withSkiff(async (skiff) => {
+    await withProjects(skiff);
+    await skiff.ok(["new", "--project", "web", "--name", "done", "--", ...BASH]);
+    await skiff.ok(["keys", "done", "exit", "Enter"]);
+    const term = await openDash(skiff, { ready: /● done/ });
+    try {
+      await press(term, "S", /S: .*Skiff agent is off/);
+      await press(term, "c", /New pane: project \(Enter for none; api, web\): /);
+      await press(term, "api\r", /New pane: agent \(Enter for a shell; .*fake/);
+      await press(term, "\r", /New pane: name/);
+      await press(term, "fresh\r", /Made fresh \(p2\)/);
+      assert(selectedRow(term)?.includes(" fresh "), term.text());
+      const made = (await panes(skiff)).find((p) => p.name === "fresh")!;
+      assertEquals([made.project, made.status], ["api", "running"]);
+      await press(term, "r", "Rename fresh to: ");
+      await press(term, "bad name\r", /Bad pane name|letters, digits/);
+      await press(term, "r", "Rename fresh to: ");
+      await press(term, "renamed\r", "Renamed to renamed");
+      await waitFor("the row's new name", () => rowWith(term, /^› +renamed /) !== undefined);
+      // m on a read pane says why; on the unread one it marks it seen.
+      await press(term, "m", /m: renamed \(p2\) is not unread/);
+      await select(term, "done");
+      await press(term, "m", "Marked done (p1) seen");
+      await waitFor("the unread mark to go", () => !rowWith(term, /● done/));
+      assertEquals((await panes(skiff)).find((p) => p.name === "done")!.unread, false);
+    } finally {
+      term.kill();
+    }
+  });
+});

@@ -58,7 +58,7 @@ Deno.test("attach lines: the end, a reattach to a new process, and the pane chos
   );
   assertEquals(
     reattachNotice(web, { why: "lost", newProcess: true, refused: 1 }),
-    "skiffd came back: web (p1) is a new shell; 1 byte typed meanwhile not sent",
+    "skiffd came back: web (p1) is a new shell; 1 byte typed meanwhile was not sent",
   );
   assertEquals(
     reattachNotice({ ...web, resumed: "claude" }, {
@@ -66,7 +66,7 @@ Deno.test("attach lines: the end, a reattach to a new process, and the pane chos
       newProcess: true,
       refused: 12,
     }),
-    "skiffd restarted: web (p1) runs a new process; claude resumed its conversation; 12 bytes typed meanwhile not sent",
+    "skiffd restarted: web (p1) runs a new process; claude resumed its conversation; 12 bytes typed meanwhile were not sent",
   );
   assertEquals(pickedNotice(web, "used"), "attached to web (p1), the pane used last");
   assertEquals(
@@ -75,12 +75,15 @@ Deno.test("attach lines: the end, a reattach to a new process, and the pane chos
   );
 });
 
-Deno.test("pagerCommand: $PAGER through the shell, else less; LESS only when unset", () => {
+Deno.test("pagerCommand: $PAGER through the shell, else less with a prompt; LESS only when unset", () => {
   const env = (vars: Record<string, string>) => ({ get: (name: string) => vars[name] });
-  assertEquals(pagerCommand(env({})), { argv: ["less"], env: { LESS: "-R +G" } });
-  assertEquals(pagerCommand(env({ PAGER: "most -s", LESS: "X" })), {
+  assertEquals(pagerCommand("History of web.1 (p1)", env({})), {
+    argv: ["less", "-PsHistory of web\\.1 (p1)?e (END)., q returns to the pane"],
+    env: { LESS: "-R +G" },
+  });
+  assertEquals(pagerCommand("H", env({ PAGER: "most -s", LESS: "X" })), {
     argv: ["sh", "-c", "most -s"],
     env: {},
   });
-  assertEquals(pagerCommand(env({ PAGER: " " })).argv, ["less"]);
+  assertEquals(pagerCommand("H", env({ PAGER: " " })).argv[0], "less");
 });
