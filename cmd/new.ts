@@ -125,6 +125,7 @@ export const command = defineCommand({
     ["CONFLICT", "The pane's name, the worktree's name, its branch or its folder is taken"],
     ["TIMEOUT", "--wait-ready: the agent was not ready in time (the pane stays)"],
     ["NOT_RUNNING", "--wait-ready: the pane's process exited first"],
+    ["NO_AGENT", "--wait-ready: no agent runs in the pane, so it never gets ready"],
   ],
   run: async (ctx) => {
     const { cwd, project, agent } = ctx.opts;
