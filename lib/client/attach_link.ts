@@ -104,7 +104,7 @@ export class AttachLink {
    * reached.
    */
   static async open(pane: string, options: AttachLinkOptions): Promise<AttachLink> {
-    const client = await connectDaemon({ socket: options.socket, start: options.start });
+    const client = await connectDaemon({ socket: options.socket, start: options.start, pane });
     let info: PaneInfo;
     try {
       info = await client.call(
