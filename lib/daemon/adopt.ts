@@ -163,6 +163,8 @@ export function adoptPanes(workspace: LiveWorkspace, handoff: Handoff): Pane[] {
           stateSince: pane.state_since,
           personTypedAt: pane.person_typed_at,
           personInputs: pane.person_inputs,
+          outputBytes: pane.output_bytes ?? 0,
+          outputAt: pane.output_at ?? 0,
         },
       }),
       ...(pane.tracker ? { tracker: pane.tracker } : {}),

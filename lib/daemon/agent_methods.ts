@@ -94,33 +94,36 @@ export const AGENT_METHODS: MethodTable<keyof AgentMethods> = {
 
   "pane.ready": async (params, ctx) => {
     const pane = ctx.workspace.resolvePane(needString(params, "pane"));
-    const watch = ctx.workspace.watchOf(pane);
     const limit = timeout(params, 0);
-    watch.evaluate();
-    const state = () => ctx.workspace.info(pane).state;
-    const reached = await watch.waitUntil(
-      () => state() === "idle" || state() === "exited" ? true : undefined,
-      limit === 0 ? 2_147_000_000 : limit,
-    );
-    if (!ctx.workspace.panes.includes(pane)) {
-      throw new SkiffError(`Pane '${pane.name}' was killed before its agent was ready`, {
-        exit: "NOT_FOUND",
-        details: { pane: pane.id, name: pane.name },
+    const details = () => ({
+      pane: pane.id,
+      name: pane.name,
+      state: ctx.workspace.info(pane).state,
+    });
+    try {
+      await waitForState(pane, "idle", {
+        watch: ctx.workspace.watchOf(pane),
+        info: () => ctx.workspace.info(pane),
+        limitMs: limit,
       });
-    }
-    if (state() === "exited") {
-      throw new SkiffError(`Pane '${pane.name}' exited before its agent was ready`, {
-        exit: "NOT_RUNNING",
-        details: { pane: pane.id, name: pane.name, state: "exited" },
-      });
-    }
-    if (!reached) {
-      throw new SkiffError(
-        `Pane '${pane.name}' is not ready after ${
+    } catch (error) {
+      if (!(error instanceof SkiffError)) throw error;
+      if (!ctx.workspace.panes.includes(pane)) {
+        throw new SkiffError(`Pane '${pane.name}' was killed before its agent was ready`, {
+          exit: "NOT_FOUND",
+          details: { pane: pane.id, name: pane.name },
+        });
+      }
+      const why = error.exit === "NOT_RUNNING"
+        ? `Pane '${pane.name}' exited before its agent was ready`
+        : error.exit === "NO_AGENT"
+        ? `Pane '${pane.name}' runs no agent, so it never gets ready: start one with --agent`
+        : error.exit === "TIMEOUT"
+        ? `Pane '${pane.name}' is not ready after ${
           Math.round(limit / 1000)
-        } s: it is ${state()}. See 'skiff capture ${pane.name}'`,
-        { exit: "TIMEOUT", details: { pane: pane.id, name: pane.name, state: state() } },
-      );
+        } s: it is ${details().state}. See 'skiff capture ${pane.name}'`
+        : error.message;
+      throw new SkiffError(why, { exit: error.exit, details: details(), cause: error });
     }
     return ctx.workspace.info(pane);
   },

@@ -93,6 +93,10 @@ export interface HandedPane {
   person_typed_at: number;
   /** How many inputs came from a person. */
   person_inputs: number;
+  /** Bytes of output the process printed. */
+  output_bytes?: number;
+  /** When it last printed (ms since the epoch), or 0. */
+  output_at?: number;
 }
 
 /** The whole handoff (see the module's description). */

@@ -13,6 +13,7 @@ import { AgentWatches, paneEventFields } from "./agent_watches.ts";
 import type { EventBus } from "./events.ts";
 import { type AttachEndDetails, Pane, type PaneAdoptOptions, type PaneHooks } from "./pane.ts";
 import type { TrackerState } from "../agents/tracker.ts";
+import type { PtyExit } from "../platform/pty.ts";
 import type { PaneWatch } from "./pane_watch.ts";
 import type { SavedPane, SavedSession, WorkspaceData } from "./workspace.ts";
 import type { PaneInfo } from "../protocol/panes.ts";
@@ -21,6 +22,10 @@ import { WorkspaceSaver } from "./saver.ts";
 import { checkName, uniqueName } from "./names.ts";
 import { checkProgram, clampSize, DEFAULT_SIZE, paneEnv } from "./pane_env.ts";
 import { type DoomedSession, SessionReaper } from "./reaper.ts";
+import { type EndedSessions, SessionEndings } from "./session_endings.ts";
+import { ScreenSaver, type ScreenSaveStats } from "./screen_saver.ts";
+import { ScreenStore } from "./screen_store.ts";
+import { restorePanes } from "./restore.ts";
 
 /** What `pane.new` asks for. */
 export interface NewPaneRequest {
@@ -68,10 +73,8 @@ export interface WorkspaceMemory {
   data: WorkspaceData;
   /** The last generation given, so the next one is later. */
   last_generation: number;
-  /** Sessions that already told `session-ended`. */
-  ended_sessions: string[];
-  /** Sessions removed with their last pane whose `session-ended` is still to come. */
-  removed_sessions: SavedSession[];
+  /** Which sessions told their end, and those removed whose end is still to be told. */
+  endings: EndedSessions;
   /** Killed panes whose leftovers are still to be ended. */
   doomed: DoomedSession[];
 }
@@ -93,6 +96,8 @@ export interface LiveWorkspaceOptions {
    * another skiffd owns the socket's path (and so the file).
    */
   mayWrite?: () => boolean;
+  /** The folder of the panes' saved screens (see `screen_store.ts`). */
+  screens: string;
   /** The worktrees of the panes. */
   worktrees?: PaneWorktrees;
 }
@@ -115,10 +120,9 @@ export class LiveWorkspace {
   #stopping = false;
   readonly #saver: WorkspaceSaver;
   readonly #reaper = new SessionReaper();
-  /** Sessions that have sent `session-ended` in this run. */
-  readonly #ended = new Set<string>();
-  /** Sessions removed with their last pane, kept until their `session-ended` is sent. */
-  readonly #removedSessions = new Map<string, SavedSession>();
+  readonly #screens: ScreenStore;
+  readonly #screenSaver: ScreenSaver;
+  readonly #endings: SessionEndings;
   /** The agent watch of every pane. */
   readonly watches: AgentWatches;
 
@@ -128,6 +132,9 @@ export class LiveWorkspace {
     this.#configSource = config;
     this.#options = options;
     this.#saver = new WorkspaceSaver(data, options);
+    this.#screens = new ScreenStore(options.screens, { log: options.log });
+    this.#screenSaver = new ScreenSaver({ store: this.#screens, log: options.log });
+    this.#endings = new SessionEndings(options);
     this.watches = new AgentWatches({
       config: () => this.#configSource.recent(),
       events: options.events,
@@ -196,54 +203,134 @@ export class LiveWorkspace {
   /** The callbacks every pane of this workspace gets, started here or adopted. */
   #paneHooks(): PaneHooks {
     const events = this.#options.events;
+    const watchHooks = this.watches.paneHooks();
     return {
-      ...this.watches.paneHooks(),
-      exited: (p, exit) => {
-        const code = exit.unknown ? "unknown" : exit.exitCode;
-        this.#options.log(`pane ${p.id} exited code=${code} signal=${exit.signal}`);
-        this.watches.get(p)?.evaluate();
-        p.endAttachments("exited");
-        this.#sessionMayHaveEnded(p.saved.session, "exited");
+      ...watchHooks,
+      activity: (p) => {
+        watchHooks.activity(p);
+        this.#screenSaver.changed(p);
       },
+      exited: (p, exit) => this.#exited(p, exit),
       title: (p, title) => events.emit("title", { ...paneEventFields(p), title }),
     };
   }
 
-  async #start(saved: SavedPane, argv: string[]): Promise<Pane> {
+  async #start(saved: SavedPane, argv: string[], prelude?: string): Promise<Pane> {
     const pane = await Pane.start(saved, {
       argv,
       env: this.#paneEnv(saved),
       scrollback: this.#config.daemon.scrollback,
+      prelude,
       hooks: this.#paneHooks(),
     });
     this.#follow(pane);
+    this.#screenSaver.add(pane, { scrollback: this.#config.daemon.scrollback });
     return pane;
   }
 
   #follow(pane: Pane): void {
     this.#panes.set(pane.id, pane);
     this.watches.add(pane);
-    // A session that runs a process again can end again.
-    if (pane.status === "running") this.#ended.delete(pane.saved.session);
+    if (pane.status === "running") this.#endings.running(pane.saved.session);
   }
 
-  /** Starts every saved pane as a new shell in its last folder, with a new generation. */
-  async restore(): Promise<void> {
-    for (const saved of this.#data.panes) {
-      if (!isDirectory(saved.cwd)) {
-        // A pane made in a worktree comes back in it while the worktree is there.
-        const worktree = this.#options.worktrees?.folderOf(saved.worktree);
-        const fallback = worktree && isDirectory(worktree) ? worktree : Deno.env.get("HOME") ?? "/";
-        this.#options.log(`pane ${saved.id}: folder ${saved.cwd} is gone; using ${fallback}`);
-        saved.cwd = fallback;
-      }
-      saved.generation = this.#nextGeneration();
-      saved.command = this.#shell();
-      const pane = await this.#start(saved, saved.command);
-      this.#options.events.emit("pane-restored", paneEventFields(pane));
-      this.#options.log(`pane ${saved.id} (${saved.name}) restored as ${pane.pid}`);
+  #exited(pane: Pane, exit: PtyExit): void {
+    const code = exit.unknown ? "unknown" : exit.exitCode;
+    this.#options.log(`pane ${pane.id} exited code=${code} signal=${exit.signal}`);
+    if (!this.#stopping) {
+      // Its last screen and its exit are kept, so the pane stays exited through a restart.
+      this.#screenSaver.saveNow(pane);
+      pane.saved.exited = {
+        code: exit.exitCode,
+        signal: exit.signal,
+        at: new Date(pane.exitedAt ?? Date.now()).toISOString(),
+      };
+      this.save();
     }
+    this.watches.get(pane)?.evaluate();
+    pane.endAttachments("exited");
+    this.#sessionMayHaveEnded(pane.saved.session, "exited");
+  }
+
+  /**
+   * Brings every saved pane back (see `restore.ts`): one whose process had
+   * exited stays exited with its last screen; every other one gets a new
+   * shell under the old process's history and a marker line.
+   */
+  async restore(): Promise<void> {
+    this.#screens.prune(new Set(this.#data.panes.map((p) => p.id)));
+    await restorePanes(this.#data.panes, {
+      screens: this.#screens,
+      log: this.#options.log,
+      shell: () => this.#shell(),
+      nextGeneration: () => this.#nextGeneration(),
+      // A pane made in a worktree comes back in it while the worktree is there.
+      worktreeFolder: (saved) => this.#options.worktrees?.folderOf(saved.worktree),
+      startShell: (saved, prelude) => this.#start(saved, saved.command, prelude),
+      startExited: (saved, screen) => {
+        const pane = Pane.exited(saved, {
+          scrollback: this.#config.daemon.scrollback,
+          exit: { exitCode: saved.exited!.code, signal: saved.exited!.signal },
+          exitedAt: Date.parse(saved.exited!.at),
+          screen,
+        });
+        this.#follow(pane);
+        return pane;
+      },
+      restored: (pane) => this.#options.events.emit("pane-restored", paneEventFields(pane)),
+    });
     if (this.#data.panes.length > 0) this.save();
+    // The new screens (the old history, the marker) are saved before anything else happens.
+    for (const pane of this.#panes.values()) {
+      if (pane.status === "running") this.#screenSaver.changed(pane);
+    }
+  }
+
+  /**
+   * Takes over the panes of a skiffd before this one (`skiff daemon
+   * upgrade`): `make` builds each saved pane's {@linkcode Pane} (see
+   * {@linkcode Pane.adopt}) from the options given, and each goes on as if
+   * this workspace had started it, with its agent watch where it was.
+   */
+  adopt(
+    make: (saved: SavedPane, base: Pick<PaneAdoptOptions, "hooks" | "scrollback">) => {
+      pane: Pane;
+      tracker?: TrackerState;
+    },
+  ): Pane[] {
+    const scrollback = this.#config.daemon.scrollback;
+    const base = { hooks: this.#paneHooks(), scrollback };
+    const adopted: Pane[] = [];
+    for (const saved of this.#data.panes) {
+      const { pane, tracker } = make(saved, base);
+      this.#follow(pane);
+      if (pane.status === "running") this.#screenSaver.add(pane, { scrollback });
+      if (tracker) this.watches.get(pane)?.tracker.restore(tracker);
+      adopted.push(pane);
+    }
+    return adopted;
+  }
+
+  /** What this workspace keeps only in memory, for a new skiffd after an upgrade. */
+  memory(): WorkspaceMemory {
+    return {
+      data: structuredClone(this.#data),
+      last_generation: this.#lastGeneration,
+      endings: this.#endings.save(),
+      doomed: this.#reaper.doomed(),
+    };
+  }
+
+  /** Takes up what a skiffd before this one kept in memory (see {@linkcode LiveWorkspace.memory}). */
+  recall(memory: Omit<WorkspaceMemory, "data">): void {
+    this.#lastGeneration = Math.max(this.#lastGeneration, memory.last_generation);
+    this.#endings.recall(memory.endings);
+    for (const doomed of memory.doomed) this.#reaper.doom(doomed);
+  }
+
+  /** What saving screens has cost so far. */
+  get screenSaves(): ScreenSaveStats {
+    return this.#screenSaver.stats;
   }
 
   /** A pane name made from `base` that no pane has: `base`, else `base-2`, `base-3`, … */
@@ -425,12 +512,14 @@ export class LiveWorkspace {
     this.#reaper.hangUp(pane);
     this.#panes.delete(pane.id);
     this.watches.remove(pane);
+    this.#screenSaver.forget(pane);
+    this.#screens.remove(pane.id);
     const index = this.#data.panes.findIndex((p) => p.id === pane.id);
     if (index !== -1) this.#data.panes.splice(index, 1);
     const session = pane.saved.session;
     if (!this.#data.panes.some((p) => p.session === session)) {
       const removed = this.#data.sessions.find((s) => s.id === session);
-      if (removed) this.#removedSessions.set(session, removed);
+      if (removed) this.#endings.removed(removed);
       this.#data.sessions = this.#data.sessions.filter((s) => s.id !== session);
     }
     this.save();
@@ -440,26 +529,12 @@ export class LiveWorkspace {
     this.#sessionMayHaveEnded(session, "killed");
   }
 
-  /**
-   * Sends `session-ended` once when a session has no running pane left: its
-   * last pane was killed, or its last process exited. A stopping skiffd's
-   * own ending of processes is not news.
-   */
+  /** Sends `session-ended` once when a session has no running pane left (see `session_endings.ts`). */
   #sessionMayHaveEnded(id: string, why: "killed" | "exited"): void {
-    if (this.#stopping || this.#ended.has(id)) return;
-    const panes = [...this.#panes.values()].filter((p) => p.saved.session === id);
-    if (panes.some((p) => p.status === "running")) return;
-    const saved = this.#data.sessions.find((s) => s.id === id);
-    const known = saved ?? this.#removedSessions.get(id);
-    if (!known) return;
-    this.#ended.add(id);
-    this.#removedSessions.delete(id);
-    this.#options.log(`session ${id} (${known.name}) ended: ${why}`);
-    this.#options.events.emit("session-ended", {
-      session: id,
-      session_name: known.name,
-      marks: { ...known.marks },
-      why,
+    if (this.#stopping) return;
+    this.#endings.mayHaveEnded(id, why, {
+      panes: this.#panes.values(),
+      known: this.#data.sessions.find((s) => s.id === id),
     });
   }
 
@@ -500,48 +575,6 @@ export class LiveWorkspace {
   }
 
   /**
-   * Takes over the panes of a skiffd before this one (`skiff daemon
-   * upgrade`): `make` builds each saved pane's {@linkcode Pane} (see
-   * {@linkcode Pane.adopt}) from the options given, and each goes on as if
-   * this workspace had started it, with its agent watch where it was.
-   */
-  adopt(
-    make: (saved: SavedPane, base: Pick<PaneAdoptOptions, "hooks" | "scrollback">) => {
-      pane: Pane;
-      tracker?: TrackerState;
-    },
-  ): Pane[] {
-    const base = { hooks: this.#paneHooks(), scrollback: this.#config.daemon.scrollback };
-    const adopted: Pane[] = [];
-    for (const saved of this.#data.panes) {
-      const { pane, tracker } = make(saved, base);
-      this.#follow(pane);
-      if (tracker) this.watches.get(pane)?.tracker.restore(tracker);
-      adopted.push(pane);
-    }
-    return adopted;
-  }
-
-  /** What this workspace keeps only in memory, for a new skiffd after an upgrade. */
-  memory(): WorkspaceMemory {
-    return {
-      data: structuredClone(this.#data),
-      last_generation: this.#lastGeneration,
-      ended_sessions: [...this.#ended],
-      removed_sessions: [...this.#removedSessions.values()].map((s) => structuredClone(s)),
-      doomed: this.#reaper.doomed(),
-    };
-  }
-
-  /** Takes up what a skiffd before this one kept in memory (see {@linkcode LiveWorkspace.memory}). */
-  recall(memory: Omit<WorkspaceMemory, "data">): void {
-    this.#lastGeneration = Math.max(this.#lastGeneration, memory.last_generation);
-    for (const id of memory.ended_sessions) this.#ended.add(id);
-    for (const session of memory.removed_sessions) this.#removedSessions.set(session.id, session);
-    for (const doomed of memory.doomed) this.#reaper.doom(doomed);
-  }
-
-  /**
    * Ends every process the panes started (the workspace file keeps the panes
    * for the next start): a hang-up first, then, after a moment, SIGKILL for
    * whatever is left in their sessions, so nothing outlives skiffd.
@@ -550,6 +583,8 @@ export class LiveWorkspace {
   async shutdown(reason: string, options: AttachEndDetails = {}): Promise<void> {
     this.#stopping = true;
     this.watches.stopping();
+    // The screens as they are now, before the hang-up changes them.
+    this.#screenSaver.saveAllAndStop();
     const ending = this.#reaper.endAll(
       [...this.#panes.values()],
       (pane) => pane.endAttachments(reason, options),

@@ -12,6 +12,7 @@ import {
   projectsFile,
   type RuntimeFiles,
   runtimeFiles,
+  screensDir,
   stateDir,
   workspaceFile,
   worktreesFile,
@@ -240,6 +241,7 @@ async function serve(
     log,
     binDir: writeSkiffShim(files.bin),
     mayWrite: () => ownership.owns(),
+    screens: screensDir(files.socket),
   });
   if (handoff) {
     workspace.recall(handoff.workspace);
@@ -273,6 +275,7 @@ async function serve(
       log: files.log,
       watcher: watcher.status(),
       upgrade: upgrader.last,
+      screens: { dir: screensDir(files.socket), ...workspace.screenSaves },
     }),
     stop: (options) => options?.restart ? stop("restarting", { returning: true }) : stop("stopped"),
     reload: () => {

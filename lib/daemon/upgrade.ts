@@ -296,6 +296,8 @@ export class Upgrader {
           state_since: pane.stateSince,
           person_typed_at: pane.personTypedAt,
           person_inputs: pane.personInputs,
+          output_bytes: pane.outputBytes,
+          output_at: pane.outputAt,
         };
       }),
       told: watcher.toldLines(),

@@ -91,6 +91,18 @@ export interface DaemonStatus {
   watcher: WatcherHealth;
   /** How the last upgrade of this skiffd went, or null when there was none. */
   upgrade?: UpgradeOutcome | null;
+  /**
+   * The folder of the panes' saved screens, and what saving them in the
+   * background has cost since skiffd started.
+   */
+  screens?: {
+    dir: string;
+    saves: number;
+    total_ms: number;
+    max_ms: number;
+    bytes: number;
+    failures: number;
+  };
 }
 
 /** The daemon methods: name → params and result. */

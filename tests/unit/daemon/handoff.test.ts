@@ -41,8 +41,7 @@ function handoff(): Handoff {
     workspace: {
       data,
       last_generation: 1,
-      ended_sessions: [],
-      removed_sessions: [],
+      endings: { ended: [], removed: [] },
       doomed: [],
     },
     panes: [{
