@@ -143,6 +143,17 @@ export class Connection {
   }
 
   /**
+   * Tells an attached terminal to leave and come back (an upgrade): its keys
+   * typed before it heard are still read. Returns false for a connection
+   * that is not an attached terminal.
+   */
+  sendAway(reason: string): boolean {
+    if (!this.#attach) return false;
+    this.#sendAway({ reason, returning: true });
+    return true;
+  }
+
+  /**
    * Tells the attached terminal to leave, and reads its input until its
    * `DETACH` (or for {@linkcode AWAY_TIMEOUT_MS} at most).
    */

@@ -44,6 +44,9 @@ function protocolRefusal(protocol: unknown): NonNullable<Response["error"]> {
   };
 }
 
+/** How long attached terminals get to leave before an upgrade hands the panes over. */
+const ATTACHED_AWAY_MS = 1000;
+
 /** Options for {@linkcode Server}. */
 export interface ServerOptions {
   /** Builds the context for a method call on `connection`. */
@@ -203,6 +206,12 @@ export class Server {
    */
   async hold(besides: ReadonlySet<string>, timeoutMs: number): Promise<boolean> {
     this.#holding = true;
+    // Attached terminals leave first, so their keys go in before the panes are handed over.
+    const leaving = [...this.#connections].filter((c) => c.sendAway("upgrade"));
+    const away = Date.now() + ATTACHED_AWAY_MS;
+    while (leaving.some((c) => !c.closed) && Date.now() < away) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
     const deadline = Date.now() + timeoutMs;
     const busy = () => [...this.#inflight.values()].some((method) => !besides.has(method));
     while (busy()) {

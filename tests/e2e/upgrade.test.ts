@@ -186,7 +186,14 @@ Deno.test("upgrade: an attached terminal reconnects by itself and types on", asy
     );
     try {
       await term.waitForText(/^before-upgrade$/m);
-      await skiff.ok(["daemon", "upgrade"]);
+      // Keys typed while the upgrade runs go in once, whenever they land.
+      const upgrading = skiff.run(["daemon", "upgrade"]);
+      for (const key of "echo during-$((1+1))\r") {
+        term.type(key);
+        await new Promise((resolve) => setTimeout(resolve, 40));
+      }
+      assertEquals((await upgrading).code, 0);
+      await term.waitForText(/^during-2$/m);
       await waitFor(
         "the terminal to attach again",
         async () => (await panes(skiff))[0].attached === 1 ? true : undefined,
@@ -194,6 +201,8 @@ Deno.test("upgrade: an attached terminal reconnects by itself and types on", asy
       term.type("echo typed-$((2+3))\r");
       await term.waitForText(/^typed-5$/m);
       await term.waitForText(/^before-upgrade$/m);
+      const screen = await skiff.ok(["capture", "web"]);
+      assertEquals(screen.match(/^during-2$/gm)?.length, 1, screen);
     } finally {
       term.kill();
     }
