@@ -17,3 +17,4 @@ export * from "./daemon.ts";
 export * from "./events.ts";
 export * from "./watch.ts";
 export * from "./app.ts";
+export * from "./hosts.ts";

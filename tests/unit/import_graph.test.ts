@@ -22,6 +22,7 @@ const LAYERS: string[][] = [
   ["ledger"],
   ["assets"],
   ["client"],
+  ["hosts"],
   ["tasks"],
   ["daemon"],
   ["skipper"],
