@@ -18,6 +18,7 @@ if (import.meta.main) {
   const commands = commandTable(async (name) =>
     (await import(new URL(`./cmd/${name}.ts`, import.meta.url).href)).command
   );
-  const code = await runCli(commands, Deno.args, { values });
+  // `skiff` alone in a terminal opens the dashboard; piped, it prints the help.
+  const code = await runCli(commands, Deno.args, { values, bare: "dash" });
   Deno.exit(code);
 }

@@ -8,6 +8,7 @@
 
 import { type BenchRow, renderTable } from "./harness.ts";
 import { benchAgents } from "./agents.ts";
+import { benchDash } from "./dash.ts";
 import { benchLedger } from "./ledger.ts";
 import { benchLoad } from "./load.ts";
 import { benchPanes } from "./panes.ts";
@@ -26,5 +27,7 @@ if (import.meta.main) {
   rows.push(...await benchWatch(log));
   log("bench: ledger (ls on 10,000 rows, adds)…");
   rows.push(...await benchLedger(log));
+  log("bench: the dashboard (first frame, keys, preview, idle CPU, under a flood)…");
+  rows.push(...await benchDash(log));
   console.log(renderTable(rows));
 }

@@ -8,7 +8,7 @@ import { defineCommand, table } from "../lib/cli/mod.ts";
 import { loadConfig } from "../lib/config/mod.ts";
 import { AgentRegistry } from "../lib/agents/registry.ts";
 import { BUILT_IN } from "../lib/agents/profiles/mod.ts";
-import { which } from "../lib/platform/shell.ts";
+import { shellLine, which } from "../lib/platform/shell.ts";
 
 /** The `agents` command. */
 export const command = defineCommand({
@@ -16,19 +16,26 @@ export const command = defineCommand({
   summary: "List the known agents and which are installed",
   description: `Built-in agents (${
     BUILT_IN.map((p) => p.label).join(", ")
-  }) and custom agents from [agents.NAME] in projects.toml. A custom agent with a built-in's name replaces it.`,
+  }) and custom agents from [agents.NAME] in projects.toml. A custom agent with a built-in's name replaces it. COMMAND and CONTINUE are the whole lines a pane runs (Skiff adds its hook wiring to them).`,
   run: (ctx) => {
     const config = loadConfig();
-    const registry = new AgentRegistry({ document: config.document, file: config.file });
-    const agents = registry.profiles.map((p) => ({
-      id: p.id,
-      label: p.label,
-      command: p.command,
-      installed: which(p.command) ?? null,
-      continue: p.continueArgs ? [p.command, ...p.continueArgs].join(" ") : null,
-      custom: p.custom ?? false,
-      hooks: p.hooks.kind,
-    }));
+    const registry = new AgentRegistry(config);
+    const agents = registry.profiles.map((p) => {
+      // The whole lines a pane runs (without Skiff's hook wiring), not the program alone.
+      const argv = [p.command, ...(p.startArgs ?? [])];
+      const continueArgv = p.continueArgs ? [...argv, ...p.continueArgs] : null;
+      return {
+        id: p.id,
+        label: p.label,
+        command: shellLine(argv),
+        argv,
+        installed: which(p.command) ?? null,
+        continue: continueArgv ? shellLine(continueArgv) : null,
+        continue_argv: continueArgv,
+        custom: p.custom ?? false,
+        hooks: p.hooks.kind,
+      };
+    });
     ctx.out.result({ agents }, () =>
       ctx.out.line(table(
         ["ID", "AGENT", "COMMAND", "INSTALLED", "CONTINUE"],

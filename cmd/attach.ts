@@ -4,7 +4,7 @@
  * @module
  */
 
-import { defineCommand, Exit, PANE_ARG } from "../lib/cli/mod.ts";
+import { defineCommand, Exit } from "../lib/cli/mod.ts";
 import { attachTerminal } from "../lib/client/attach.ts";
 
 /** The `attach` command. */
@@ -13,24 +13,21 @@ export const command = defineCommand({
   aliases: ["a"],
   summary: "Connect this terminal to a pane; Ctrl+\\ detaches",
   description:
-    "Show a pane in this terminal and type into it. The screen is redrawn in full, follows this terminal's size, and several terminals may attach at once. Press Ctrl+\\ to detach; the pane keeps running. Works over SSH.",
-  args: [PANE_ARG],
-  exits: ["NOT_FOUND", ["DAEMON", "skiffd could not be reached, or went away"], "NOT_RUNNING"],
+    "Show a pane in this terminal and type into it. The screen is redrawn in full and several terminals may attach at once; the pane takes the size of the terminal in use (the one that attached, typed or changed size last). Press Ctrl+\\ to detach (the pane keeps running) and Ctrl+] to read the pane's history in $PAGER (default less); [attach] detach_key and history_key in projects.toml change them. With no PANE, attaches to the running pane a person attached to or typed into last, else the newest running pane, and says which. Follows a reload or a restart of skiffd. Works over SSH.",
+  args: [{
+    name: "PANE",
+    help: "Pane id, name, or project/name (default: the one used last)",
+    complete: "pane",
+  }],
+  exits: [
+    ["NOT_FOUND", "no such pane, or no running pane at all when none is named"],
+    ["DAEMON", "skiffd could not be reached, or went away and did not come back"],
+    "NOT_RUNNING",
+  ],
+  examples: ["skiff attach web", "skiff attach"],
   run: async (ctx) => {
     const outcome = await attachTerminal(ctx.args.PANE);
-    const label = `${outcome.name} (${outcome.pane})`;
-    const messages: Record<string, string> = {
-      detached: `[detached from ${label}; 'skiff attach ${outcome.name}' attaches again]`,
-      exited: `[${label} exited]`,
-      killed: `[${label} was killed]`,
-      "daemon stopped": `[skiffd stopped]`,
-      lost: `[lost skiffd]`,
-      gone: `[${label} is gone]`,
-    };
-    ctx.out.result(
-      outcome,
-      () => ctx.out.line(messages[outcome.reason] ?? `[${outcome.reason}]`),
-    );
+    ctx.out.result(outcome, () => ctx.out.line(outcome.line));
     return outcome.reason === "lost" ? Exit.DAEMON : Exit.OK;
   },
 });

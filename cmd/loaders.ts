@@ -11,6 +11,7 @@ import { commandTable } from "./mod.ts";
 
 /** Each command's module loader, by command name. */
 export const LOADERS: Record<string, () => Promise<{ command: CommandSpec }>> = {
+  dash: () => import("./dash.ts"),
   new: () => import("./new.ts"),
   ls: () => import("./ls.ts"),
   attach: () => import("./attach.ts"),
@@ -26,6 +27,8 @@ export const LOADERS: Record<string, () => Promise<{ command: CommandSpec }>> = 
   mark: () => import("./mark.ts"),
   events: () => import("./events.ts"),
   ledger: () => import("./ledger.ts"),
+  worktree: () => import("./worktree.ts"),
+  diff: () => import("./diff.ts"),
   app: () => import("./app.ts"),
   skipper: () => import("./skipper.ts"),
   settings: () => import("./settings.ts"),

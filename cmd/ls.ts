@@ -24,7 +24,7 @@ export const command = defineCommand({
   aliases: ["list"],
   summary: "List panes",
   description:
-    "List every pane: id, name, project, session, the agent or program in front, its state (starting, working, idle, waiting, exited, or shell when no known agent is in front), whether it is unread (and why), folder and title. --json adds pid, generation, command, size, times, the person's keystroke count (person_inputs) and the session's marks.",
+    "List every pane: id, name, project, the branch of its worktree (see 'skiff new --worktree'), session, the agent or program in front, its state (starting, working, idle, waiting, exited, or shell when no known agent is in front), whether it is unread (and why), folder and title. --json adds pid, generation, command, size, times, the person's keystroke count (person_inputs), the session's marks, and the pane's worktree (name, branch, path) and diff (files, added, removed: its changes against the base, counted after each turn end and by 'skiff diff'), or null.",
   options: [
     {
       name: "mark",
@@ -48,11 +48,12 @@ export const command = defineCommand({
         return;
       }
       ctx.out.line(table(
-        ["ID", "NAME", "PROJECT", "SESSION", "FRONT", "STATE", "UNREAD", "CWD", "TITLE"],
+        ["ID", "NAME", "PROJECT", "BRANCH", "SESSION", "FRONT", "STATE", "UNREAD", "CWD", "TITLE"],
         panes.map((p) => [
           p.id,
           p.name,
           p.project ?? "-",
+          p.worktree?.branch ?? "-",
           p.session_name,
           p.agent ?? frontOf(p),
           p.state,

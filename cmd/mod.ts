@@ -26,6 +26,10 @@ export interface CommandRow {
 /** Every `skiff` command, in the order `skiff --help` lists them. */
 export const COMMAND_ROWS: readonly CommandRow[] = [
   {
+    name: "dash",
+    summary: "The dashboard: every pane live, the ledger, and keys to move between them",
+  },
+  {
     name: "new",
     summary: "Start a pane running a shell or a command",
   },
@@ -86,6 +90,14 @@ export const COMMAND_ROWS: readonly CommandRow[] = [
   {
     name: "ledger",
     summary: "The Skiff agent's task ledger",
+  },
+  {
+    name: "worktree",
+    summary: "List, remove or prune the git worktrees Skiff made for panes",
+  },
+  {
+    name: "diff",
+    summary: "Show a pane's worktree against its base",
   },
   {
     name: "app",

@@ -5,10 +5,19 @@
  */
 
 import { resolve } from "../lib/platform/path.ts";
-import { defineCommand, parseEnvPairs, parseSize } from "../lib/cli/mod.ts";
+import {
+  defineCommand,
+  fitPaneSize,
+  parseEnvPairs,
+  parseSize,
+  secondsToMs,
+} from "../lib/cli/mod.ts";
 import { clientEnv, withDaemon } from "../lib/client/mod.ts";
-import type { NewPaneParams } from "../lib/protocol/panes.ts";
+import type { NewPaneParams, PaneInfo } from "../lib/protocol/panes.ts";
 import { agentLaunchFor } from "../lib/agents/launch.ts";
+
+/** How long `--wait-ready` waits by default, in seconds. */
+export const DEFAULT_READY_SECONDS = 120;
 
 /** The `new` command. */
 export const command = defineCommand({
@@ -42,7 +51,12 @@ export const command = defineCommand({
       help: "Start in folder DIR",
       complete: "dir",
     },
-    { name: "size", type: "string", value: "COLSxROWS", help: "Terminal size (default 120x40)" },
+    {
+      name: "size",
+      type: "string",
+      value: "COLSxROWS",
+      help: "Terminal size, 20x5 to 1000x1000 (default 120x40; a smaller one is raised)",
+    },
     { name: "env", short: "e", type: "list", value: "K=V", help: "Set an environment variable" },
     {
       name: "agent",
@@ -58,15 +72,64 @@ export const command = defineCommand({
       help: "With --agent: continue its last conversation in the folder",
       requires: ["agent"],
     },
+    {
+      name: "worktree",
+      short: "w",
+      type: "string",
+      value: "NAME",
+      help: "Make a git worktree NAME of the project's repository and start in it",
+      conflicts: ["cwd"],
+    },
+    {
+      name: "branch",
+      short: "b",
+      type: "string",
+      value: "B",
+      help: "With --worktree: its branch (default skiff/NAME); an existing one is checked out",
+      requires: ["worktree"],
+    },
+    {
+      name: "base",
+      type: "string",
+      value: "REF",
+      help: "With --worktree: where a new branch starts (default the project's HEAD)",
+      requires: ["worktree"],
+    },
+    {
+      name: "wait-ready",
+      type: "boolean",
+      help: "Return once the agent in the pane is idle at its input box",
+    },
+    {
+      name: "timeout",
+      short: "t",
+      type: "number",
+      value: "S",
+      help: `With --wait-ready: give up after S seconds (default ${DEFAULT_READY_SECONDS})`,
+      requires: ["wait-ready"],
+    },
   ],
   passthrough: "COMMAND ARGS…",
   examples: [
     "skiff new --name web -- npm run dev",
     "skiff new --project api --name reviewer --agent claude",
+    "skiff new --project api --worktree login --agent claude --wait-ready --json",
   ],
-  exits: [["NOT_FOUND", "No such project or agent"], "DAEMON", ["CONFLICT", "The name is taken"]],
+  exits: [
+    [
+      "USAGE",
+      "Bad usage or input, a bad worktree or branch name, or a project not in a Git repository",
+    ],
+    ["NOT_FOUND", "No such project or agent, a command that cannot start, no such base, or no git"],
+    "DAEMON",
+    ["CONFLICT", "The pane's name, the worktree's name, its branch or its folder is taken"],
+    ["TIMEOUT", "--wait-ready: the agent was not ready in time (the pane stays)"],
+    ["NOT_RUNNING", "--wait-ready: the pane's process exited first"],
+    ["NO_AGENT", "--wait-ready: no agent runs in the pane, so it never gets ready"],
+  ],
   run: async (ctx) => {
-    const { size, cwd, project, agent } = ctx.opts;
+    const { cwd, project, agent } = ctx.opts;
+    const size = ctx.opts.size === undefined ? undefined : fitPaneSize(parseSize(ctx.opts.size));
     let env = parseEnvPairs(ctx.opts.env);
     let command = ctx.rest;
     if (agent !== undefined) {
@@ -75,19 +138,55 @@ export const command = defineCommand({
       // The user's --env wins over Skiff's hook wiring.
       env = { ...launch.env, ...env };
     }
+    const worktree = ctx.opts.worktree;
     const params: NewPaneParams = {
       project,
-      name: ctx.opts.name ?? agent,
+      // A pane in a worktree is named after it unless named.
+      name: ctx.opts.name ?? (worktree === undefined ? agent : undefined),
       session: ctx.opts.session,
       env,
       command,
       client_env: clientEnv(),
-      ...(size ? parseSize(size) : {}),
+      ...(size ? { cols: size.cols, rows: size.rows } : {}),
+      ...(worktree === undefined
+        ? {}
+        : { worktree: { name: worktree, branch: ctx.opts.branch, base: ctx.opts.base } }),
     };
     // Without a project, a pane starts where the command was run, as in tmux.
     if (cwd !== undefined) params.cwd = resolve(cwd);
-    else if (project === undefined) params.cwd = Deno.cwd();
-    const pane = await withDaemon((client) => client.call("pane.new", params));
-    ctx.out.result({ pane }, () => ctx.out.line(pane.id));
+    else if (project === undefined && worktree === undefined) params.cwd = Deno.cwd();
+    const readyMs = secondsToMs(ctx.opts.timeout ?? DEFAULT_READY_SECONDS, "timeout");
+    const pane = await withDaemon(async (client) => {
+      const made = await client.call("pane.new", params);
+      if (!ctx.opts["wait-ready"]) return made;
+      return await client.call("pane.ready", { pane: made.id, timeout_ms: readyMs });
+    });
+    const raised = size?.raisedFrom ?? null;
+    if (raised) {
+      ctx.out.notice(
+        `skiff: size ${raised.cols}x${raised.rows} was raised to ${size!.cols}x${
+          size!.rows
+        }, the smallest a pane takes`,
+      );
+    }
+    ctx.out.result({ ...newPaneJson(pane), size_raised_from: raised }, () => {
+      ctx.out.line(pane.id);
+      if (pane.worktree) {
+        ctx.out.notice(
+          `Worktree ${pane.worktree.name} on branch ${pane.worktree.branch}: ${pane.worktree.path}`,
+        );
+      }
+    });
   },
 });
+
+/** What `new --json` prints: the pane's id, name, worktree and branch first, then the whole pane. */
+function newPaneJson(pane: PaneInfo) {
+  return {
+    id: pane.id,
+    name: pane.name,
+    worktree: pane.worktree,
+    branch: pane.worktree?.branch ?? null,
+    pane,
+  };
+}

@@ -12,11 +12,18 @@ export const command = defineCommand({
   name: "seen",
   summary: "Mark a pane seen: clear its unread flag",
   description:
-    "A turn end, an idle after a prompt with no turn, a wait, a bell and an exit set a pane's unread flag. It stays until this command (or the app) clears it.",
+    "A turn end, an idle after a prompt with no turn, a wait, a bell and an exit set a pane's unread flag. It stays until this command (or the app) clears it. Prints what was cleared: the reasons the pane was unread for.",
   args: [PANE_ARG],
   exits: ["NOT_FOUND", "DAEMON"],
   run: async (ctx) => {
     const result = await withDaemon((client) => client.call("pane.seen", { pane: ctx.args.PANE }));
-    ctx.out.result(result, () => {});
+    ctx.out.result(result, () =>
+      ctx.out.line(
+        result.was_unread
+          ? `Marked ${result.name} (${result.pane}) seen: it was unread for ${
+            result.reasons.join(", ")
+          }`
+          : `${result.name} (${result.pane}) was not unread; nothing to clear`,
+      ));
   },
 });

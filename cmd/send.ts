@@ -6,13 +6,14 @@
 
 import { defineCommand, PANE_ARG, readStdin, secondsToMs, SkiffError } from "../lib/cli/mod.ts";
 import { withDaemon } from "../lib/client/mod.ts";
+import { MAX_SEND_TEXT_BYTES, sendTextTooLong } from "../lib/protocol/agents.ts";
 
 /** The `send` command. */
 export const command = defineCommand({
   name: "send",
   summary: "Type a task into an agent, only when it is safe",
   description:
-    "Type TEXT into the agent in PANE. At the moment of typing, Skiff checks that the pane runs, a known agent is in front, it is not working, no approval shows, and its input box shows and is empty; a refusal types nothing. The text goes in as one bracketed paste, Skiff checks that it landed, and with --enter presses Enter after the agent's delay and waits for a turn to start. Keys a person types meanwhile go in after the Enter. TEXT '-' reads the text from stdin.",
+    "Type TEXT into the agent in PANE. At the moment of typing, Skiff checks that the pane runs, a known agent is in front, it is not working, no approval shows, and its input box shows and is empty; a refusal types nothing. The text goes in as one bracketed paste, Skiff checks that it landed, and with --enter presses Enter after the agent's delay and waits for a turn to start. Keys a person types meanwhile go in after the Enter. TEXT '-' reads the text from stdin. TEXT is at most 256 KB (exit 2 beyond).",
   args: [
     PANE_ARG,
     { name: "TEXT", required: true, help: "The text, or - to read stdin" },
@@ -52,6 +53,11 @@ export const command = defineCommand({
     let text = ctx.args.TEXT;
     if (text === "-") text = await readStdin();
     if (text.trim() === "") throw new SkiffError("TEXT is empty", { exit: "USAGE" });
+    // Refused here, before skiffd is started or the request is written.
+    const tooLong = sendTextTooLong(text);
+    if (tooLong) {
+      throw new SkiffError(tooLong, { exit: "USAGE", details: { limit: MAX_SEND_TEXT_BYTES } });
+    }
     const seconds = ctx.opts.timeout;
     const result = await withDaemon((client) =>
       client.call("pane.send", {

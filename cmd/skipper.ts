@@ -76,17 +76,8 @@ export const command = defineCommand({
       );
     }
     const opened = await openSkiffAgent({ config });
-    const outcome = await attachTerminal(opened.pane.id);
-    const label = `${outcome.name} (${outcome.pane})`;
-    const messages: Record<string, string> = {
-      detached: `[detached from ${label}; 'skiff skipper' attaches again]`,
-      exited: `[${label} exited]`,
-      killed: `[${label} was killed]`,
-      "daemon stopped": "[skiffd stopped]",
-      lost: "[lost skiffd]",
-      gone: `[${label} is gone]`,
-    };
-    ctx.out.line(messages[outcome.reason] ?? `[${outcome.reason}]`);
+    const outcome = await attachTerminal(opened.pane.id, { again: "skiff skipper" });
+    ctx.out.line(outcome.line);
     return outcome.reason === "lost" ? Exit.DAEMON : Exit.OK;
   },
 });

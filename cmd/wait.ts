@@ -8,12 +8,20 @@ import { defineCommand, PANE_ARG, secondsToMs } from "../lib/cli/mod.ts";
 import { withDaemon } from "../lib/client/mod.ts";
 import type { WaitState } from "../lib/protocol/agents.ts";
 
-const STATES = ["idle", "working", "waiting", "exited"] as const satisfies readonly WaitState[];
+const STATES = [
+  "idle",
+  "working",
+  "waiting",
+  "exited",
+  "shell",
+] as const satisfies readonly WaitState[];
 
 /** The `wait` command. */
 export const command = defineCommand({
   name: "wait",
   summary: "Wait until a pane is idle, working, waiting or exited",
+  description:
+    "Wait until the pane shows the state: idle, working or waiting (an agent's states), exited, or shell (no known agent in front). Waiting for an agent's state in a pane with no agent in front fails at once (exit 11), since a shell never gets there; a pane just made or typed into gets 3 s to start one. A pane whose process exited fails for any state but exited (exit 10).",
   args: [PANE_ARG],
   options: [
     {
@@ -33,7 +41,13 @@ export const command = defineCommand({
     },
   ],
   examples: ["skiff wait reviewer --until idle --timeout 600"],
-  exits: ["NOT_FOUND", "DAEMON", ["TIMEOUT", "The timeout passed first"]],
+  exits: [
+    "NOT_FOUND",
+    "DAEMON",
+    ["TIMEOUT", "The timeout passed first"],
+    ["NOT_RUNNING", "The pane's process exited, and the state is not exited"],
+    ["NO_AGENT", "No agent is in front, and only an agent reaches the state"],
+  ],
   run: async (ctx) => {
     const until = (ctx.opts.until ?? "idle") as WaitState;
     const seconds = ctx.opts.timeout;

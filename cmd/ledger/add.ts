@@ -8,7 +8,7 @@ import { defineCommand, secondsToMs } from "../../lib/cli/mod.ts";
 import { type AddInput, entryToJson, type LedgerPane } from "../../lib/ledger/mod.ts";
 import { lookUpPane } from "../../lib/tasks/liveness.ts";
 import { SEND_EXITS, SEND_OPTIONS } from "./send_options.ts";
-import { FOLDER_EXIT, LEDGER_EXITS, openCliLedger } from "./shared.ts";
+import { FOLDER_EXIT, LEDGER_EXITS, openCliLedger, taskText } from "./shared.ts";
 
 /** The `ledger add` command. */
 export const command = defineCommand({
@@ -24,7 +24,13 @@ export const command = defineCommand({
       help: "The pane: id, name or project/name",
       complete: "pane",
     },
-    { name: "task", type: "string", value: "TEXT", help: "The task text", required: true },
+    {
+      name: "task",
+      type: "string",
+      value: "TEXT",
+      help: "The task text, or - to read it from stdin",
+      required: true,
+    },
     {
       name: "result",
       type: "string",
@@ -53,6 +59,7 @@ export const command = defineCommand({
     "skiff ledger add --task 'Release 2.0'",
     "skiff ledger add --pane reviewer --task 'Review the parser' --parent 3f2a",
     "skiff ledger add --pane reviewer --task 'Review the parser' --send --enter",
+    "skiff ledger add --pane reviewer --task - --send --enter < task.md",
   ],
   exits: [
     FOLDER_EXIT,
@@ -68,7 +75,7 @@ export const command = defineCommand({
     if (ctx.opts.pane !== undefined) pane = await lookUpPane(ctx.opts.pane);
     const input: AddInput = {
       pane,
-      task: ctx.opts.task,
+      task: await taskText(ctx.opts.task),
       result: ctx.opts.result,
       ref: ctx.opts.ref,
       parent: ctx.opts.parent,

@@ -20,9 +20,14 @@ export function paneText(row: TaskRow): string {
   return row.paneName ? `${row.pane} (${row.paneName})` : row.pane;
 }
 
-/** The shown state, with the stored one when they differ: `interrupted (sent)`. */
+/**
+ * The shown state, with the stored one when they differ: `interrupted (sent)`.
+ * An `open` plan is stored `sent` as every plan is, which says nothing.
+ */
 export function stateText(entry: Entry): string {
-  return entry.state === entry.row.state ? entry.state : `${entry.state} (${entry.row.state})`;
+  return entry.state === entry.row.state || entry.state === "open"
+    ? entry.state
+    : `${entry.state} (${entry.row.state})`;
 }
 
 function cells(entry: Entry, indent: string): string[] {
@@ -56,6 +61,7 @@ export function entryDetails(entry: Entry): string {
     ["state", entry.state === row.state ? row.state : `${entry.state} (stored: ${row.state})`],
     ...(row.note ? [["note", row.note] as [string, string]] : []),
     ["pane", pane],
+    ...(row.kind === "task" ? [["branch", row.branch ?? "-"] as [string, string]] : []),
     ["result", row.result],
     ["ref", row.ref ?? "-"],
     ["plan", row.parentUid ?? "-"],
@@ -66,8 +72,9 @@ export function entryDetails(entry: Entry): string {
   ];
   const lines = fields.map(([key, value]) => `${`${key}:`.padEnd(9)}${value}`);
   const text = row.task.trim().split(/\r?\n/);
+  // The task's text goes just before its result.
   lines.splice(
-    row.note ? 6 : 5,
+    fields.findIndex(([key]) => key === "result"),
     0,
     `${"task:".padEnd(9)}${text[0]}`,
     ...text.slice(1).map((l) => " ".repeat(9) + l),

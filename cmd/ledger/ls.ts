@@ -18,14 +18,14 @@ export const command = defineCommand({
   aliases: ["list"],
   summary: "List open plans and tasks, each plan with its tasks",
   description:
-    "List the open rows (not done), each plan with its tasks indented under it. A task shows interrupted when its pane restarted after the send, and gone when its pane no longer exists; this needs skiffd, which ls never starts. When skiffd does not run, ls says so and shows the stored states.",
+    "List the open rows (not done), each plan with its tasks indented under it. A plan with no tasks shows open (nothing was sent for it). A task shows interrupted when its pane restarted after the send, and gone when its pane no longer exists; this needs skiffd, which ls never starts. When skiffd does not run, ls says so and shows the stored states.",
   options: [
     {
       name: "state",
       type: "list",
       value: "S",
       help:
-        "Only rows that show state S (sent, pending, blocked, done, interrupted, gone; or S,S…)",
+        "Only rows that show state S (sent, pending, blocked, done, interrupted, gone, open; or S,S…)",
     },
     {
       name: "pane",

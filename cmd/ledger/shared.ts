@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { ExitUse, Output } from "../../lib/cli/mod.ts";
+import { type ExitUse, type Output, readStdin } from "../../lib/cli/mod.ts";
 import type { Ledger } from "../../lib/ledger/mod.ts";
 import { openAgentLedger, type OpenAgentLedgerOptions } from "../../lib/skipper/ledger.ts";
 import type { LivenessReport } from "../../lib/tasks/liveness.ts";
@@ -31,6 +31,14 @@ export const ID_ARG = {
   help: "Row ID, uid, or the first 4 or more characters of a uid",
   complete: "task",
 } as const;
+
+/**
+ * A `--task` value: `-` reads the text from stdin (as `skiff send -` does),
+ * without the newlines that end it.
+ */
+export async function taskText(value: string): Promise<string> {
+  return value === "-" ? (await readStdin()).replace(/[\r\n]+$/, "") : value;
+}
 
 /**
  * Opens the ledger and says in text mode what the open imported or

@@ -12,7 +12,7 @@ import {
   type UpdateInput,
 } from "../../lib/ledger/mod.ts";
 import { currentGeneration, lookUpPane } from "../../lib/tasks/liveness.ts";
-import { ID_ARG, LEDGER_EXITS, openCliLedger } from "./shared.ts";
+import { ID_ARG, LEDGER_EXITS, openCliLedger, taskText } from "./shared.ts";
 
 /** The `ledger update` command. */
 export const command = defineCommand({
@@ -30,7 +30,7 @@ export const command = defineCommand({
       suggest: STORED_STATES,
     },
     { name: "pane", type: "string", value: "P", help: "Move the task to pane P", complete: "pane" },
-    { name: "task", type: "string", value: "T", help: "New task text" },
+    { name: "task", type: "string", value: "T", help: "New task text; - reads it from stdin" },
     { name: "ref", type: "string", value: "R", help: "New free text; '' clears it" },
     { name: "result", type: "string", value: "PATH", help: "New result path", complete: "file" },
   ],
@@ -44,7 +44,7 @@ export const command = defineCommand({
     const { state, pane: paneRef, ref: refText } = ctx.opts;
     const changes: UpdateInput = {
       state: state as StoredState | undefined,
-      task: ctx.opts.task,
+      task: ctx.opts.task === undefined ? undefined : await taskText(ctx.opts.task),
       ref: refText === undefined ? undefined : refText === "" ? null : refText,
       result: ctx.opts.result,
     };

@@ -101,7 +101,7 @@ export function agentLaunchFor(id: string, options: AgentLaunchForOptions = {}):
 /** The known agents of the user's config. */
 function registryFromConfig(): AgentRegistry {
   const config = loadConfig();
-  return new AgentRegistry({ document: config.document, file: config.file });
+  return new AgentRegistry(config);
 }
 
 /**

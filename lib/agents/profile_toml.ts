@@ -9,6 +9,7 @@
 import { basename } from "../platform/path.ts";
 import { SkiffError } from "../errors.ts";
 import { splitCommand } from "../config/config.ts";
+import { ConfigPlaces } from "../config/keys.ts";
 import type { HookState } from "../protocol/agents.ts";
 import type { AgentProfile, HookCases, HookKind, HookMeaning, Rule } from "./profile.ts";
 import { COMMON_HOOK_EVENTS } from "./profiles/hook_events.ts";
@@ -18,7 +19,10 @@ const AGENT_ID = /^[A-Za-z0-9_.-]+$/;
 const HOOK_KINDS: HookKind[] = ["claude-settings", "codex-notify", "opencode-plugin", "none"];
 const HOOK_STATES: HookState[] = ["working", "waiting", "idle", "info"];
 
-/** Every key an `[agents.NAME]` table may hold. */
+/**
+ * Every key an `[agents.NAME]` table may hold; any other is refused with the
+ * nearest of these. A new key is one line here plus its reading below.
+ */
 export const AGENT_KEYS = [
   "label",
   "command",
@@ -42,32 +46,32 @@ export const AGENT_KEYS = [
   "hooks",
 ] as const;
 
-/** Reads one `[agents.NAME]` table; every error names `agents.NAME.<key>` in `file`. */
+/** A key of the table: one name, or a path below it (such as `["hooks", "kind"]`). */
+type Key = string | readonly string[];
+
+/** Reads one `[agents.NAME]` table; every error names `agents.NAME.<key>` and its place. */
 class TableReader {
-  readonly #file: string;
-  readonly #prefix: string;
+  readonly #places: ConfigPlaces;
+  readonly #prefix: readonly string[];
   readonly #table: Record<string, unknown>;
 
-  constructor(file: string, prefix: string, table: Record<string, unknown>) {
-    this.#file = file;
+  constructor(places: ConfigPlaces, prefix: readonly string[], table: Record<string, unknown>) {
+    this.#places = places;
     this.#prefix = prefix;
     this.#table = table;
   }
 
-  key(name: string): string {
-    return `${this.#prefix}.${name}`;
+  path(name: Key): string[] {
+    return [...this.#prefix, ...(typeof name === "string" ? [name] : name)];
   }
 
-  fail(name: string, what: string): never {
-    throw new SkiffError(`${this.#file}: '${this.key(name)}' ${what}`, { exit: "USAGE" });
+  fail(name: Key, what: string): never {
+    throw this.#places.keyError(this.path(name), what);
   }
 
-  onlyKeys(known: readonly string[]): void {
-    for (const name of Object.keys(this.#table)) {
-      if (!known.includes(name)) {
-        this.fail(name, `is not a known key; known keys: ${known.join(", ")}`);
-      }
-    }
+  /** Refuses a key of `table` (at `under`, the table itself by default) not in `known`. */
+  onlyKeys(known: readonly string[], table = this.#table, under: readonly string[] = []): void {
+    this.#places.onlyKnown(table, this.path(under), known);
   }
 
   string(name: string): string | undefined {
@@ -122,7 +126,7 @@ class TableReader {
     return value;
   }
 
-  pattern(name: string, source: unknown = this.#table[name]): RegExp | undefined {
+  pattern(name: Key, source: unknown = this.#table[name as string]): RegExp | undefined {
     if (source === undefined) return undefined;
     if (typeof source !== "string" || source === "") {
       this.fail(name, "must be a pattern (a string)");
@@ -170,7 +174,7 @@ class TableReader {
   }
 }
 
-function hookState(reader: TableReader, name: string, value: unknown): HookState {
+function hookState(reader: TableReader, name: readonly string[], value: unknown): HookState {
   if (typeof value !== "string" || !HOOK_STATES.includes(value as HookState)) {
     reader.fail(name, `must be one of ${HOOK_STATES.join(", ")}`);
   }
@@ -178,35 +182,31 @@ function hookState(reader: TableReader, name: string, value: unknown): HookState
 }
 
 /** One entry of `hooks.events`: a state, or `{ field, cases, otherwise }`. */
-function hookMeaning(reader: TableReader, name: string, value: unknown): HookMeaning {
+function hookMeaning(reader: TableReader, name: readonly string[], value: unknown): HookMeaning {
   if (typeof value === "string") return hookState(reader, name, value);
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     reader.fail(name, `must be a state (${HOOK_STATES.join(", ")}) or a { field, cases } table`);
   }
   const table = value as Record<string, unknown>;
-  for (const key of Object.keys(table)) {
-    if (!["field", "cases", "otherwise"].includes(key)) {
-      reader.fail(`${name}.${key}`, "is not a known key; known keys: field, cases, otherwise");
-    }
-  }
+  reader.onlyKeys(["field", "cases", "otherwise"], table, name);
   const field = table.field;
   if (typeof field !== "string" || field === "") {
-    reader.fail(`${name}.field`, "must be the payload field to read, such as 'status.type'");
+    reader.fail([...name, "field"], "must be the payload field to read, such as 'status.type'");
   }
   const cases = table.cases;
   if (typeof cases !== "object" || cases === null || Array.isArray(cases)) {
-    reader.fail(`${name}.cases`, "must be a table of pattern = state");
+    reader.fail([...name, "cases"], "must be a table of pattern = state");
   }
   const meaning: HookCases = {
     field,
     cases: Object.entries(cases).map(([source, state]) => ({
-      pattern: reader.pattern(`${name}.cases`, source)!,
-      state: hookState(reader, `${name}.cases`, state),
+      pattern: reader.pattern([...name, "cases"], source)!,
+      state: hookState(reader, [...name, "cases"], state),
     })),
   };
   const otherwise = table.otherwise;
   if (otherwise !== undefined) {
-    meaning.otherwise = hookState(reader, `${name}.otherwise`, otherwise);
+    meaning.otherwise = hookState(reader, [...name, "otherwise"], otherwise);
   }
   return meaning;
 }
@@ -214,43 +214,43 @@ function hookMeaning(reader: TableReader, name: string, value: unknown): HookMea
 function hookRules(reader: TableReader): AgentProfile["hooks"] {
   const table = reader.table("hooks");
   if (!table) return { kind: "none", events: COMMON_HOOK_EVENTS };
-  for (const key of Object.keys(table)) {
-    if (key !== "kind" && key !== "events") {
-      reader.fail(`hooks.${key}`, "is not a known key; known keys: kind, events");
-    }
-  }
+  reader.onlyKeys(["kind", "events"], table, ["hooks"]);
   const kind = table.kind ?? "none";
   if (typeof kind !== "string" || !HOOK_KINDS.includes(kind as HookKind)) {
-    reader.fail("hooks.kind", `must be one of ${HOOK_KINDS.join(", ")}`);
+    reader.fail(["hooks", "kind"], `must be one of ${HOOK_KINDS.join(", ")}`);
   }
   const events = table.events;
   if (events === undefined) return { kind: kind as HookKind, events: COMMON_HOOK_EVENTS };
   if (typeof events !== "object" || events === null || Array.isArray(events)) {
-    reader.fail("hooks.events", "must be a table of event = state");
+    reader.fail(["hooks", "events"], "must be a table of event = state");
   }
   const meanings: Record<string, HookMeaning> = {};
   for (const [event, value] of Object.entries(events)) {
-    meanings[event] = hookMeaning(reader, `hooks.events.${event}`, value);
+    meanings[event] = hookMeaning(reader, ["hooks", "events", event], value);
   }
   return { kind: kind as HookKind, events: meanings };
 }
 
 /**
  * Builds the profile of custom agent `id` from its `[agents.ID]` table in
- * `file`. Throws a USAGE {@linkcode SkiffError} that names the key at fault.
+ * `file` (whose `places` give each error its line and column). Throws a
+ * USAGE {@linkcode SkiffError} that names the key at fault.
  */
 export function parseAgentProfile(
   id: string,
   table: Record<string, unknown>,
-  options: { file: string },
+  options: { file: string; places?: ConfigPlaces },
 ): AgentProfile {
+  const places = options.places ?? new ConfigPlaces(options.file, "");
   if (!AGENT_ID.test(id)) {
     throw new SkiffError(
-      `${options.file}: agent name '${id}' may hold only letters, digits, '.', '_' and '-'`,
+      `${
+        places.at(["agents", id])
+      }: agent name '${id}' may hold only letters, digits, '.', '_' and '-'`,
       { exit: "USAGE" },
     );
   }
-  const reader = new TableReader(options.file, `agents.${id}`, table);
+  const reader = new TableReader(places, ["agents", id], table);
   reader.onlyKeys(AGENT_KEYS);
   const words = reader.commandWords("command") ?? [];
   if (words.length === 0) {

@@ -8,6 +8,7 @@
 
 import { basename } from "../platform/path.ts";
 import { SkiffError } from "../errors.ts";
+import type { ConfigPlaces } from "../config/keys.ts";
 import type { ForegroundProcess } from "../platform/proc.ts";
 import type { AgentProfile } from "./profile.ts";
 import { parseAgentProfile } from "./profile_toml.ts";
@@ -38,23 +39,31 @@ export class AgentRegistry {
   /** Every profile, custom ones first. */
   readonly profiles: readonly AgentProfile[];
 
-  /** Builds the registry from the built-ins and a config document's `[agents]`. */
-  constructor(options: { document?: Record<string, unknown>; file?: string } = {}) {
+  /**
+   * Builds the registry from the built-ins and a config document's `[agents]`
+   * (a {@linkcode Config} will do: its `places` give errors their line and column).
+   */
+  constructor(
+    options: { document?: Record<string, unknown>; file?: string; places?: ConfigPlaces } = {},
+  ) {
     const custom: AgentProfile[] = [];
     const agents = options.document?.agents;
+    const file = options.file ?? "projects.toml";
+    const at = (path: string[]) => options.places?.at(path) ?? file;
     if (agents !== undefined) {
       if (typeof agents !== "object" || agents === null || Array.isArray(agents)) {
-        throw new SkiffError(`${options.file}: 'agents' must be a table`, { exit: "USAGE" });
+        throw new SkiffError(`${at(["agents"])}: 'agents' must be a table`, { exit: "USAGE" });
       }
       for (const [id, table] of Object.entries(agents)) {
         if (typeof table !== "object" || table === null || Array.isArray(table)) {
-          throw new SkiffError(`${options.file}: 'agents.${id}' must be a table`, {
+          throw new SkiffError(`${at(["agents", id])}: 'agents.${id}' must be a table`, {
             exit: "USAGE",
           });
         }
         custom.push(
           parseAgentProfile(id, table as Record<string, unknown>, {
-            file: options.file ?? "projects.toml",
+            file,
+            places: options.places,
           }),
         );
       }

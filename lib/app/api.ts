@@ -13,10 +13,9 @@ import type { Event } from "../protocol/events.ts";
 import type { PaneInfo } from "../protocol/panes.ts";
 import type { ResultOf } from "../protocol/methods.ts";
 import type { MoveOutcome, SettingsReport, StartOutcome } from "../skipper/mod.ts";
-import type { TaskJson } from "../ledger/mod.ts";
-import type { SkipperSettings, WorkspaceView } from "../overview/view.ts";
+import type { LedgerView, SkipperSettings, WorkspaceView } from "../overview/view.ts";
 
-export type { SkipperSettings, WorkspaceView };
+export type { LedgerView, SkipperSettings, WorkspaceView };
 
 /** What opening the Skiff agent's row did (what `skiff skipper` does before it attaches). */
 export interface SkipperOpened {
@@ -40,20 +39,6 @@ export interface MoveView {
   outcome: MoveOutcome;
   /** The lines `skiff skipper --move-to` prints. */
   lines: string[];
-}
-
-/** The ledger as the page shows it. */
-export interface LedgerView {
-  /** The ledger file. */
-  path: string;
-  /** Whether it exists yet. */
-  exists: boolean;
-  /** Whether interrupted and gone could be worked out. */
-  liveness: "known" | "unknown";
-  /** Why a change to the ledger would fail now (read-only, or locked by another process), or null. */
-  problem: string | null;
-  /** Every row, done ones too; each plan with its tasks. */
-  rows: TaskJson[];
 }
 
 /** The page's methods: name → params and result. */

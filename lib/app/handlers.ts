@@ -6,20 +6,17 @@
  * @module
  */
 
-import { pathExists } from "../platform/files.ts";
 import { AgentRegistry } from "../agents/registry.ts";
 import { isFolderSetting, loadConfig } from "../config/config.ts";
 import { SkiffError } from "../errors.ts";
-import { isLockedError, listToJson, type PaneLiveness } from "../ledger/mod.ts";
 import {
-  ledgerPlace,
   moveLines,
   moveSkiffAgent,
-  openAgentLedger,
   openSkiffAgent,
   readSettings,
   setSetting,
 } from "../skipper/mod.ts";
+import { readLedgerView } from "../overview/ledger.ts";
 import { WorkspaceReader } from "../overview/workspace.ts";
 import type { ApiMethodName, ApiMethods, LedgerView, SettingsView, WorkspaceView } from "./api.ts";
 import type { DaemonLink } from "./daemon_link.ts";
@@ -51,7 +48,7 @@ function text(params: Record<string, unknown>, key: string): string {
 
 function settingsView(): SettingsView {
   const config = loadConfig();
-  const registry = new AgentRegistry({ document: config.document, file: config.file });
+  const registry = new AgentRegistry(config);
   return {
     ...readSettings(config),
     agents: registry.profiles.map((p) => ({ id: p.id, label: p.label })),
@@ -97,22 +94,11 @@ export function pageHandlers(link: DaemonLink, options: PageHandlersOptions = {}
     },
 
     ledger: async (): Promise<LedgerView> => {
-      const place = ledgerPlace();
       const { panes } = await (await link.client()).call("pane.list");
-      const liveness = new Map<string, PaneLiveness>(
-        panes.map((p) => [p.id, { generation: p.generation }]),
-      );
-      const exists = pathExists(place.path);
-      try {
-        using ledger = openAgentLedger({ timeout: LEDGER_READ_WAIT_MS });
-        const list = listToJson(ledger.list({ all: true }, liveness));
-        const problem = exists ? ledger.writeProblem() : null;
-        if (isLockedError(problem)) options.member?.sawLock();
-        return { path: place.path, exists, problem: problem?.message ?? null, ...list };
-      } catch (error) {
-        if (isLockedError(error)) options.member?.sawLock();
-        throw error;
-      }
+      return readLedgerView(panes, {
+        timeout: LEDGER_READ_WAIT_MS,
+        sawLock: () => options.member?.sawLock(),
+      });
     },
 
     follow: (params) => {

@@ -1,22 +1,20 @@
 /**
  * One terminal of the page: a WebSocket whose binary messages carry the
  * attach frames of `lib/protocol/frames.ts` both ways. The server attaches
- * to the pane as `skiff attach` does and passes the bytes through; when
- * skiffd drops the connection (a reload), it attaches again and the page
- * gets a fresh redraw. A text message tells the page the pane it got
- * (`{attached: PaneInfo}`) or why it could not (`{error}`).
+ * to the pane as `skiff attach` does, through an {@linkcode AttachLink}:
+ * when skiffd reloads, it attaches again and the page gets a fresh redraw,
+ * and keys typed meanwhile go in after it. A text message tells the page
+ * the pane it got (`{attached: PaneInfo}`, again after each new attach) or
+ * why it could not (`{error}`).
  *
  * @module
  */
 
-import type { DaemonClient } from "../client/client.ts";
-import { connectDaemon, reconnect } from "../client/connect.ts";
+import { AttachLink, type TerminalSize } from "../client/attach_link.ts";
 import { codeOf, SkiffError } from "../errors.ts";
-import { Frame, FrameReader } from "../protocol/frames.ts";
+import { encodeFrame, Frame, FrameReader } from "../protocol/frames.ts";
 import { TERMINAL_SCROLLBACK } from "./api.ts";
 
-/** How long to look for skiffd again after it dropped the terminal. */
-const REATTACH_MS = 10_000;
 /** A page that has this much unsent is too slow: it is closed and opens again with a redraw. */
 const SEND_BACKLOG_LIMIT = 16 << 20;
 
@@ -33,12 +31,24 @@ export interface TerminalRequest {
 /** Bridges one WebSocket to one attached pane until either side ends. */
 export function bridgeTerminal(ws: WebSocket, socket: string, request: TerminalRequest): void {
   ws.binaryType = "arraybuffer";
-  let client: DaemonClient | undefined;
+  let link: AttachLink | undefined;
   let closed = false;
-  let queued: Uint8Array[] | undefined = [];
+  /** Frames from the page before the pane was attached. */
+  let pending: Uint8Array[] | undefined = [];
+  /** Output before the page heard which pane it got. */
+  let early: Uint8Array[] | undefined = [];
+  let size: TerminalSize | undefined = request.cols && request.rows
+    ? { cols: request.cols, rows: request.rows }
+    : undefined;
+  const fromPage = new FrameReader();
 
   const sendText = (message: unknown) => {
     if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
+  };
+  const sendFrame = (type: number, payload: Uint8Array | string) => {
+    if (ws.readyState !== WebSocket.OPEN) return;
+    if (ws.bufferedAmount > SEND_BACKLOG_LIMIT) return ws.close(1013, "the page fell behind");
+    ws.send(encodeFrame(type, payload));
   };
   const fail = (error: unknown) => {
     const known = error instanceof SkiffError;
@@ -50,57 +60,64 @@ export function bridgeTerminal(ws: WebSocket, socket: string, request: TerminalR
     });
     if (ws.readyState === WebSocket.OPEN) ws.close(1000, "attach failed");
   };
+  const onPage = (data: Uint8Array) => {
+    let frames;
+    try {
+      frames = fromPage.push(data);
+    } catch {
+      return ws.close(1008, "bad frame");
+    }
+    for (const frame of frames) {
+      if (frame.type === Frame.INPUT) {
+        link?.input(frame.payload);
+      } else if (frame.type === Frame.RESIZE) {
+        try {
+          const { cols, rows } = JSON.parse(new TextDecoder().decode(frame.payload));
+          size = { cols, rows };
+          link?.resize(size);
+        } catch {
+          // skiffd would ignore it too.
+        }
+      } else if (frame.type === Frame.REDRAW) {
+        link?.redraw();
+      } else if (frame.type === Frame.DETACH) {
+        link?.detach();
+      }
+    }
+  };
 
-  const attach = async (first: boolean) => {
-    // Keys typed while it attaches again wait for it.
-    if (!first) queued = [];
-    const size = first && request.cols && request.rows
-      ? { cols: request.cols, rows: request.rows }
-      : {};
-    client = first
-      ? await connectDaemon({ socket, start: false })
-      : await reconnect(REATTACH_MS, socket);
-    if (!client) throw new SkiffError("skiffd went away", { exit: "DAEMON" });
-    if (closed) return client.close();
-    const info = await client.call("attach", {
-      pane: request.pane,
-      ...size,
-      scrollback: first ? TERMINAL_SCROLLBACK : 0,
-    }, { raw: true });
-    request.pane = info.id;
-    sendText({ attached: info });
-    const reader = new FrameReader();
-    let ended = false;
-    const mine = client;
-    mine.onRaw((data) => {
-      if (data === null) {
-        if (closed || ended) return ws.readyState === WebSocket.OPEN && ws.close(1000, "ended");
-        // skiffd dropped us (a reload or a restart): attach again.
-        attach(false).catch(fail);
-        return;
-      }
-      try {
-        ended ||= reader.push(data).some((frame) => frame.type === Frame.END);
-      } catch {
-        // The page parses the same bytes and says what it makes of them.
-      }
-      if (ws.readyState !== WebSocket.OPEN) return;
-      if (ws.bufferedAmount > SEND_BACKLOG_LIMIT) return ws.close(1013, "the page fell behind");
-      ws.send(data);
+  const open = async () => {
+    const opened = await AttachLink.open(request.pane, {
+      socket,
+      start: false,
+      size: () => size,
+      scrollback: TERMINAL_SCROLLBACK,
+      output: (data) => early ? early.push(data) : sendFrame(Frame.OUTPUT, data),
+      reattached: (info) => sendText({ attached: info }),
     });
-    for (const data of queued ?? []) await mine.write(data).catch(() => {});
-    queued = undefined;
+    if (closed) return opened.close();
+    link = opened;
+    sendText({ attached: link.info });
+    for (const data of early ?? []) sendFrame(Frame.OUTPUT, data);
+    early = undefined;
+    for (const data of pending ?? []) onPage(data);
+    pending = undefined;
+    const end = await link.done;
+    if (closed) return;
+    if (end.reason === "lost") return fail(new SkiffError("skiffd went away", { exit: "DAEMON" }));
+    sendFrame(Frame.END, JSON.stringify({ reason: end.reason }));
+    if (ws.readyState === WebSocket.OPEN) ws.close(1000, "ended");
   };
 
   ws.onmessage = (message) => {
     if (!(message.data instanceof ArrayBuffer)) return;
     const data = new Uint8Array(message.data);
-    if (queued) queued.push(data);
-    else client?.write(data).catch(() => {});
+    if (pending) pending.push(data);
+    else onPage(data);
   };
   ws.onclose = () => {
     closed = true;
-    client?.close();
+    link?.close();
   };
-  ws.onopen = () => attach(true).catch(fail);
+  ws.onopen = () => open().catch(fail);
 }

@@ -481,7 +481,8 @@ button.link:hover {
   color: var(--muted);
   text-decoration: line-through;
 }
-.task-done {
+.task-done,
+.task-open {
   color: var(--muted);
 }
 .viewer {

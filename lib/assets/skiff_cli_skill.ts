@@ -3,7 +3,7 @@
 /** The skill that tells agents how to drive Skiff: the text of `skills/skiff-cli/SKILL.md`. */
 export const SKIFF_CLI_SKILL: string = `---
 name: skiff-cli
-description: Drive other coding agents that run in Skiff panes from the command line - list panes, see what each agent is doing, send it a task safely, follow it in the Skiff ledger, read its result file, answer the watcher's lines and mark panes seen. Use it whenever you delegate work to another agent session.
+description: Drive other coding agents that run in Skiff panes from the command line - start a worker agent in a project on a git worktree and branch of its own, list panes, see what each agent is doing, send it a task safely, follow it in the Skiff ledger, read its result file and its diff, answer the watcher's lines, mark panes seen, and clean up worktrees. Use it whenever you delegate work to another agent session.
 ---
 
 # Working with Skiff from an agent
@@ -17,7 +17,9 @@ takes \`--json\`: read JSON and exit codes, not the text tables.
 - A pane is named by its id (\`p3\`), its name (\`reviewer\`), or \`project/name\`. Panes sit in sessions,
   and sessions in projects.
 - \`skiff ls --json\` lists every pane: \`id\`, \`name\`, \`project\`, \`session_name\`, \`cwd\`, \`agent\` (the
-  known agent in front, or null), \`state\`, \`unread\`, \`status\`.
+  known agent in front, or null), \`state\`, \`unread\`, \`status\`, \`worktree\` (\`{name, branch, path}\` or
+  null) and \`diff\` (its changes against the base: \`{files, added, removed}\`, counted after each turn
+  end).
 - \`skiff capture PANE\` prints what the pane's screen shows now; \`--scrollback 200\` adds history.
 - \`skiff explain PANE\` says which agent is in front and which signals made its state.
 
@@ -62,14 +64,60 @@ Without the ledger, \`skiff send PANE "text" --enter\` runs the same checks with
 Never give a task with \`skiff keys\`: it types with no checks at all.
 
 Plans group tasks: \`skiff ledger add --task "Release 2.0"\` (no \`--pane\`) makes a plan; add its tasks
-with \`--parent UID\`. Their result files go in the plan's folder.
+with \`--parent UID\`. Their result files go in the plan's folder. A long task text goes through
+stdin: \`skiff ledger add --pane reviewer --task - --send --enter < task.md\`.
+
+## Starting a worker in its own worktree
+
+Two agents in one checkout step on each other's files. To give work to a new agent, start it in the
+project with a git worktree of its own: a separate folder on a separate branch of the same
+repository.
+
+1. **Start it and wait until it is ready**, in one step:
+
+   \`\`\`sh
+   skiff new --project api --worktree login-fix --agent claude --wait-ready --json
+   \`\`\`
+
+   It prints \`{id, name, worktree: {name, branch, path}, branch, pane}\` once the agent is idle at
+   its input box. The pane is named after the worktree (\`login-fix\`) and works on a new branch,
+   \`skiff/login-fix\`, that starts at the project's current HEAD (\`--base REF\` starts it elsewhere;
+   \`--branch B\` names the branch, or checks out an existing one no other worktree holds). Pick a
+   short name that says what the work is. Exit codes: 7 the agent was not ready in time (the pane
+   stays: look at it with \`skiff capture NAME\`); 10 its process exited; 5 the name, branch or folder
+   is taken (pick another name); 3 no such project or agent, no such base, or no git; 2 the project
+   is not in a Git repository. A refusal leaves no pane and no worktree behind.
+2. **Give it the task through the ledger**, as below:
+   \`skiff ledger add --pane login-fix --task
+   "…" --send --enter\`. The row records the branch the
+   pane is on.
+3. **Read the result and the diff** when its turn ends: the result file first, then what it changed
+   against its base, committed or not:
+
+   \`\`\`sh
+   skiff diff login-fix --stat       # each file's +added -removed, and the totals
+   skiff diff login-fix              # the whole patch; --json gives files, numbers and patch
+   skiff worktree ls --json          # every worktree: branch, base, pane, dirty, ahead, diff
+   \`\`\`
+
+4. **Tell the person what each branch holds**: its name, how many commits it is ahead of its base,
+   which files changed, whether work is still uncommitted, and what the result file says. The person
+   decides what is merged.
+5. **Clean up only what is safe to drop**: a worktree whose work is merged into its base, or one the
+   person asked you to drop. End its pane first (\`skiff kill NAME\`), then \`skiff worktree rm NAME\`;
+   add \`--delete-branch\` only when the branch is merged. \`worktree rm\` refuses (exit 5) when work
+   would be lost and says what: tell the person, and never add \`--force\` unless the person told you
+   to. Killing a pane never removes its worktree, so nothing is lost by ending a pane.
 
 ## Following tasks
 
 - \`skiff ledger ls --json\` lists open rows. Besides the stored states \`sent\`, \`pending\`, \`blocked\`
   and \`done\`, a task may show \`interrupted\` (its pane restarted after the send: send it again with
-  \`skiff ledger send UID --enter\`) or \`gone\` (its pane no longer exists: re-plan).
-- \`skiff ledger show UID --json\` shows one row; a plan comes with its tasks.
+  \`skiff ledger send UID --enter\`) or \`gone\` (its pane no longer exists: re-plan). A plan shows
+  \`done\` when all its tasks are done, \`sent\` while one is open, and \`open\` while it has no tasks
+  (nothing was sent for it yet).
+- \`skiff ledger show UID --json\` shows one row; a plan comes with its tasks. A task's \`branch\` is
+  the branch its pane's worktree was on when it was sent (null for a pane without a worktree).
 - \`skiff wait PANE --until idle --timeout 600\` waits for a turn to end (exit 7 on timeout).
 - When a turn ends, read the task's result file (its \`result\` path). If the file is missing, read
   the pane with \`skiff capture PANE\`.
@@ -107,5 +155,7 @@ is named again by the next watcher run.
 - One task at a time per pane; look at \`state\` first.
 - Never answer approvals or questions for the person, never clear someone's draft, and never type
   into a pane that is \`working\` or \`waiting\`.
-- Report to the person what each agent did, from the result files, and what needs them.
+- Report to the person what each agent did, from the result files and the diffs, and what needs
+  them.
+- Never use \`--force\` with \`skiff worktree rm\` unless the person told you to.
 `;

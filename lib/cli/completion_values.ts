@@ -48,9 +48,7 @@ export async function completionValues(kind: CompleteKind): Promise<string[]> {
     case "agent": {
       const { AgentRegistry } = await import("../agents/registry.ts");
       const config = loadConfig();
-      return new AgentRegistry({ document: config.document, file: config.file }).profiles.map((p) =>
-        p.id
-      );
+      return new AgentRegistry(config).profiles.map((p) => p.id);
     }
     case "task":
       return await openTasks();

@@ -89,6 +89,7 @@ export function renderRootHelp(
     ...columns(entries.filter((e) => !e.hidden).map((e) => [e.name, e.summary])),
     "",
     "Every command takes --json (results on stdout, errors on stderr as JSON)",
-    "and --help. Run 'skiff COMMAND --help' for its options and exit codes.",
+    "and --help, before or after the command (skiff --json ls, skiff ls --json).",
+    "Run 'skiff COMMAND --help' for its options and exit codes.",
   ].join("\n");
 }

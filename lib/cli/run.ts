@@ -14,10 +14,18 @@ import { complete, completionText, type ValueSource } from "./complete.ts";
 import { VERSION } from "../version.ts";
 import { skewHint } from "../client/skew.ts";
 
+/** The global flags that may come before the command as well as after it. */
+const GLOBAL_FLAGS = new Set(["--json", "--help", "-h"]);
+
 /** Options for {@linkcode runCli}. */
 export interface RunCliOptions {
   /** Where completion finds pane, session, project, agent and task names. */
   values?: ValueSource;
+  /**
+   * The command that the program alone (no arguments) runs when stdin and
+   * stdout are a terminal; without a terminal it prints the help.
+   */
+  bare?: string;
 }
 
 /**
@@ -44,8 +52,7 @@ export async function runCli(
   argv: string[],
   options: RunCliOptions = {},
 ): Promise<number> {
-  const first = argv[0];
-  if (first === "__complete") {
+  if (argv[0] === "__complete") {
     const words = argv.slice(argv[1] === "--" ? 2 : 1);
     const text = completionText(
       await complete(entries, words, options.values ?? (() => Promise.resolve([]))),
@@ -53,19 +60,45 @@ export async function runCli(
     if (text !== "") console.log(text);
     return Exit.OK;
   }
-  const json = argv.includes("--json");
-  if (first === undefined || first === "--help" || first === "-h" || first === "help") {
-    const topic = first === "help" ? argv[1] : undefined;
-    if (topic === undefined) {
+  if (
+    argv.length === 0 && options.bare !== undefined && Deno.stdin.isTerminal() &&
+    Deno.stdout.isTerminal()
+  ) {
+    return runCli(entries, [options.bare], options);
+  }
+  // Global flags may come before the command too: `skiff --json ls`, `skiff --help ledger add`.
+  let lead = 0;
+  while (GLOBAL_FLAGS.has(argv[lead])) lead++;
+  const flags = argv.slice(0, lead);
+  const words = argv.slice(lead);
+  // A `--json` after `--` belongs to the pane's command (`skiff new -- tool --json`).
+  const own = argv.indexOf("--") === -1 ? argv : argv.slice(0, argv.indexOf("--"));
+  const json = own.includes("--json");
+  const first = words[0];
+  if (first === undefined || first === "help") {
+    const topic = first === "help" ? words.slice(1) : [];
+    if (topic.length === 0) {
       console.log(renderRootHelp(entries));
       return Exit.OK;
     }
-    return runCli(entries, [topic, "--help"], options);
+    return runCli(entries, [...topic, "--help"], options);
   }
   if (first === "--version" || first === "-V") {
     if (json) new Output(true).data(versionReport());
     else console.log(`skiff ${VERSION}`);
     return Exit.OK;
+  }
+  if (lead > 0) {
+    // The command's own parse sees the flags right after the command word (never after `--`).
+    return runCli(entries, [first, ...flags, ...words.slice(1)], options);
+  }
+  if (first.startsWith("-")) {
+    return reportError(
+      new SkiffError(`Unknown option '${first}' before the command. See 'skiff --help'.`, {
+        exit: "USAGE",
+      }),
+      json,
+    );
   }
   try {
     const entry = entries.find((e) => e.name === first || e.aliases?.includes(first));

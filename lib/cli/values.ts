@@ -6,6 +6,7 @@
  */
 
 import { SkiffError } from "../errors.ts";
+import { MAX_PANE_SIZE, MIN_PANE_SIZE } from "../protocol/panes.ts";
 
 /** A terminal size. */
 export interface Size {
@@ -15,18 +16,37 @@ export interface Size {
   rows: number;
 }
 
-/** Parses `COLSxROWS`, such as `120x40`. */
+/**
+ * Parses `COLSxROWS`, such as `120x40`: each from 1 to the largest a pane
+ * takes (1000). A size below the smallest pane is allowed here and raised by
+ * {@linkcode fitPaneSize}.
+ */
 export function parseSize(text: string): Size {
   const match = /^(\d{1,4})x(\d{1,4})$/.exec(text.trim());
   const cols = match ? Number(match[1]) : 0;
   const rows = match ? Number(match[2]) : 0;
-  if (!match || cols < 2 || rows < 2 || cols > 1000 || rows > 1000) {
+  if (!match || cols < 1 || rows < 1 || cols > MAX_PANE_SIZE.cols || rows > MAX_PANE_SIZE.rows) {
+    const min = `${MIN_PANE_SIZE.cols}x${MIN_PANE_SIZE.rows}`;
     throw new SkiffError(
-      `Bad size '${text}': use COLSxROWS, such as 120x40 (2 to 1000 each)`,
+      `Bad size '${text}': use COLSxROWS, such as 120x40, up to ${MAX_PANE_SIZE.cols}x${MAX_PANE_SIZE.rows}; a pane is at least ${min} (a smaller size is raised to it)`,
       { exit: "USAGE" },
     );
   }
   return { cols, rows };
+}
+
+/** A size fitted to what a pane takes, and the size asked for when it had to be raised. */
+export interface FittedSize extends Size {
+  /** The size asked for, when it was below the smallest pane; else `null`. */
+  raisedFrom: Size | null;
+}
+
+/** Raises `size` to the smallest a pane takes (20x5), saying when it did. */
+export function fitPaneSize(size: Size): FittedSize {
+  const cols = Math.max(MIN_PANE_SIZE.cols, size.cols);
+  const rows = Math.max(MIN_PANE_SIZE.rows, size.rows);
+  const raised = cols !== size.cols || rows !== size.rows;
+  return { cols, rows, raisedFrom: raised ? { cols: size.cols, rows: size.rows } : null };
 }
 
 /** Parses `K=V` pairs into a record; the key must be a valid variable name. */

@@ -1,158 +1,313 @@
 /**
- * Attaching this terminal to a pane: raw mode, redraw, resizes, and
- * Ctrl+\ to detach. When skiffd drops the connection for a reload, the
- * terminal attaches again on its own.
+ * Attaching this terminal to a pane: raw mode, redraw, resizes, the detach
+ * key, and the history key that opens the pane's history in a pager. When
+ * skiffd reloads or restarts, the terminal follows it (see
+ * `attach_link.ts`); keys typed meanwhile are held, or refused with a line.
+ *
+ * `skiff attach`, `skiff skipper` and the dashboard call
+ * {@linkcode attachTerminal}.
  *
  * @module
  */
 
 import { SkiffError } from "../errors.ts";
 import { writeAllSync } from "../platform/bytes.ts";
-import { encodeFrame, Frame, FrameReader } from "../protocol/frames.ts";
-import type { DaemonClient } from "./client.ts";
-import { connectDaemon, reconnect } from "./connect.ts";
+import { type AttachKeys, loadConfig } from "../config/config.ts";
+import { describeKey } from "../config/attach_keys.ts";
+import type { PaneInfo } from "../protocol/panes.ts";
+import { AttachLink, type Reattach, type TerminalSize } from "./attach_link.ts";
+import { KeyFinder } from "./attach_keys.ts";
+import { showHistory } from "./history_pager.ts";
+import { connectDaemon } from "./connect.ts";
+import { mostRecentPane } from "./recent.ts";
+import { nextTerminalInput, unreadTerminalInput } from "./terminal_input.ts";
 
-/** The detach key: Ctrl+\ as a plain byte. */
-const DETACH_BYTE = 0x1c;
-/** Ctrl+\ as the kitty keyboard protocol encodes it. */
-const DETACH_KITTY = "\x1b[92;5u";
-const REATTACH_MS = 10_000;
+const encoder = new TextEncoder();
 
-/** Leaves the alternate screen and undoes modes a program may have set. */
-const RESET = "\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1004l\x1b[?2004l\x1b[?1l\x1b>" +
-  "\x1b[<u\x1b[?25h\x1b[0m\x1b[?1049l";
+/** Undoes modes a program may have set in this terminal (mouse, paste, keypad, kitty keys). */
+const RESET_MODES = "\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1004l\x1b[?2004l" +
+  "\x1b[?1l\x1b>\x1b[<u\x1b[?25h\x1b[0m";
+const ENTER_ALTERNATE = "\x1b[?1049h";
+const LEAVE_ALTERNATE = "\x1b[?1049l";
+
+/** How long a notice shows over the pane, unless a key is typed first. */
+const NOTICE_MS = 5000;
 
 /** How an attach ended. */
 export interface AttachOutcome {
-  /** `detached`, `exited`, `killed`, `daemon stopped` or `lost`. */
+  /**
+   * `detached`, `exited`, `killed`, `daemon stopped` (a `daemon stop`),
+   * `gone` (the pane was not there when skiffd came back) or `lost` (skiffd
+   * went away and did not come back).
+   */
   reason: string;
   /** The pane's id. */
   pane: string;
   /** The pane's name. */
   name: string;
+  /** How the pane was chosen when none was named: `used` (used last) or `newest`. */
+  picked?: "used" | "newest";
+  /** The line that says how it ended, such as `[detached from web (p1); …]`. */
+  line: string;
+}
+
+/** Options for {@linkcode attachTerminal}. */
+export interface AttachTerminalOptions {
+  /** The keys it keeps for itself; by default `[attach]` of `projects.toml`. */
+  keys?: AttachKeys;
+  /** Enter the alternate screen at the start and leave it at the end (default true). */
+  alternateScreen?: boolean;
+  /** Print the end line to stdout (default false: the caller prints `outcome.line`). */
+  printEnd?: boolean;
+  /** The command that attaches again, for the end line after a detach (default `skiff attach NAME`). */
+  again?: string;
+  /** The socket; by default the configured one. */
+  socket?: string;
 }
 
 /**
  * This terminal's size, or nothing when it does not know (some report 0×0):
  * then the pane keeps its size rather than shrinking to nothing.
  */
-function size(): { cols: number; rows: number } | Record<string, never> {
+function terminalSize(): TerminalSize | undefined {
   try {
     const { columns, rows } = Deno.consoleSize();
-    return columns >= 2 && rows >= 2 ? { cols: columns, rows } : {};
+    return columns >= 2 && rows >= 2 ? { cols: columns, rows } : undefined;
   } catch {
-    return {};
+    return undefined;
   }
 }
 
-function findDetach(data: Uint8Array): number {
-  const byte = data.indexOf(DETACH_BYTE);
-  if (byte !== -1) return byte;
-  const text = new TextDecoder().decode(data);
-  const kitty = text.indexOf(DETACH_KITTY);
-  return kitty === -1 ? -1 : new TextEncoder().encode(text.slice(0, kitty)).length;
+function label(info: { name: string; id: string }): string {
+  return `${info.name} (${info.id})`;
 }
 
-/** One attached session on one connection; resolves with the reason it ended. */
-function attachOnce(client: DaemonClient, pane: string): Promise<string> {
-  return new Promise((resolve) => {
-    const reader = new FrameReader();
-    let done = false;
-    const finish = (reason: string) => {
-      if (done) return;
-      done = true;
-      resolve(reason);
-    };
-    client.onRaw((data) => {
-      if (data === null) return finish("lost");
-      let frames;
-      try {
-        frames = reader.push(data);
-      } catch {
-        return finish("lost");
-      }
-      for (const frame of frames) {
-        if (frame.type === Frame.OUTPUT) {
-          writeAllSync(Deno.stdout, frame.payload);
-        } else if (frame.type === Frame.END) {
-          let reason = "detached";
-          try {
-            reason = JSON.parse(new TextDecoder().decode(frame.payload)).reason ?? reason;
-          } catch {
-            // Keep the default.
-          }
-          return finish(reason);
-        }
-      }
-    });
-    const onResize = () => {
-      const now = size();
-      if (done || !("cols" in now)) return;
-      client.write(encodeFrame(Frame.RESIZE, JSON.stringify(now))).catch(() => {});
-    };
-    try {
-      Deno.addSignalListener("SIGWINCH", onResize);
-    } catch {
-      // No SIGWINCH here: the size stays as it was at attach.
-    }
-    (async () => {
-      const buffer = new Uint8Array(16 * 1024);
-      while (!done) {
-        const n = await Deno.stdin.read(buffer);
-        if (n === null || done) break;
-        const data = buffer.slice(0, n);
-        const cut = findDetach(data);
-        if (cut === -1) {
-          await client.write(encodeFrame(Frame.INPUT, data)).catch(() => {});
-          continue;
-        }
-        if (cut > 0) {
-          await client.write(encodeFrame(Frame.INPUT, data.subarray(0, cut))).catch(() => {});
-        }
-        await client.write(encodeFrame(Frame.DETACH, "")).catch(() => {});
-        break;
-      }
-    })();
-    void pane;
-  });
+/** The line that says how an attach ended. */
+export function attachEndLine(
+  outcome: Pick<AttachOutcome, "reason" | "pane" | "name">,
+  again = `skiff attach ${outcome.name}`,
+): string {
+  const pane = label({ name: outcome.name, id: outcome.pane });
+  const lines: Record<string, string> = {
+    detached: `[detached from ${pane}; '${again}' attaches again]`,
+    exited: `[${pane} exited]`,
+    killed: `[${pane} was killed]`,
+    "daemon stopped": "[skiffd stopped]",
+    lost: "[lost skiffd]",
+    gone: `[${pane} is gone]`,
+  };
+  return lines[outcome.reason] ?? `[${outcome.reason}]`;
+}
+
+/**
+ * The line shown over the pane after it was attached again, or undefined
+ * when nothing a person would notice changed (a reload).
+ */
+export function reattachNotice(info: PaneInfo, change: Reattach): string | undefined {
+  if (!change.newProcess) return undefined;
+  const what = change.why === "lost" ? "skiffd came back" : "skiffd restarted";
+  const pane = label(info);
+  let line = info.resumed
+    ? `${what}: ${pane} runs a new process; ${info.resumed} resumed its conversation`
+    : `${what}: ${pane} is a new shell`;
+  if (change.refused > 0) {
+    const one = change.refused === 1;
+    line += `; ${change.refused} byte${one ? "" : "s"} typed meanwhile ${
+      one ? "was" : "were"
+    } not sent`;
+  }
+  return line;
+}
+
+/** The line that says which pane `skiff attach` with no pane chose. */
+export function pickedNotice(info: PaneInfo, why: "used" | "newest"): string {
+  return why === "used"
+    ? `attached to ${label(info)}, the pane used last`
+    : `attached to ${label(info)}, the newest pane (none was used yet)`;
+}
+
+/** A one-line notice over the bottom row, kept until a key or a few seconds pass. */
+class Notice {
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #redraw: () => void;
+
+  constructor(redraw: () => void) {
+    this.#redraw = redraw;
+  }
+
+  /** Shows `text` in the bottom row; the cursor and its attributes stay. */
+  show(text: string): void {
+    const size = terminalSize() ?? { cols: 80, rows: 24 };
+    const shown = ` ${text} `.slice(0, size.cols);
+    write(`\x1b7\x1b[${size.rows};1H\x1b[0;7m\x1b[2K${shown}\x1b[0m\x1b8`);
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => this.clear(), NOTICE_MS);
+  }
+
+  /** Takes the notice away (the pane's screen is drawn again). */
+  clear(): void {
+    if (this.#timer === undefined) return;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#redraw();
+  }
+}
+
+function write(text: string): void {
+  writeAllSync(Deno.stdout, encoder.encode(text));
 }
 
 /**
  * Attaches the current terminal to `pane` until the person detaches or the
- * pane ends.
+ * pane ends. With no pane, attaches to the one a person used last (see
+ * {@linkcode mostRecentPane}) and says so over it.
  */
-export async function attachTerminal(pane: string): Promise<AttachOutcome> {
+export async function attachTerminal(
+  pane: string | undefined,
+  options: AttachTerminalOptions = {},
+): Promise<AttachOutcome> {
   if (!Deno.stdin.isTerminal() || !Deno.stdout.isTerminal()) {
     throw new SkiffError("skiff attach needs a terminal on stdin and stdout", { exit: "USAGE" });
   }
-  let client = await connectDaemon();
-  let info = await client.call(
-    "attach",
-    { pane, ...size() },
-    { raw: true },
-  );
-  Deno.stdin.setRaw(true, { cbreak: false });
-  writeAllSync(Deno.stdout, new TextEncoder().encode("\x1b[?1049h"));
-  let reason: string;
-  try {
-    for (;;) {
-      reason = await attachOnce(client, info.id);
+  const keys = options.keys ?? loadConfig().attach;
+  const alternate = options.alternateScreen ?? true;
+  let picked: ReturnType<typeof mostRecentPane> | undefined;
+  if (pane === undefined) {
+    const client = await connectDaemon({ socket: options.socket });
+    try {
+      picked = mostRecentPane((await client.call("pane.list", {})).panes);
+    } finally {
       client.close();
-      if (reason !== "lost") break;
-      // skiffd dropped us (a reload or a restart): attach again to the same pane.
-      const again = await reconnect(REATTACH_MS);
-      if (!again) break;
-      client = again;
-      try {
-        info = await client.call("attach", { pane: info.id, ...size() }, { raw: true });
-      } catch {
-        reason = "gone";
+    }
+    pane = picked.pane.id;
+  }
+
+  // Output waits until this terminal is ready for it.
+  let early: Uint8Array[] | undefined = [];
+  let paging = false;
+  const notice = new Notice(() => link.redraw());
+  /**
+   * A notice to show after the next output: skiffd's redraw (after an
+   * attach, or a REDRAW) follows its answer, and would paint over it.
+   */
+  let pending: string | undefined = picked ? pickedNotice(picked.pane, picked.why) : undefined;
+  const show = (data: Uint8Array) => {
+    writeAllSync(Deno.stdout, data);
+    if (pending === undefined) return;
+    notice.show(pending);
+    pending = undefined;
+  };
+  const link = await AttachLink.open(pane, {
+    socket: options.socket,
+    size: terminalSize,
+    output: (data) => {
+      if (early) early.push(data);
+      else if (!paging) show(data);
+    },
+    reattached: (info, change) => pending = reattachNotice(info, change) ?? pending,
+  });
+  Deno.stdin.setRaw(true, { cbreak: false });
+  if (alternate) write(ENTER_ALTERNATE);
+  for (const data of early) show(data);
+  early = undefined;
+
+  const onResize = () => {
+    const size = terminalSize();
+    if (size) link.resize(size);
+  };
+  try {
+    Deno.addSignalListener("SIGWINCH", onResize);
+  } catch {
+    // No SIGWINCH here: the size stays as it was at attach.
+  }
+  const finder = new KeyFinder(keys);
+  const stop = new AbortController();
+  link.done.then(() => stop.abort());
+  const history = async () => {
+    let handedOver = false;
+    paging = true;
+    const failed = await showHistory(link.info.id, {
+      socket: options.socket,
+      title: `History of ${label(link.info)}`,
+      around: {
+        before: () => {
+          handedOver = true;
+          write(RESET_MODES + LEAVE_ALTERNATE);
+          Deno.stdin.setRaw(false);
+        },
+        after: () => {
+          Deno.stdin.setRaw(true, { cbreak: false });
+          write(ENTER_ALTERNATE);
+          paging = false;
+          link.redraw();
+        },
+      },
+    });
+    paging = false;
+    // After the pager, shown once the redraw asked for on the way back is drawn.
+    if (failed && handedOver) pending = failed;
+    else if (failed) notice.show(failed);
+  };
+
+  let failure: unknown;
+  try {
+    reading: for (;;) {
+      let chunk = await nextTerminalInput({ signal: stop.signal });
+      if (chunk === undefined) break;
+      if (chunk === null) {
+        link.detach();
         break;
       }
+      notice.clear();
+      while (chunk.length > 0) {
+        const found = finder.find(chunk);
+        if (!found) {
+          link.input(chunk);
+          break;
+        }
+        link.input(chunk.subarray(0, found.at));
+        const rest = chunk.subarray(found.at + found.length);
+        if (found.press && found.action === "detach") {
+          // Keys typed after the detach key belong to whatever reads the terminal next.
+          unreadTerminalInput(rest.slice());
+          link.detach();
+          break reading;
+        }
+        if (found.press && found.action === "history") await history();
+        chunk = rest;
+      }
     }
-  } finally {
-    writeAllSync(Deno.stdout, new TextEncoder().encode(RESET));
-    Deno.stdin.setRaw(false);
+  } catch (error) {
+    failure = error;
+    link.close();
   }
-  return { reason, pane: info.id, name: info.name };
+  await link.done;
+  notice.clear();
+  try {
+    Deno.removeSignalListener("SIGWINCH", onResize);
+  } catch {
+    // Never added.
+  }
+  write(RESET_MODES + (alternate ? LEAVE_ALTERNATE : ""));
+  Deno.stdin.setRaw(false);
+  if (failure) throw failure;
+  const end = await link.done;
+  const outcome: AttachOutcome = {
+    reason: end.reason,
+    pane: link.info.id,
+    name: link.info.name,
+    ...(picked ? { picked: picked.why } : {}),
+    line: "",
+  };
+  outcome.line = attachEndLine(outcome, options.again);
+  if (options.printEnd) write(outcome.line + "\n");
+  return outcome;
+}
+
+/** How a person presses the keys of `keys`, for help: `Ctrl+\`. */
+export function keyHelp(keys: AttachKeys): { detach: string; history: string | null } {
+  return {
+    detach: describeKey(keys.detach),
+    history: keys.history ? describeKey(keys.history) : null,
+  };
 }

@@ -11,7 +11,8 @@
 import { Exit, type ExitName, SkiffError } from "../errors.ts";
 import { joinBytes } from "../platform/bytes.ts";
 import type { Event } from "../protocol/events.ts";
-import type { Response } from "../protocol/messages.ts";
+import { MAX_LINE_BYTES, type Response } from "../protocol/messages.ts";
+import { byteSize } from "../protocol/agents.ts";
 import type { EventCursor, HelloResult } from "../protocol/daemon.ts";
 import type { MethodName, ParamsOf, ResultOf } from "../protocol/methods.ts";
 import { PROTOCOL_VERSION } from "../version.ts";
@@ -43,6 +44,8 @@ export function errorFromResponse(error: NonNullable<Response["error"]>): SkiffE
   const name = error.code.toUpperCase();
   const exit: ExitName = name in Exit
     ? name as ExitName
+    : error.code === "frame_too_large"
+    ? "USAGE"
     : error.code === "forbidden"
     ? "DAEMON"
     : "ERROR";
@@ -227,6 +230,18 @@ export class DaemonClient {
       return Promise.reject(new ConnectionClosed());
     }
     const id = this.#nextId++;
+    const line = encoder.encode(JSON.stringify({ id, method, params }) + "\n");
+    if (line.length > MAX_LINE_BYTES) {
+      // skiffd would skip the line and answer with no id: refuse it here, never sent.
+      return Promise.reject(
+        new SkiffError(
+          `The request is ${byteSize(line.length)}, over skiffd's limit of ${
+            byteSize(MAX_LINE_BYTES)
+          } a line`,
+          { exit: "USAGE", details: { bytes: line.length, limit: MAX_LINE_BYTES } },
+        ),
+      );
+    }
     const promise = new Promise<ResultOf<M>>((resolve, reject) => {
       this.#pending.set(id, {
         resolve: resolve as (v: unknown) => void,
@@ -234,7 +249,7 @@ export class DaemonClient {
         raw: !!options.raw,
       });
     });
-    this.write(encoder.encode(JSON.stringify({ id, method, params }) + "\n")).catch(() => {});
+    this.write(line).catch(() => {});
     return promise;
   }
 

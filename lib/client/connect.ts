@@ -47,9 +47,9 @@ export async function tryConnect(socket: string = socketPath()): Promise<DaemonC
  */
 export async function startDaemon(socket: string = socketPath()): Promise<DaemonClient> {
   // Loaded only to start skiffd: every other command stays light.
-  const { loadConfig } = await import("../config/config.ts");
+  const { loadCheckedConfig } = await import("../agents/checked_config.ts");
   const { spawnApart } = await import("../platform/apart.ts");
-  loadConfig();
+  loadCheckedConfig();
   const child = await spawnApart(["daemon", "run"], {
     unit: runtimeFiles(socket).daemonUnit,
     env: { SKIFF_SOCKET: socket },

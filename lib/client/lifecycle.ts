@@ -83,8 +83,8 @@ export interface RestartOutcome {
  * skiffd is left alone.
  */
 export async function restartDaemon(socket: string = socketPath()): Promise<RestartOutcome> {
-  const { loadConfig } = await import("../config/config.ts");
-  loadConfig();
+  const { loadCheckedConfig } = await import("../agents/checked_config.ts");
+  loadCheckedConfig();
   const stopped = await stopDaemon(socket, { restart: true });
   const client = await startDaemon(socket);
   const pid = client.server?.pid;

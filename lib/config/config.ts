@@ -12,6 +12,17 @@ import { parse, TomlError } from "smol-toml";
 import { isAbsolute, resolve } from "../platform/path.ts";
 import { SkiffError } from "../errors.ts";
 import { DEFAULT_AGENT_FOLDER, expandHome, homeFolder, projectsFile } from "./paths.ts";
+import {
+  type AttachKey,
+  type AttachKeys,
+  DEFAULT_DETACH_KEY,
+  DEFAULT_HISTORY_KEY,
+  parseAttachKey,
+} from "./attach_keys.ts";
+import { ConfigPlaces } from "./keys.ts";
+import { tomlHint } from "./toml_hints.ts";
+
+export type { AttachKey, AttachKeys };
 
 /** A project: a name and a root folder. */
 export interface Project {
@@ -21,6 +32,11 @@ export interface Project {
   root: string;
   /** The default command for new panes in this project, split into words. */
   command?: string[];
+  /**
+   * The folder that holds the project's worktrees (`skiff new --worktree`),
+   * absolute; unset: the default in Skiff's data folder.
+   */
+  worktrees?: string;
 }
 
 /** Settings of skiffd. */
@@ -65,8 +81,12 @@ export interface Config {
   daemon: DaemonConfig;
   /** Skiff agent settings. */
   skiffAgent: SkiffAgentConfig;
+  /** The keys of an attached terminal (`[attach]`). */
+  attach: AttachKeys;
   /** The raw parsed document, for sections other rooms read. */
   document: Record<string, unknown>;
+  /** Where each key is written, for error lines (`file:line:col`) about it. */
+  places: ConfigPlaces;
 }
 
 /** The pattern a project name must match. */
@@ -74,10 +94,6 @@ export const PROJECT_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
 /** Default scrollback lines per pane. */
 export const DEFAULT_SCROLLBACK = 2000;
-
-function typeError(file: string, key: string, expected: string): SkiffError {
-  return new SkiffError(`${file}: '${key}' must be ${expected}`, { exit: "USAGE" });
-}
 
 /** Splits a command string into words, honouring simple quotes. */
 export function splitCommand(command: string): string[] {
@@ -90,61 +106,109 @@ export function splitCommand(command: string): string[] {
   return words;
 }
 
-function table(file: string, doc: Record<string, unknown>, key: string): Record<string, unknown> {
+/*
+ * Known keys. Every table of the file has its list of keys here, beside the
+ * function that reads them, and a key not listed is refused (with its place
+ * and the nearest known key), so a typo never passes silently. Adding a key
+ * is one line in its table's list plus its reading; adding a table is one
+ * line in TOP_LEVEL_TABLES (a table read in another room checks its own keys
+ * with ConfigPlaces.onlyKnown, as [agents.NAME] does).
+ */
+
+/**
+ * The tables of `projects.toml`. `agents` is read by `lib/agents`
+ * (profile_toml.ts), and `hosts` by `lib/hosts` (config.ts), each host when
+ * it is used, so a broken host never stops anything else.
+ */
+export const TOP_LEVEL_TABLES = [
+  "daemon",
+  "projects",
+  "skiff_agent",
+  "attach",
+  "agents",
+  "hosts",
+] as const;
+
+function table(
+  places: ConfigPlaces,
+  doc: Record<string, unknown>,
+  key: string,
+): Record<string, unknown> {
   const value = doc[key];
   if (value === undefined) return {};
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw typeError(file, key, "a table");
+    throw places.keyError([key], "must be a table");
   }
   return value as Record<string, unknown>;
 }
 
-function readProjects(file: string, doc: Record<string, unknown>): Project[] {
+/** The keys of a `[projects.NAME]` table. */
+export const PROJECT_KEYS = ["root", "command", "worktrees"] as const;
+
+function readProjects(places: ConfigPlaces, doc: Record<string, unknown>): Project[] {
   const projects: Project[] = [];
-  for (const [name, raw] of Object.entries(table(file, doc, "projects"))) {
-    const key = `projects.${name}`;
+  for (const [name, raw] of Object.entries(table(places, doc, "projects"))) {
+    const key = ["projects", name];
     if (!PROJECT_NAME.test(name)) {
       throw new SkiffError(
-        `${file}: project name '${name}' may hold only letters, digits, '_' and '-'`,
+        `${places.at(key)}: project name '${name}' may hold only letters, digits, '_' and '-'`,
         { exit: "USAGE" },
       );
     }
     if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-      throw typeError(file, key, "a table");
+      throw places.keyError(key, "must be a table");
     }
     const entry = raw as Record<string, unknown>;
+    places.onlyKnown(entry, key, PROJECT_KEYS);
     if (typeof entry.root !== "string" || entry.root === "") {
-      throw typeError(file, `${key}.root`, "a folder path");
+      throw places.keyError([...key, "root"], "must be a folder path");
     }
     const root = expandHome(entry.root);
-    if (!isAbsolute(root)) throw typeError(file, `${key}.root`, "an absolute path");
+    if (!isAbsolute(root)) throw places.keyError([...key, "root"], "must be an absolute path");
     const project: Project = { name, root: resolve(root) };
     if (entry.command !== undefined) {
       if (typeof entry.command === "string") project.command = splitCommand(entry.command);
       else if (Array.isArray(entry.command) && entry.command.every((w) => typeof w === "string")) {
         project.command = entry.command as string[];
-      } else throw typeError(file, `${key}.command`, "a string or a list of strings");
+      } else throw places.keyError([...key, "command"], "must be a string or a list of strings");
+    }
+    if (entry.worktrees !== undefined) {
+      if (typeof entry.worktrees !== "string" || entry.worktrees === "") {
+        throw places.keyError([...key, "worktrees"], "must be a folder path");
+      }
+      // A relative folder is taken from the project's root, so "../api-worktrees" is a sibling.
+      project.worktrees = resolve(project.root, expandHome(entry.worktrees));
     }
     projects.push(project);
   }
   return projects;
 }
 
-function readDaemon(file: string, doc: Record<string, unknown>): DaemonConfig {
-  const daemon = table(file, doc, "daemon");
+/** The keys of `[daemon]`. */
+export const DAEMON_KEYS = ["scrollback", "shell", "turn_start_seconds"] as const;
+
+function readDaemon(places: ConfigPlaces, doc: Record<string, unknown>): DaemonConfig {
+  const daemon = table(places, doc, "daemon");
+  places.onlyKnown(daemon, ["daemon"], DAEMON_KEYS);
   const scrollback = daemon.scrollback ?? DEFAULT_SCROLLBACK;
   if (
     typeof scrollback !== "number" || !Number.isInteger(scrollback) || scrollback < 0 ||
     scrollback > 1_000_000
   ) {
-    throw typeError(file, "daemon.scrollback", "a whole number of lines from 0 to 1000000");
+    throw places.keyError(
+      ["daemon", "scrollback"],
+      "must be a whole number of lines from 0 to 1000000",
+    );
   }
   if (daemon.shell !== undefined && typeof daemon.shell !== "string") {
-    throw typeError(file, "daemon.shell", "a string");
+    throw places.keyError(["daemon", "shell"], "must be a string");
   }
   const turnStart = daemon.turn_start_seconds ?? 10;
   if (typeof turnStart !== "number" || !(turnStart >= 0.5) || turnStart > 3600) {
-    throw typeError(file, "daemon.turn_start_seconds", "a number of seconds from 0.5 to 3600");
+    throw places.keyError(
+      ["daemon", "turn_start_seconds"],
+      "must be a number of seconds from 0.5 to 3600",
+    );
   }
   return { scrollback, shell: daemon.shell as string | undefined, turnStartSeconds: turnStart };
 }
@@ -163,24 +227,30 @@ export function resolveFolderSetting(setting: string): string | null {
   return resolve(expandHome(setting));
 }
 
-function readSkiffAgent(file: string, doc: Record<string, unknown>): SkiffAgentConfig {
-  const agent = table(file, doc, "skiff_agent");
+/** The keys of `[skiff_agent]`, in the order `skiff settings` shows them. */
+export const SKIFF_AGENT_KEYS = ["enabled", "agent", "name", "continue", "folder"] as const;
+
+function readSkiffAgent(places: ConfigPlaces, doc: Record<string, unknown>): SkiffAgentConfig {
+  const agent = table(places, doc, "skiff_agent");
+  places.onlyKnown(agent, ["skiff_agent"], SKIFF_AGENT_KEYS);
   const str = (key: string, fallback: string) => {
     const value = agent[key] ?? fallback;
     if (typeof value !== "string" || value === "") {
-      throw typeError(file, `skiff_agent.${key}`, "a string");
+      throw places.keyError(["skiff_agent", key], "must be a string");
     }
     return value;
   };
   const bool = (key: string, fallback: boolean) => {
     const value = agent[key] ?? fallback;
-    if (typeof value !== "boolean") throw typeError(file, `skiff_agent.${key}`, "true or false");
+    if (typeof value !== "boolean") {
+      throw places.keyError(["skiff_agent", key], "must be true or false");
+    }
     return value;
   };
   const folderSetting = str("folder", DEFAULT_AGENT_FOLDER);
   // A relative folder would be a different folder from every working folder.
   if (!isFolderSetting(folderSetting)) {
-    throw typeError(file, "skiff_agent.folder", "an absolute path or start with ~/");
+    throw places.keyError(["skiff_agent", "folder"], "must be an absolute path or start with ~/");
   }
   return {
     enabled: bool("enabled", false),
@@ -190,6 +260,33 @@ function readSkiffAgent(file: string, doc: Record<string, unknown>): SkiffAgentC
     folderSetting,
     continueOnRestore: bool("continue", true),
   };
+}
+
+/** The keys of `[attach]`. */
+export const ATTACH_KEYS = ["detach_key", "history_key"] as const;
+
+function readAttach(places: ConfigPlaces, doc: Record<string, unknown>): AttachKeys {
+  const attach = table(places, doc, "attach");
+  places.onlyKnown(attach, ["attach"], ATTACH_KEYS);
+  const key = (name: string, fallback: string, off: boolean): AttachKey | null => {
+    const value = attach[name] ?? fallback;
+    if (typeof value !== "string") {
+      throw places.keyError(["attach", name], 'must be a key, such as "C-]"');
+    }
+    if (off && (value === "" || value === "none")) return null;
+    const parsed = parseAttachKey(value);
+    if (typeof parsed === "string") throw places.keyError(["attach", name], parsed);
+    return parsed;
+  };
+  const detach = key("detach_key", DEFAULT_DETACH_KEY, false)!;
+  const history = key("history_key", DEFAULT_HISTORY_KEY, true);
+  if (history && history.name === detach.name) {
+    throw places.keyError(
+      ["attach", "history_key"],
+      `is the detach key '${detach.name}'; pick another, or "none"`,
+    );
+  }
+  return { detach, history };
 }
 
 /**
@@ -206,10 +303,15 @@ export function agentFolder(config: Config): string {
   );
 }
 
-/** Formats a TOML parse error as `file:line:col: message`. */
-export function formatTomlError(file: string, error: TomlError): string {
+/**
+ * Formats a TOML parse error as `file:line:col: message`, followed by what is
+ * likely wrong where the parser's words are cryptic (`text` is the document).
+ */
+export function formatTomlError(file: string, error: TomlError, text?: string): string {
   const message = error.message.split("\n")[0].replace(/^Invalid TOML document: /, "");
-  return `${file}:${error.line}:${error.column}: ${message}`;
+  const line = text?.split("\n")[error.line - 1]?.replace(/\r$/, "");
+  const hint = line === undefined ? undefined : tomlHint(message, line, error.column);
+  return `${file}:${error.line}:${error.column}: ${message}${hint ? `; ${hint}` : ""}`;
 }
 
 /** Parses config text; `file` is used in error messages. */
@@ -219,17 +321,21 @@ export function parseConfig(text: string, file: string, exists = true): Config {
     doc = parse(text) as Record<string, unknown>;
   } catch (error) {
     if (error instanceof TomlError) {
-      throw new SkiffError(formatTomlError(file, error), { exit: "USAGE" });
+      throw new SkiffError(formatTomlError(file, error, text), { exit: "USAGE" });
     }
     throw error;
   }
+  const places = new ConfigPlaces(file, text);
+  places.onlyKnown(doc, [], TOP_LEVEL_TABLES, "table");
   return {
     file,
     exists,
-    projects: readProjects(file, doc),
-    daemon: readDaemon(file, doc),
-    skiffAgent: readSkiffAgent(file, doc),
+    projects: readProjects(places, doc),
+    daemon: readDaemon(places, doc),
+    skiffAgent: readSkiffAgent(places, doc),
+    attach: readAttach(places, doc),
     document: doc,
+    places,
   };
 }
 
@@ -256,6 +362,7 @@ export const RECHECK_MS = 500;
 export class ConfigSource {
   readonly #file: string;
   readonly #onError: (message: string) => void;
+  readonly #check: (config: Config) => void;
   #config: Config;
   #stamp = "";
   #checkedAt = 0;
@@ -263,11 +370,17 @@ export class ConfigSource {
   /**
    * Reads `file` now; a broken file throws (a daemon must not start on a
    * config it cannot read). Later, `onError` hears about edits that could not
-   * be read, and the last good config stays.
+   * be read, and the last good config stays. `check` checks what this room
+   * cannot read (the `[agents]` tables), throwing to refuse the config.
    */
-  constructor(file: string, onError: (message: string) => void) {
+  constructor(
+    file: string,
+    onError: (message: string) => void,
+    options: { check?: (config: Config) => void } = {},
+  ) {
     this.#file = file;
     this.#onError = onError;
+    this.#check = options.check ?? (() => {});
     this.#config = this.reload();
   }
 
@@ -306,7 +419,9 @@ export class ConfigSource {
   /** Reads the file now; throws (keeping the old config) when it is broken. */
   reload(): Config {
     const stamp = this.#currentStamp();
-    this.#config = loadConfig(this.#file);
+    const config = loadConfig(this.#file);
+    this.#check(config);
+    this.#config = config;
     this.#stamp = stamp;
     return this.#config;
   }

@@ -6,6 +6,7 @@
  * |---------|--------------------------------------|-------------------|
  * | config  | `$XDG_CONFIG_HOME/skiff`             | `SKIFF_CONFIG_DIR` |
  * | state   | `$XDG_STATE_HOME/skiff`              | `SKIFF_STATE_DIR`  |
+ * | data    | `$XDG_DATA_HOME/skiff` (worktrees)   | `SKIFF_DATA_DIR`   |
  * | socket  | `$XDG_RUNTIME_DIR/skiff/skiffd.sock`, else the state folder | `SKIFF_SOCKET` |
  *
  * The daemon's log and lock and the watcher's lock and log sit beside the
@@ -57,6 +58,17 @@ export function stateDir(): string {
   const explicit = env("SKIFF_STATE_DIR");
   if (explicit) return explicit;
   return join(env("XDG_STATE_HOME") ?? join(homeDir(), ".local", "state"), "skiff");
+}
+
+/**
+ * The data folder, which holds the worktrees Skiff makes for panes (unless a
+ * project names another folder): work a person keeps, so not in the state
+ * folder.
+ */
+export function dataDir(): string {
+  const explicit = env("SKIFF_DATA_DIR");
+  if (explicit) return explicit;
+  return join(env("XDG_DATA_HOME") ?? join(homeDir(), ".local", "share"), "skiff");
 }
 
 /** The path of the daemon's socket. */
@@ -115,6 +127,14 @@ export function runtimeFiles(socket = socketPath()): RuntimeFiles {
  */
 export function workspaceFile(socket = socketPath()): string {
   return join(stateDir(), `${runtimeFiles(socket).stem}.workspace.json`);
+}
+
+/**
+ * The path of the records of the worktrees that the daemon on `socket` made
+ * for its panes, beside its workspace.
+ */
+export function worktreesFile(socket = socketPath()): string {
+  return join(stateDir(), `${runtimeFiles(socket).stem}.worktrees.json`);
 }
 
 /** The Skiff agent's folder when `[skiff_agent] folder` is not set. */

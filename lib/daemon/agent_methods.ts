@@ -6,10 +6,17 @@
 
 import { SkiffError } from "../errors.ts";
 import { hookState } from "../agents/hooks.ts";
-import type { AgentMethods, TellLine, WaitState } from "../protocol/agents.ts";
+import {
+  type AgentMethods,
+  MAX_SEND_TEXT_BYTES,
+  sendTextTooLong,
+  type TellLine,
+  type WaitState,
+} from "../protocol/agents.ts";
 import type { MethodTable } from "./method_types.ts";
 import { flag, maybeInt, maybeString, needString, type Params } from "./params.ts";
 import { guardedSend } from "./send.ts";
+import { waitForState } from "./pane_wait.ts";
 
 /** States `pane.wait` can wait for. */
 const WAIT_STATES: WaitState[] = ["idle", "working", "waiting", "exited", "starting", "shell"];
@@ -44,6 +51,13 @@ export const AGENT_METHODS: MethodTable<keyof AgentMethods> = {
     if (typeof text !== "string" || text.trim() === "") {
       throw new SkiffError("Bad request: 'text' must be a non-empty string", { exit: "USAGE" });
     }
+    const tooLong = sendTextTooLong(text);
+    if (tooLong) {
+      throw new SkiffError(tooLong, {
+        exit: "USAGE",
+        details: { limit: MAX_SEND_TEXT_BYTES },
+      });
+    }
     const tells = tellLines(params);
     // Checked and, at Enter, remembered with no await in between: two sends cannot both pass.
     const told = tells ? ctx.watcher.alreadyTold(tells) : [];
@@ -71,22 +85,47 @@ export const AGENT_METHODS: MethodTable<keyof AgentMethods> = {
         exit: "USAGE",
       });
     }
-    const watch = ctx.workspace.watchOf(pane);
+    return await waitForState(pane, until, {
+      watch: ctx.workspace.watchOf(pane),
+      info: () => ctx.workspace.info(pane),
+      limitMs: timeout(params, 0),
+    });
+  },
+
+  "pane.ready": async (params, ctx) => {
+    const pane = ctx.workspace.resolvePane(needString(params, "pane"));
     const limit = timeout(params, 0);
-    const started = Date.now();
-    watch.evaluate();
-    const state = () => ctx.workspace.info(pane).state;
-    const reached = await watch.waitUntil(
-      () => state() === until ? true : undefined,
-      limit === 0 ? 2_147_000_000 : limit,
-    );
-    if (!reached) {
-      throw new SkiffError(
-        `Pane '${pane.name}' is ${state()}, not ${until}, after ${Math.round(limit / 1000)} s`,
-        { exit: "TIMEOUT", details: { pane: pane.id, state: state() } },
-      );
+    const details = () => ({
+      pane: pane.id,
+      name: pane.name,
+      state: ctx.workspace.info(pane).state,
+    });
+    try {
+      await waitForState(pane, "idle", {
+        watch: ctx.workspace.watchOf(pane),
+        info: () => ctx.workspace.info(pane),
+        limitMs: limit,
+      });
+    } catch (error) {
+      if (!(error instanceof SkiffError)) throw error;
+      if (!ctx.workspace.panes.includes(pane)) {
+        throw new SkiffError(`Pane '${pane.name}' was killed before its agent was ready`, {
+          exit: "NOT_FOUND",
+          details: { pane: pane.id, name: pane.name },
+        });
+      }
+      const why = error.exit === "NOT_RUNNING"
+        ? `Pane '${pane.name}' exited before its agent was ready`
+        : error.exit === "NO_AGENT"
+        ? `Pane '${pane.name}' runs no agent, so it never gets ready: start one with --agent`
+        : error.exit === "TIMEOUT"
+        ? `Pane '${pane.name}' is not ready after ${
+          Math.round(limit / 1000)
+        } s: it is ${details().state}. See 'skiff capture ${pane.name}'`
+        : error.message;
+      throw new SkiffError(why, { exit: error.exit, details: details(), cause: error });
     }
-    return { pane: pane.id, name: pane.name, state: state(), waited_ms: Date.now() - started };
+    return ctx.workspace.info(pane);
   },
 
   "pane.seen": (params, ctx) => {

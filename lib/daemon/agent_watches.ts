@@ -70,7 +70,7 @@ export class AgentWatches {
       try {
         this.#registry = {
           config,
-          registry: new AgentRegistry({ document: config.document, file: config.file }),
+          registry: new AgentRegistry(config),
         };
       } catch (error) {
         this.#options.log(`agents not loaded: ${(error as Error).message}`);

@@ -8,8 +8,13 @@
 
 import type { Socket } from "node:net";
 import type { Event } from "../protocol/events.ts";
-import { LineSplitter, ProtocolError, type Response } from "../protocol/messages.ts";
-import { encodeFrame, Frame, FrameReader } from "../protocol/frames.ts";
+import {
+  LineSplitter,
+  MAX_LINE_BYTES,
+  ProtocolError,
+  type Response,
+} from "../protocol/messages.ts";
+import { type AttachEnd, encodeFrame, Frame, FrameReader } from "../protocol/frames.ts";
 import type { Pane, PaneListener } from "./pane.ts";
 
 /** Stop sending output to a terminal that has this much unsent, and redraw once it catches up. */
@@ -18,6 +23,8 @@ const ATTACH_BACKLOG_LIMIT = 8 << 20;
 const EVENT_BACKLOG_LIMIT = 4 << 20;
 /** Drop a client that sends requests but stops reading their answers, once this much waits. */
 const ANSWER_BACKLOG_LIMIT = 16 << 20;
+/** How long an attached terminal told to leave has to answer before it is dropped. */
+const AWAY_TIMEOUT_MS = 5000;
 
 /** What an attached connection does with input, resizes and detach. */
 export interface AttachHandlers {
@@ -38,6 +45,8 @@ export class Connection {
   #mode: "rpc" | "events" | "attach" = "rpc";
   #frames: FrameReader | undefined;
   #attach: { pane: Pane; listener: PaneListener; handlers: AttachHandlers } | undefined;
+  /** The attached terminal was told to leave and is expected to answer with `DETACH`. */
+  #away = false;
   #unsubscribe: (() => void) | undefined;
   #closed = false;
   #onClose: (() => void)[] = [];
@@ -81,7 +90,10 @@ export class Connection {
       () =>
         this.send({
           id: null,
-          error: { code: ProtocolError.FRAME_TOO_LARGE, message: "Request line is too long" },
+          error: {
+            code: ProtocolError.FRAME_TOO_LARGE,
+            message: `Request is over skiffd's limit of ${MAX_LINE_BYTES >> 20} MB a line`,
+          },
         }),
     );
     if (rest) this.#unread.unshift(rest);
@@ -117,12 +129,27 @@ export class Connection {
 
   /**
    * Ends the connection once no request is in flight (a reload): every
-   * request gets its answer first. Event streams and attached terminals end
-   * at once; their clients reconnect and resume.
+   * request gets its answer first. Event streams end at once; their clients
+   * reconnect and resume. An attached terminal is told to come back (an
+   * `END` frame with `returning`), and its input is still read until it
+   * answers with `DETACH`: keys typed before it heard are never dropped.
    */
   endWhenIdle(): void {
-    if (this.#mode !== "rpc" || this.#inflight === 0) this.end();
+    if (this.#attach) this.#sendAway({ reason: "reload", returning: true });
+    else if (this.#mode !== "rpc" || this.#inflight === 0) this.end();
     else this.#endWhenIdle = true;
+  }
+
+  /**
+   * Tells the attached terminal to leave, and reads its input until its
+   * `DETACH` (or for {@linkcode AWAY_TIMEOUT_MS} at most).
+   */
+  #sendAway(end: AttachEnd): void {
+    if (this.#away || this.#closed) return;
+    this.#away = true;
+    this.#writeFrame(Frame.END, JSON.stringify(end));
+    const timer = setTimeout(() => this.close(), AWAY_TIMEOUT_MS);
+    this.onClose(() => clearTimeout(timer));
   }
 
   /** Runs `callback` when the connection closes. */
@@ -179,9 +206,10 @@ export class Connection {
         }
         this.#writeFrame(Frame.OUTPUT, data);
       },
-      end: (reason) => {
+      end: (reason, details) => {
         this.#attach = undefined;
-        this.#writeFrame(Frame.END, JSON.stringify({ reason }));
+        const end: AttachEnd = details?.returning ? { reason, returning: true } : { reason };
+        this.#writeFrame(Frame.END, JSON.stringify(end));
         this.end();
       },
     };
@@ -220,6 +248,8 @@ export class Connection {
         } catch {
           // A bad resize frame is ignored; the terminal keeps its size.
         }
+      } else if (frame.type === Frame.REDRAW) {
+        if (!this.#away) this.#writeFrame(Frame.OUTPUT, attach.pane.attach(attach.listener));
       } else if (frame.type === Frame.DETACH) {
         attach.pane.detach(attach.listener);
         this.#attach = undefined;

@@ -7,15 +7,15 @@
 
 import { basename } from "../platform/path.ts";
 import { SkiffError } from "../errors.ts";
-import type { Config, ConfigSource } from "../config/config.ts";
+import type { Config, ConfigSource, Project } from "../config/config.ts";
 import { loginShell } from "../platform/spawn_self.ts";
 import { AgentWatches, paneEventFields } from "./agent_watches.ts";
 import type { EventBus } from "./events.ts";
-import { Pane } from "./pane.ts";
+import { type AttachEndDetails, Pane } from "./pane.ts";
 import type { PaneWatch } from "./pane_watch.ts";
 import type { SavedPane, SavedSession, WorkspaceData } from "./workspace.ts";
 import type { PaneInfo } from "../protocol/panes.ts";
-import { paneInfo } from "./pane_info.ts";
+import { paneInfo, type PaneWorktreeView } from "./pane_info.ts";
 import { WorkspaceSaver } from "./saver.ts";
 import { checkName, uniqueName } from "./names.ts";
 import { checkProgram, clampSize, DEFAULT_SIZE, paneEnv } from "./pane_env.ts";
@@ -46,6 +46,19 @@ export interface NewPaneRequest {
   marks?: Record<string, string>;
   /** The asking command's own environment, for the variables of `CLIENT_ENV`. */
   clientEnv?: Record<string, string>;
+  /** The id of the worktree made for the pane (see {@linkcode PaneWorktrees}). */
+  worktree?: string;
+}
+
+/**
+ * What the workspace asks of the worktrees a pane may have (`lib/worktree`
+ * answers): a pane keeps only its worktree's id.
+ */
+export interface PaneWorktrees {
+  /** What the pane's description shows of worktree `id`, or null. */
+  paneView(id: string | undefined): PaneWorktreeView | null;
+  /** The folder of worktree `id`, for a restored pane whose last folder is gone. */
+  folderOf(id: string | undefined): string | undefined;
 }
 
 /** Options for {@linkcode LiveWorkspace}. */
@@ -65,6 +78,8 @@ export interface LiveWorkspaceOptions {
    * another skiffd owns the socket's path (and so the file).
    */
   mayWrite?: () => boolean;
+  /** The worktrees of the panes. */
+  worktrees?: PaneWorktrees;
 }
 
 function isDirectory(path: string): boolean {
@@ -191,8 +206,11 @@ export class LiveWorkspace {
   async restore(): Promise<void> {
     for (const saved of this.#data.panes) {
       if (!isDirectory(saved.cwd)) {
-        this.#options.log(`pane ${saved.id}: folder ${saved.cwd} is gone; using home`);
-        saved.cwd = Deno.env.get("HOME") ?? "/";
+        // A pane made in a worktree comes back in it while the worktree is there.
+        const worktree = this.#options.worktrees?.folderOf(saved.worktree);
+        const fallback = worktree && isDirectory(worktree) ? worktree : Deno.env.get("HOME") ?? "/";
+        this.#options.log(`pane ${saved.id}: folder ${saved.cwd} is gone; using ${fallback}`);
+        saved.cwd = fallback;
       }
       saved.generation = this.#nextGeneration();
       saved.command = this.#shell();
@@ -221,8 +239,11 @@ export class LiveWorkspace {
     return this.#data.sessions.find((s) => s.name === name);
   }
 
-  /** Starts a new pane. */
-  async newPane(request: NewPaneRequest): Promise<Pane> {
+  /**
+   * Checks what a new pane asks for, changing nothing: its project, its
+   * name, and the session it would make. Returns the project.
+   */
+  checkNewPane(request: NewPaneRequest): Project | undefined {
     const project = request.project === undefined
       ? undefined
       : this.#config.projects.find((p) => p.name === request.project);
@@ -231,26 +252,35 @@ export class LiveWorkspace {
         exit: "NOT_FOUND",
       });
     }
-    const cwd = request.cwd ?? project?.root ?? Deno.env.get("HOME") ?? "/";
-    if (!isDirectory(cwd)) {
-      throw new SkiffError(`Folder '${cwd}' does not exist`, { exit: "USAGE" });
-    }
-    const argv = request.command?.length ? request.command : project?.command ?? this.#shell();
     if (request.name !== undefined) {
       checkName(request.name, "pane");
       if (this.#paneNamed(request.name)) {
         throw new SkiffError(`A pane named '${request.name}' exists already`, { exit: "CONFLICT" });
       }
     }
-    const name = request.name ?? uniqueName(basename(argv[0]), (n) => !!this.#paneNamed(n));
-    let session = request.session === undefined || request.marks
-      ? undefined
-      : this.findSession(request.session);
     if (request.marks && request.session !== undefined && this.#sessionNamed(request.session)) {
       throw new SkiffError(`A session named '${request.session}' exists already`, {
         exit: "CONFLICT",
       });
     }
+    if (request.session !== undefined && !this.findSession(request.session)) {
+      checkName(request.session, "session");
+    }
+    return project;
+  }
+
+  /** Starts a new pane. */
+  async newPane(request: NewPaneRequest): Promise<Pane> {
+    const project = this.checkNewPane(request);
+    const cwd = request.cwd ?? project?.root ?? Deno.env.get("HOME") ?? "/";
+    if (!isDirectory(cwd)) {
+      throw new SkiffError(`Folder '${cwd}' does not exist`, { exit: "USAGE" });
+    }
+    const argv = request.command?.length ? request.command : project?.command ?? this.#shell();
+    const name = request.name ?? uniqueName(basename(argv[0]), (n) => !!this.#paneNamed(n));
+    let session = request.session === undefined || request.marks
+      ? undefined
+      : this.findSession(request.session);
     if (!session) {
       const sessionName = request.session ??
         uniqueName(name, (n) => !!this.#sessionNamed(n));
@@ -277,6 +307,7 @@ export class LiveWorkspace {
       rows: size.rows,
       created: new Date().toISOString(),
       generation: this.#nextGeneration(),
+      ...(request.worktree ? { worktree: request.worktree } : {}),
     };
     checkProgram(argv[0], this.#paneEnv(saved), cwd);
     this.#data.next_pane++;
@@ -427,23 +458,34 @@ export class LiveWorkspace {
     if (changed) this.save();
   }
 
+  /** Whether skiffd is stopping: its panes' processes are ending. */
+  get stopping(): boolean {
+    return this.#stopping;
+  }
+
   /** Describes a pane for `ls` and friends. */
   info(pane: Pane): PaneInfo {
     const session = this.#data.sessions.find((s) => s.id === pane.saved.session);
-    return paneInfo(pane, session, this.watches.get(pane)?.tracker);
+    return paneInfo(
+      pane,
+      session,
+      this.watches.get(pane)?.tracker,
+      this.#options.worktrees?.paneView(pane.saved.worktree),
+    );
   }
 
   /**
    * Ends every process the panes started (the workspace file keeps the panes
    * for the next start): a hang-up first, then, after a moment, SIGKILL for
    * whatever is left in their sessions, so nothing outlives skiffd.
+   * Attached terminals hear `reason`, and `returning` when a skiffd follows.
    */
-  async shutdown(reason: string): Promise<void> {
+  async shutdown(reason: string, options: AttachEndDetails = {}): Promise<void> {
     this.#stopping = true;
     this.watches.stopping();
     const ending = this.#reaper.endAll(
       [...this.#panes.values()],
-      (pane) => pane.endAttachments(reason),
+      (pane) => pane.endAttachments(reason, options),
     );
     this.save();
     await ending;

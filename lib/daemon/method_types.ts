@@ -11,6 +11,7 @@ import type { EventBus } from "./events.ts";
 import type { LiveWorkspace } from "./live_workspace.ts";
 import type { Params } from "./params.ts";
 import type { WatcherRegistry } from "./watcher_health.ts";
+import type { Worktrees } from "../worktree/mod.ts";
 
 /** What the daemon itself offers to methods. */
 export interface DaemonControl {
@@ -36,6 +37,8 @@ export interface MethodContext {
   control: DaemonControl;
   /** The watcher's health. */
   watcher: WatcherRegistry;
+  /** The git worktrees Skiff made for panes. */
+  worktrees: Worktrees;
   /** Runs `action` once the answer has been written, such as switching the connection's mode. */
   afterReply(action: () => void): void;
 }

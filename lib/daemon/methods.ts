@@ -10,6 +10,7 @@ import { encodeKeys } from "../screen/keys.ts";
 import { AGENT_METHODS } from "./agent_methods.ts";
 import { ENSURE_METHODS } from "./ensure_methods.ts";
 import { WATCH_METHODS } from "./watch_methods.ts";
+import { newPaneInWorktree, WORKTREE_METHODS, worktreeParams } from "./worktree_methods.ts";
 import type { ServiceMethodName } from "../protocol/app.ts";
 import type { MethodName } from "../protocol/methods.ts";
 import type { MethodTable } from "./method_types.ts";
@@ -35,6 +36,7 @@ export const METHODS: MethodTable<Exclude<MethodName, "hello" | ServiceMethodNam
   ...AGENT_METHODS,
   ...ENSURE_METHODS,
   ...WATCH_METHODS,
+  ...WORKTREE_METHODS,
   "daemon.status": (_params, ctx) => ctx.control.status(),
 
   "daemon.stop": (params, ctx) => {
@@ -50,7 +52,11 @@ export const METHODS: MethodTable<Exclude<MethodName, "hello" | ServiceMethodNam
   },
 
   "pane.new": async (params, ctx) => {
-    const pane = await ctx.workspace.newPane(newPaneRequest(params));
+    const request = newPaneRequest(params);
+    const worktree = worktreeParams(params);
+    const pane = worktree
+      ? await newPaneInWorktree(ctx, request, worktree)
+      : await ctx.workspace.newPane(request);
     return ctx.workspace.info(pane);
   },
 
@@ -176,6 +182,8 @@ export const METHODS: MethodTable<Exclude<MethodName, "hello" | ServiceMethodNam
   },
 
   "attach": (params, ctx) => {
+    // A terminal told that skiffd restarts must find the next skiffd, not this one.
+    if (ctx.workspace.stopping) throw new SkiffError("skiffd is stopping", { exit: "DAEMON" });
     const pane = ctx.workspace.resolvePane(needString(params, "pane"));
     if (pane.status !== "running") {
       throw new SkiffError(`Pane '${pane.name}' is not running`, { exit: "NOT_RUNNING" });
@@ -195,16 +203,25 @@ export const METHODS: MethodTable<Exclude<MethodName, "hello" | ServiceMethodNam
       }
     };
     const watch = flag(params, "watch");
-    // A watching terminal (a preview) follows the output only: no size, no input.
-    if (cols && rows && !watch) resize(cols, rows);
+    // The pane follows the terminal in use (tmux's `window-size latest`): the one
+    // that attached, typed or changed size last. One that knows no size leaves it be,
+    // and a watching terminal (a preview) follows the output only: no size, no input.
+    let terminal = cols && rows && !watch ? { cols, rows } : undefined;
+    if (terminal && params.take_size !== false) resize(terminal.cols, terminal.rows);
     const scrollback = maybeInt(params, "scrollback", 0, 100_000) ?? 0;
     const info = ctx.workspace.info(pane);
     ctx.afterReply(() =>
       ctx.connection.startAttach(
         pane,
         watch ? { input: () => {}, resize: () => {} } : {
-          input: (data) => pane.input(data, "person"),
-          resize,
+          input: (data) => {
+            if (terminal) resize(terminal.cols, terminal.rows);
+            pane.input(data, "person");
+          },
+          resize: (width, height) => {
+            terminal = { cols: width, rows: height };
+            resize(width, height);
+          },
         },
         { scrollback, watch },
       )

@@ -47,6 +47,12 @@ function panesScheduler(): OutputScheduler {
 
 const encoder = new TextEncoder();
 
+/** How an attachment ends, besides its reason. */
+export interface AttachEndDetails {
+  /** A skiffd serves the pane again soon (a restart): the terminal may attach again. */
+  returning?: boolean;
+}
+
 /** Receives a pane's output after the screen has parsed it. */
 export interface PaneListener {
   /** Only follows the output (a preview): not counted as an attached terminal. */
@@ -54,7 +60,7 @@ export interface PaneListener {
   /** Bytes for an attached terminal (queries removed). */
   output(data: Uint8Array): void;
   /** The pane ended or went away. */
-  end(reason: string): void;
+  end(reason: string, details?: AttachEndDetails): void;
 }
 
 /** Callbacks from a pane to its owner. */
@@ -113,6 +119,8 @@ export class Pane {
   stateSince = Date.now();
   /** When a person last typed (ms since the epoch), or 0. */
   personTypedAt = 0;
+  /** When anyone (a person or a program, such as `skiff keys`) last typed, or 0. */
+  inputAt = 0;
   /** Counts inputs from a person; a guarded send can refuse when it moved after its check. */
   personInputs = 0;
   readonly #listeners = new Set<PaneListener>();
@@ -228,9 +236,11 @@ export class Pane {
    */
   input(data: Uint8Array, source: InputSource): boolean {
     if (!this.#pty) return false;
+    this.inputAt = Date.now();
     this.#hooks?.input(this, data, source);
     if (source === "person") {
       this.personTypedAt = Date.now();
+      this.saved.used_at = this.personTypedAt;
       this.personInputs++;
       if (this.#held) {
         this.#held.push(data.slice());
@@ -271,6 +281,7 @@ export class Pane {
    * with `scrollback` lines of history above the screen.
    */
   attach(listener: PaneListener, scrollback = 0): string {
+    if (!listener.watching && !this.#listeners.has(listener)) this.saved.used_at = Date.now();
     this.#listeners.add(listener);
     return this.screen.redraw({ scrollback });
   }
@@ -288,8 +299,8 @@ export class Pane {
   }
 
   /** Tells every attached terminal that the pane ended, and lets them go. */
-  endAttachments(reason: string): void {
-    for (const listener of this.#listeners) listener.end(reason);
+  endAttachments(reason: string, details: AttachEndDetails = {}): void {
+    for (const listener of this.#listeners) listener.end(reason, details);
     this.#listeners.clear();
   }
 

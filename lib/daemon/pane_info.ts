@@ -7,14 +7,24 @@
 
 import type { AgentTracker } from "../agents/tracker.ts";
 import type { PaneInfo } from "../protocol/panes.ts";
+import type { DiffStat, PaneWorktree } from "../protocol/worktrees.ts";
 import type { Pane } from "./pane.ts";
 import type { SavedSession } from "./workspace.ts";
+
+/** What a pane's worktree shows in its description. */
+export interface PaneWorktreeView {
+  /** The worktree. */
+  worktree: PaneWorktree;
+  /** Its last counted changes, or null. */
+  diff: DiffStat | null;
+}
 
 /** Builds the description of `pane`. */
 export function paneInfo(
   pane: Pane,
   session: SavedSession | undefined,
   tracker?: AgentTracker,
+  worktree?: PaneWorktreeView | null,
 ): PaneInfo {
   const running = pane.status === "running";
   return {
@@ -43,5 +53,8 @@ export function paneInfo(
     exit_signal: pane.exit?.signal ? pane.exit.signal : null,
     attached: pane.attached,
     created: pane.saved.created,
+    used: pane.saved.used_at ? new Date(pane.saved.used_at).toISOString() : null,
+    worktree: worktree?.worktree ?? null,
+    diff: worktree?.diff ?? null,
   };
 }

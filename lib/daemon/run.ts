@@ -7,12 +7,14 @@
  */
 
 import { ConfigSource } from "../config/config.ts";
+import { checkAgents } from "../agents/checked_config.ts";
 import {
   projectsFile,
   type RuntimeFiles,
   runtimeFiles,
   stateDir,
   workspaceFile,
+  worktreesFile,
 } from "../config/paths.ts";
 import { SkiffError } from "../errors.ts";
 import { ensureDir, pathExists, tryFileLock, writeOwnPid } from "../platform/files.ts";
@@ -31,6 +33,8 @@ import { writeSkiffShim } from "./shim.ts";
 import { WatcherRegistry } from "./watcher_health.ts";
 import { loadWorkspace } from "./workspace.ts";
 import { inodeOf, Ownership, socketAnswers } from "./ownership.ts";
+import { Worktrees } from "../worktree/mod.ts";
+import { countWorktreesOnTurnEnd } from "./worktree_methods.ts";
 
 /** How often each pane's working folder is re-read (so a restore finds it) and a failed save is tried again. */
 const CWD_REFRESH_MS = 5000;
@@ -131,8 +135,11 @@ async function serve(
   const config = new ConfigSource(
     projectsFile(),
     (message) => log(`config not loaded: ${message}`),
+    { check: checkAgents },
   );
+  const worktrees = new Worktrees({ file: worktreesFile(files.socket), log });
   const workspace = new LiveWorkspace(loaded.data, config, {
+    worktrees,
     file: stateFile,
     socket: files.socket,
     events,
@@ -176,7 +183,7 @@ async function serve(
   };
   const watcher = new WatcherRegistry(events);
   const server: Server = new Server({
-    context: (connection) => ({ workspace, events, connection, control, watcher }),
+    context: (connection) => ({ workspace, events, connection, control, watcher, worktrees }),
     log,
     serviceMethods: serviceMethods(services),
   });
@@ -187,6 +194,7 @@ async function serve(
 
   preparePanes({ log });
   await workspace.restore();
+  countWorktreesOnTurnEnd(events, workspace, worktrees);
 
   // The watcher runs while the Skiff agent's session exists: start it now if
   // the session came back, and whenever a session gets the mark. Its lock
@@ -243,7 +251,7 @@ async function serve(
       );
     }
     // Once another skiffd owns the path, the workspace file is its: shutdown saves nothing.
-    await workspace.shutdown("daemon stopped");
+    await workspace.shutdown("daemon stopped", { returning: how.returning ?? false });
     if (how.lost) {
       server.abandon();
     } else {

@@ -53,6 +53,10 @@ export interface SavedPane {
   unread?: boolean;
   /** Why it is unread, oldest first. */
   unread_reasons?: UnreadReason[];
+  /** When a person last attached to it or typed into it (ms since the epoch). */
+  used_at?: number;
+  /** The id of the git worktree Skiff made for it (`lib/worktree` knows the rest). */
+  worktree?: string;
 }
 
 /** The whole saved workspace. */

@@ -50,10 +50,6 @@ export function checkHostName(name: string): void {
   );
 }
 
-function keyError(file: string, key: string, what: string): SkiffError {
-  return new SkiffError(`${file}: '${key}' ${what}`, { exit: "USAGE", details: { key } });
-}
-
 /** Checks an SSH destination: one word that ssh cannot mistake for an option. */
 export function checkDestination(dest: string, where: string): void {
   if (dest === "" || dest.startsWith("-") || /[\s\x00-\x1f]/.test(dest)) {
@@ -69,7 +65,7 @@ function hostsTable(config: Config): Record<string, unknown> {
   const raw = config.document.hosts;
   if (raw === undefined) return {};
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    throw keyError(config.file, "hosts", "must be a table of [hosts.NAME] tables");
+    throw config.places.keyError(["hosts"], "must be a table of [hosts.NAME] tables");
   }
   return raw as Record<string, unknown>;
 }
@@ -96,30 +92,27 @@ export function hostConfig(config: Config, name: string): HostConfig {
       details: { host: name },
     });
   }
-  const file = config.file;
-  const key = `hosts.${name}`;
+  const places = config.places;
+  const key = ["hosts", name];
+  const at = (k: string) => [...key, k];
   checkHostName(name);
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    throw keyError(file, key, "must be a table");
+    throw places.keyError(key, "must be a table");
   }
   const entry = raw as Record<string, unknown>;
-  for (const k of Object.keys(entry)) {
-    if (!(HOST_KEYS as readonly string[]).includes(k)) {
-      throw keyError(file, `${key}.${k}`, `is not a host key; known keys: ${HOST_KEYS.join(", ")}`);
-    }
-  }
+  places.onlyKnown(entry, key, HOST_KEYS);
   if (typeof entry.ssh !== "string") {
-    throw keyError(file, `${key}.ssh`, 'must be an SSH destination, such as "me@gpu1.lab"');
+    throw places.keyError(at("ssh"), 'must be an SSH destination, such as "me@gpu1.lab"');
   }
-  checkDestination(entry.ssh, `${file}: '${key}.ssh'`);
+  checkDestination(entry.ssh, `${places.at(at("ssh"))}: 'hosts.${name}.ssh'`);
   const skiff = entry.skiff ?? DEFAULT_REMOTE_SKIFF;
   if (typeof skiff !== "string" || skiff.trim() === "" || /[\x00-\x1f]/.test(skiff)) {
-    throw keyError(file, `${key}.skiff`, "must be the path or name of skiff on the host");
+    throw places.keyError(at("skiff"), "must be the path or name of skiff on the host");
   }
   let socket: string | null = null;
   if (entry.socket !== undefined) {
     if (typeof entry.socket !== "string" || !entry.socket.startsWith("/")) {
-      throw keyError(file, `${key}.socket`, "must be an absolute path on the host");
+      throw places.keyError(at("socket"), "must be an absolute path on the host");
     }
     socket = entry.socket;
   }
@@ -129,7 +122,7 @@ export function hostConfig(config: Config, name: string): HostConfig {
       !Array.isArray(entry.ssh_options) ||
       !entry.ssh_options.every((o) => typeof o === "string" && !/[\x00-\x1f]/.test(o))
     ) {
-      throw keyError(file, `${key}.ssh_options`, "must be a list of strings");
+      throw places.keyError(at("ssh_options"), "must be a list of strings");
     }
     sshOptions = entry.ssh_options as string[];
   }

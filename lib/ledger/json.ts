@@ -6,11 +6,12 @@
  *   id: number,               // row id
  *   uid: string,              // 8 lowercase hex characters
  *   kind: "task" | "plan",    // a plan has no pane
- *   state: string,            // the shown state: sent, pending, blocked, done, interrupted, gone
+ *   state: string,            // the shown state: sent, pending, blocked, done, interrupted, gone, open
  *   stored_state: string,     // the stored state: sent, pending, blocked, done
  *   pane: string | null,      // pane id, such as "p3"; null for a plan
  *   pane_name: string | null, // the pane's name when stored
  *   generation: number | null,// the pane process's start time (ms since the epoch) when stored
+ *   branch: string | null,    // the branch of the pane's worktree when the task was last sent
  *   task: string,
  *   result: string,           // absolute path of the result file
  *   ref: string | null,       // free text
@@ -51,6 +52,8 @@ export interface TaskJson {
   pane_name: string | null;
   /** The pane process's start time (ms since the epoch) when stored. */
   generation: number | null;
+  /** The branch of the pane's worktree when the task was last sent, or `null`. */
+  branch: string | null;
   /** The task text. */
   task: string;
   /** The absolute path of the result file. */
@@ -92,6 +95,7 @@ export function toJson(row: TaskRow, shown: Shown): TaskJson {
     pane: row.pane,
     pane_name: row.paneName,
     generation: row.generation,
+    branch: row.branch,
     task: row.task,
     result: row.result,
     ref: row.ref,

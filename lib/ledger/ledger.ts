@@ -63,6 +63,16 @@ export interface LedgerSettings {
  * An open ledger. Get one from `openLedger`; call {@linkcode Ledger.close}
  * (or use `using`) when done. Refs are described in `refs.ts`.
  */
+/** What {@linkcode Ledger.finishSend} stores with a delivered task. */
+export interface SendFacts {
+  /** The pane process's generation at the send. */
+  generation?: number | null;
+  /** The branch of the pane's worktree at the send (null: it has none). */
+  branch?: string | null;
+  /** Why a blocked task is blocked. */
+  note?: string;
+}
+
 export class Ledger {
   /** The absolute path of `ledger.db`. */
   readonly path: string;
@@ -284,21 +294,22 @@ export class Ledger {
 
   /**
    * Ends a send, in one transaction, and returns the row: `sent` or `blocked`
-   * stores that state with the pane's `generation`; `released` (a refusal)
-   * keeps the row as it was. The claim is dropped in each case. `note` says
-   * why a blocked task is blocked; `sent` clears any note.
+   * stores that state with the pane's `generation` and the `branch` of its
+   * worktree (null without one); `released` (a refusal) keeps the row as it
+   * was. The claim is dropped in each case. `note` says why a blocked task
+   * is blocked; `sent` clears any note.
    */
-  finishSend(
-    ref: string,
-    outcome: SendOutcome,
-    generation: number | null = null,
-    note?: string,
-  ): TaskRow {
+  finishSend(ref: string, outcome: SendOutcome, facts: SendFacts = {}): TaskRow {
     const stamp = this.#now().toISOString();
+    const { note } = facts;
     try {
       return this.#write(() => {
         const row = this.#row(resolveRef(this.#db, ref));
-        finishRow(this.#db, row, outcome, generation, stamp);
+        finishRow(this.#db, row, outcome, {
+          generation: facts.generation ?? null,
+          branch: facts.branch ?? null,
+          stamp,
+        });
         if (outcome === "blocked" && note) setNote(this.#db, row.id, note, stamp);
         else if (outcome !== "released") clearNote(this.#db, row.id);
         return this.#row(row.id);

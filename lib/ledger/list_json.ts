@@ -57,12 +57,13 @@ function taskShown(t: string, l: string, live: boolean): string {
 
 /**
  * The shown state of plan row `t` (`planShownState`): from whether all of its
- * tasks are done (1), not all (0), or it has none (NULL).
+ * tasks are done (1), not all (0), or it has none (NULL: `open` while stored `sent`).
  */
 function planShown(t: string): string {
   return `CASE (SELECT min(c.state = 'done') FROM tasks c WHERE c.parent_id = ${t}.id
       AND c.pane IS NOT NULL)
-    WHEN 1 THEN 'done' WHEN 0 THEN 'sent' ELSE ${t}.state END`;
+    WHEN 1 THEN 'done' WHEN 0 THEN 'sent'
+    ELSE CASE ${t}.state WHEN 'sent' THEN 'open' ELSE ${t}.state END END`;
 }
 
 /** Whether a shown state passes the filter (the states given, else all or the open ones). */
@@ -84,7 +85,9 @@ function paneOk(t: string, filter: ResolvedFilter): string {
 function rowJson(t: string, kind: string, shown: string, parent: string, notes: boolean): string {
   return `json_object('id', ${t}.id, 'uid', ${t}.uid, 'kind', '${kind}', 'state', ${shown},
     'stored_state', ${t}.state, 'pane', ${t}.pane, 'pane_name', ${t}.pane_name,
-    'generation', ${t}.generation, 'task', ${t}.task, 'result', ${absolute(`${t}.result`)},
+    'generation', ${t}.generation, 'branch', ${t}.branch, 'task', ${t}.task, 'result', ${
+    absolute(`${t}.result`)
+  },
     'ref', ${t}.ref, 'parent', ${parent}, 'created_at', ${t}.created_at,
     'updated_at', ${t}.updated_at, 'sent_at', ${t}.sent_at, 'done_at', ${t}.done_at,
     'note', ${notes ? `(SELECT note FROM task_notes WHERE task_id = ${t}.id)` : "NULL"})`;

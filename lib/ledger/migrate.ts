@@ -29,8 +29,17 @@
  * `used_uids`. `sent_at` and `done_at` were not kept by version 1, so they
  * start empty. A missing `created_at` or `updated_at` becomes the time of the
  * change. `sqlite_sequence` keeps the highest id ever given, so ids stay
- * unique. If any step fails, nothing changes. When another process changed
- * the ledger first, the transaction finds version 2 and does nothing.
+ * unique.
+ *
+ * ## From version 2 to 3
+ *
+ * `tasks` gets the column `branch` (`ALTER TABLE … ADD COLUMN`), empty in
+ * every row: each row keeps its id, uid, state and every other field.
+ *
+ * A ledger of version 1 takes both steps in one `BEGIN IMMEDIATE`
+ * transaction, a ledger of version 2 the last one. If any step fails,
+ * nothing changes. When another process changed the ledger first, the
+ * transaction finds the current version and does nothing.
  *
  * @module
  */
@@ -38,7 +47,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import { SkiffError } from "../errors.ts";
 import { immediate } from "./db.ts";
-import { createSchema, LEDGER_VERSION, readShape } from "./schema.ts";
+import { LEDGER_VERSION, readShape, SCHEMA_V2, V3_CHANGE } from "./schema.ts";
 import { claimUid } from "./uid.ts";
 
 type V1Row = {
@@ -66,59 +75,69 @@ export interface Migration {
 }
 
 /**
- * Changes a version 1 ledger to version 2 in one transaction. Returns `null`
- * when another process did it first. Throws a {@linkcode SkiffError} (exit
- * `DATA`) when a row cannot be kept, such as a state that is not known; the
- * ledger then stays as it was.
+ * Changes a version 1 or 2 ledger to the current version in one transaction.
+ * Returns `null` when another process did it first. Throws a
+ * {@linkcode SkiffError} (exit `DATA`) when a row cannot be kept, such as a
+ * state that is not known; the ledger then stays as it was.
  */
 export function migrate(db: DatabaseSync, path: string, now: Date): Migration | null {
   return immediate(db, path, () => {
     const shape = readShape(db, path);
-    if (shape !== 1) return null;
-    const rows = db.prepare("SELECT * FROM tasks ORDER BY id").all() as unknown as V1Row[];
-    const hasSeq = db.prepare(
-      "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sqlite_sequence'",
-    ).get();
-    const seqRow = hasSeq
-      ? db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'tasks'").get()
-      : undefined;
-    const seq = rows.reduce((max, r) => Math.max(max, Number(r.id)), Number(seqRow?.seq ?? 0));
-    const stamp = now.toISOString();
-    db.exec("ALTER TABLE tasks RENAME TO tasks_v1");
-    createSchema(db);
-    const insert = db.prepare(
-      `INSERT INTO tasks (id, uid, parent_id, pane, pane_name, generation, state, task, result,
-        ref, created_at, updated_at, sent_at, done_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL)`,
-    );
-    for (const row of rows) {
-      try {
-        insert.run(
-          row.id,
-          claimUid(db),
-          row.parent_id,
-          row.pane,
-          row.pane_name,
-          row.generation,
-          row.state,
-          row.task,
-          row.result,
-          row.ref,
-          row.created_at ?? stamp,
-          row.updated_at ?? row.created_at ?? stamp,
-        );
-      } catch (error) {
-        // The CHECK on state refuses a state that version 2 does not know.
-        if (!/CHECK constraint failed/.test(String(error))) throw error;
-        throw new SkiffError(
-          `Cannot upgrade ledger ${path}: row ${row.id} has the unknown state '${row.state}'`,
-          { exit: "DATA", details: { path, id: row.id, state: row.state }, cause: error },
-        );
-      }
-    }
-    db.exec("DROP TABLE tasks_v1");
-    db.prepare("DELETE FROM sqlite_sequence WHERE name = 'tasks'").run();
-    if (seq > 0) db.prepare("INSERT INTO sqlite_sequence (name, seq) VALUES ('tasks', ?)").run(seq);
-    return { from: 1, to: LEDGER_VERSION, rows: rows.length };
+    if (shape !== 1 && shape !== 2) return null;
+    const rows = shape === 1
+      ? fromVersion1(db, path, now)
+      : Number(db.prepare("SELECT count(*) AS n FROM tasks").get()!.n);
+    db.exec(V3_CHANGE);
+    db.exec(`PRAGMA user_version = ${LEDGER_VERSION}`);
+    return { from: shape, to: LEDGER_VERSION, rows };
   });
+}
+
+/** Rebuilds a version 1 ledger as version 2 (inside the caller's transaction); returns its rows. */
+function fromVersion1(db: DatabaseSync, path: string, now: Date): number {
+  const rows = db.prepare("SELECT * FROM tasks ORDER BY id").all() as unknown as V1Row[];
+  const hasSeq = db.prepare(
+    "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sqlite_sequence'",
+  ).get();
+  const seqRow = hasSeq
+    ? db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'tasks'").get()
+    : undefined;
+  const seq = rows.reduce((max, r) => Math.max(max, Number(r.id)), Number(seqRow?.seq ?? 0));
+  const stamp = now.toISOString();
+  db.exec("ALTER TABLE tasks RENAME TO tasks_v1");
+  db.exec(SCHEMA_V2);
+  const insert = db.prepare(
+    `INSERT INTO tasks (id, uid, parent_id, pane, pane_name, generation, state, task, result,
+      ref, created_at, updated_at, sent_at, done_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL)`,
+  );
+  for (const row of rows) {
+    try {
+      insert.run(
+        row.id,
+        claimUid(db),
+        row.parent_id,
+        row.pane,
+        row.pane_name,
+        row.generation,
+        row.state,
+        row.task,
+        row.result,
+        row.ref,
+        row.created_at ?? stamp,
+        row.updated_at ?? row.created_at ?? stamp,
+      );
+    } catch (error) {
+      // The CHECK on state refuses a state that version 2 does not know.
+      if (!/CHECK constraint failed/.test(String(error))) throw error;
+      throw new SkiffError(
+        `Cannot upgrade ledger ${path}: row ${row.id} has the unknown state '${row.state}'`,
+        { exit: "DATA", details: { path, id: row.id, state: row.state }, cause: error },
+      );
+    }
+  }
+  db.exec("DROP TABLE tasks_v1");
+  db.prepare("DELETE FROM sqlite_sequence WHERE name = 'tasks'").run();
+  if (seq > 0) db.prepare("INSERT INTO sqlite_sequence (name, seq) VALUES ('tasks', ?)").run(seq);
+  return rows.length;
 }

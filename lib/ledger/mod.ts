@@ -35,7 +35,7 @@ export {
   type RemoveOptions,
   type UpdateInput,
 } from "./inputs.ts";
-export { Ledger, type LedgerSettings } from "./ledger.ts";
+export { Ledger, type LedgerSettings, type SendFacts } from "./ledger.ts";
 export { buildList, entryOf, type ListFilter, type ResolvedFilter } from "./listing.ts";
 export type { Migration } from "./migrate.ts";
 export {

@@ -17,7 +17,7 @@ import { configure, DEFAULT_TIMEOUT_MS, guarded, immediate, useWal } from "./db.
 import { type ImportReport, insertMdRows, type MdRow, parseLedgerMd } from "./import_md.ts";
 import { Ledger } from "./ledger.ts";
 import { migrate, type Migration } from "./migrate.ts";
-import { createSchema, readShape, type Shape } from "./schema.ts";
+import { createSchema, LEDGER_VERSION, readShape, type Shape } from "./schema.ts";
 
 /** The name of the ledger file in the agent's folder. */
 export const LEDGER_FILE = "ledger.db";
@@ -155,12 +155,13 @@ export function rehearsalLedger(path: string, options: OpenOptions = {}): Ledger
 /**
  * Opens the ledger at `path`, making the file (and its folder) if it is missing.
  *
- * - No file yet (or an empty one): a new version 2 ledger. If `ledger.md`
+ * - No file yet (or an empty one): a new ledger of the current version. If `ledger.md`
  *   lies beside it, its rows are imported in the same transaction, and the
  *   file is then renamed to `ledger.md.bak`. A malformed `ledger.md` stops
  *   the open (exit `DATA`, naming `file:line`) before anything is made.
- * - A version 1 ledger changes to version 2 in one transaction.
- * - A version 2 ledger opens as it is.
+ * - A version 1 or 2 ledger changes to the current version (3) in one
+ *   transaction, keeping every row.
+ * - A version 3 ledger opens as it is.
  * - Anything else is refused with exit `DATA` and left untouched.
  *
  * A lock held by another process past `timeout` gives exit `DATA`. With
@@ -198,7 +199,7 @@ export function openLedger(path: string, options: OpenOptions = {}): Ledger {
         if (shape !== "empty") return false;
         createSchema(db);
         if (md) insertMdRows(db, md.rows, now());
-        shape = 2;
+        shape = LEDGER_VERSION;
         return true;
       });
       if (made && md) {
@@ -206,7 +207,7 @@ export function openLedger(path: string, options: OpenOptions = {}): Ledger {
       }
     }
     let migrated: Migration | null = null;
-    if (shape === 1) migrated = migrate(db, abs, now());
+    if (shape === 1 || shape === 2) migrated = migrate(db, abs, now());
     guarded(abs, () => useWal(db, timeout));
     return new Ledger(db, abs, { now, cwd: options.cwd ?? Deno.cwd(), imported, migrated });
   } catch (error) {

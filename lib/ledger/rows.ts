@@ -25,6 +25,8 @@ export interface TaskRow {
   paneName: string | null;
   /** The pane process's start time in ms since the epoch when stored; `null` if unknown. */
   generation: number | null;
+  /** The branch of the pane's worktree when the task was last sent; `null` if none. */
+  branch: string | null;
   /** The stored state. */
   state: StoredState;
   /** The task text. */
@@ -47,13 +49,13 @@ export interface TaskRow {
 
 /** The columns every row query selects, from `tasks t` joined to its plan `p`. */
 export const ROW_SELECT = `SELECT t.id, t.uid, t.parent_id, p.uid AS parent_uid, t.pane,
-  t.pane_name, t.generation, t.state, t.task, t.result, t.ref, t.created_at, t.updated_at,
+  t.pane_name, t.generation, t.branch, t.state, t.task, t.result, t.ref, t.created_at, t.updated_at,
   t.sent_at, t.done_at
   FROM tasks t LEFT JOIN tasks p ON p.id = t.parent_id`;
 
 /** {@linkcode ROW_SELECT} with each row's note, for a ledger that has the notes table. */
 export const ROW_SELECT_NOTES = `SELECT t.id, t.uid, t.parent_id, p.uid AS parent_uid, t.pane,
-  t.pane_name, t.generation, t.state, t.task, t.result, t.ref, t.created_at, t.updated_at,
+  t.pane_name, t.generation, t.branch, t.state, t.task, t.result, t.ref, t.created_at, t.updated_at,
   t.sent_at, t.done_at, n.note AS note
   FROM tasks t LEFT JOIN tasks p ON p.id = t.parent_id LEFT JOIN task_notes n ON n.task_id = t.id`;
 
@@ -79,6 +81,7 @@ export function rowFrom(record: Record<string, Value>, ledgerDir: string): TaskR
     pane,
     paneName: str(record.pane_name),
     generation: num(record.generation),
+    branch: str(record.branch),
     state: String(record.state) as StoredState,
     task: String(record.task),
     result: absoluteResult(String(record.result), ledgerDir),

@@ -1,7 +1,10 @@
 /**
  * The ledger's schema, and how an existing file is recognised.
  *
- * `PRAGMA user_version` holds the schema version. Version 2 is current:
+ * `PRAGMA user_version` holds the schema version. Version 3 is current: the
+ * tables of version 2, and in `tasks` the column `branch`, the branch of the
+ * pane's worktree when the task was last sent (`NULL` when it has none, or
+ * before version 3). Version 2:
  *
  * - `tasks`: one row per task or plan. `id` comes from AUTOINCREMENT, so
  *   `sqlite_sequence` remembers the highest id ever given and no id is given
@@ -13,8 +16,9 @@
  *   came after the rest of version 2, so a version 2 ledger may or may not
  *   have it; the first claim makes it. See `claim.ts`.
  *
- * Version 1 is described in `migrate.ts`. Version 0 with no tables at all is
- * an empty database, which becomes a new ledger.
+ * Version 1, and the changes from 1 and 2, are described in `migrate.ts`.
+ * Version 0 with no tables at all is an empty database, which becomes a new
+ * ledger.
  *
  * @module
  */
@@ -23,7 +27,7 @@ import type { DatabaseSync } from "node:sqlite";
 import { SkiffError } from "../errors.ts";
 
 /** The schema version this Skiff writes and reads. */
-export const LEDGER_VERSION = 2;
+export const LEDGER_VERSION = 3;
 
 /** The statements that make an empty database a version 2 ledger (but not `user_version`). */
 export const SCHEMA_V2 = `
@@ -65,8 +69,14 @@ export const V1_COLUMNS = [
 /** The columns of `tasks` in version 2. */
 export const V2_COLUMNS = [...V1_COLUMNS, "uid", "sent_at", "done_at"] as const;
 
+/** The statement that makes a version 2 ledger a version 3 one (but not `user_version`). */
+export const V3_CHANGE = "ALTER TABLE tasks ADD COLUMN branch TEXT;";
+
+/** The columns of `tasks` in version 3. */
+export const V3_COLUMNS = [...V2_COLUMNS, "branch"] as const;
+
 /** What an existing database holds: nothing yet, or a ledger of a known version. */
-export type Shape = "empty" | 1 | 2;
+export type Shape = "empty" | 1 | 2 | 3;
 
 function userVersion(db: DatabaseSync): number {
   const row = db.prepare("PRAGMA user_version").get() as { user_version: number };
@@ -125,18 +135,19 @@ function shapeOf(db: DatabaseSync, path: string): Shape {
   }
   if (version < 0) throw foreign(path, `its schema version ${version} is unknown`);
   if (!names.has("tasks")) throw foreign(path, "it has no tasks table");
-  const need = version === 1 ? V1_COLUMNS : V2_COLUMNS;
+  const need = version === 1 ? V1_COLUMNS : version === 2 ? V2_COLUMNS : V3_COLUMNS;
   const have = columns(db, "tasks");
   const missing = need.filter((c) => !have.has(c));
   if (missing.length > 0) {
     throw foreign(path, `its tasks table lacks ${missing.join(", ")}`);
   }
-  if (version === 2 && !names.has("used_uids")) throw foreign(path, "it has no used_uids table");
-  return version as 1 | 2;
+  if (version >= 2 && !names.has("used_uids")) throw foreign(path, "it has no used_uids table");
+  return version as 1 | 2 | 3;
 }
 
-/** Makes the version 2 tables and sets `user_version`. Call inside a write transaction. */
+/** Makes the current tables and sets `user_version`. Call inside a write transaction. */
 export function createSchema(db: DatabaseSync): void {
   db.exec(SCHEMA_V2);
+  db.exec(V3_CHANGE);
   db.exec(`PRAGMA user_version = ${LEDGER_VERSION}`);
 }

@@ -9,6 +9,7 @@
  * | `done`        | yes    | finished                                             |
  * | `interrupted` | no     | sent or blocked, then the pane's process restarted   |
  * | `gone`        | no     | not done, and its pane has been closed               |
+ * | `open`        | no     | a plan with no tasks: nothing was sent for it        |
  *
  * The shown states need to know which panes are alive, and the generation of
  * each: that is the {@linkcode Liveness} input. When it is `null` (skiffd does
@@ -23,8 +24,11 @@ export const STORED_STATES = ["sent", "pending", "blocked", "done"] as const;
 /** A state that the ledger stores. */
 export type StoredState = typeof STORED_STATES[number];
 
-/** Every state a row can show: the stored ones plus `interrupted` and `gone`. */
-export const SHOWN_STATES = [...STORED_STATES, "interrupted", "gone"] as const;
+/**
+ * Every state a row can show: the stored ones plus `interrupted` and `gone`
+ * (the spec's), and `open` (Skiff's own, for a plan with no tasks).
+ */
+export const SHOWN_STATES = [...STORED_STATES, "interrupted", "gone", "open"] as const;
 
 /** A state that a row shows. */
 export type ShownState = typeof SHOWN_STATES[number];
@@ -81,11 +85,13 @@ export function taskShownState(task: StateInput, liveness: Liveness): ShownState
 
 /**
  * The state a plan shows. A plan with tasks shows `done` when every task is
- * done and `sent` while any is open; a plan without tasks shows its stored
- * state.
+ * done and `sent` while any is open (the spec's rule). A plan without tasks
+ * shows `open` while it is stored as `sent`, how every plan is stored: it
+ * would otherwise say `sent` when nothing was; any other stored state
+ * (`done`, or one set by hand) shows as it is.
  */
 export function planShownState(plan: StateInput, tasks: readonly StateInput[]): ShownState {
-  if (tasks.length === 0) return plan.state;
+  if (tasks.length === 0) return plan.state === "sent" ? "open" : plan.state;
   return tasks.every((t) => t.state === "done") ? "done" : "sent";
 }
 

@@ -17,3 +17,4 @@ export * from "./tasks.ts";
 export * from "./view.ts";
 export * from "./watcher.ts";
 export { WorkspaceReader } from "./workspace.ts";
+export { type ReadLedgerOptions, readLedgerView } from "./ledger.ts";

@@ -7,6 +7,7 @@
  * @module
  */
 
+import type { TaskJson } from "../ledger/json.ts";
 import type { PaneInfo } from "../protocol/panes.ts";
 import type { SessionInfo } from "../protocol/sessions.ts";
 import type { WatcherHealth } from "../protocol/watch.ts";
@@ -35,4 +36,18 @@ export interface WorkspaceView {
   skipper: SkipperSettings;
   /** Why `projects.toml` cannot be read (the line the CLI prints), or null. */
   config_error: string | null;
+}
+
+/** The ledger as the app and the dashboard show it. */
+export interface LedgerView {
+  /** The ledger file. */
+  path: string;
+  /** Whether it exists yet. */
+  exists: boolean;
+  /** Whether interrupted and gone could be worked out. */
+  liveness: "known" | "unknown";
+  /** Why a change to the ledger would fail now (read-only, or locked by another process), or null. */
+  problem: string | null;
+  /** Every row, done ones too; each plan with its tasks. */
+  rows: TaskJson[];
 }

@@ -50,6 +50,33 @@ export interface HookInfo {
   ignored?: boolean;
 }
 
+/**
+ * The longest text `pane.send` types, in bytes of UTF-8. A request line is at
+ * most 1 MB (`MAX_LINE_BYTES`) and JSON may write a character as up to six
+ * (a newline as two), so a quarter of it leaves room for ordinary text; an
+ * agent's input box is not made for more anyway (ledger tasks stop at 32 KB).
+ */
+export const MAX_SEND_TEXT_BYTES = 256 * 1024;
+
+/** Bytes for people: `900 KB`, `1.3 MB`. */
+export function byteSize(bytes: number): string {
+  return bytes < 1024 * 1024
+    ? `${Math.ceil(bytes / 1024)} KB`
+    : `${(bytes / (1024 * 1024)).toFixed(1).replace(/\.0$/, "")} MB`;
+}
+
+/**
+ * Why `text` is too long for `pane.send`, or `undefined` when it fits: one
+ * line that names the limit, the same from the CLI and from skiffd.
+ */
+export function sendTextTooLong(text: string): string | undefined {
+  const bytes = new TextEncoder().encode(text).length;
+  if (bytes <= MAX_SEND_TEXT_BYTES) return undefined;
+  return `Text is ${byteSize(bytes)}; skiff send takes at most ${
+    byteSize(MAX_SEND_TEXT_BYTES)
+  }: put the rest in a file and name it in the text`;
+}
+
 /** The params of `pane.send`. */
 export interface SendParams extends PaneRef {
   /** The text to type. */
@@ -130,6 +157,11 @@ export interface AgentMethods {
   /** Types a task into an agent, only when it is safe. */
   "pane.send": { params: SendParams; result: SendResult };
   /** Waits until the pane reaches a state. */
+  /**
+   * Waits until the agent in a pane is idle at its input box: exit 7 when
+   * `timeout_ms` passes first, 10 when the pane's process exits.
+   */
+  "pane.ready": { params: PaneRef & { timeout_ms?: number }; result: PaneInfo };
   "pane.wait": {
     params: PaneRef & { until: WaitState; timeout_ms?: number };
     result: { pane: string; name: string; state: PaneState; waited_ms: number };

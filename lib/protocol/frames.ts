@@ -13,7 +13,12 @@ import { joinBytes } from "../platform/bytes.ts";
 export const Frame = {
   /** skiffd → client: bytes for the terminal. */
   OUTPUT: 0x6f, // "o"
-  /** skiffd → client: the pane ended or went away; JSON payload `{reason, …}`. */
+  /**
+   * skiffd → client: the attach ends; JSON payload {@linkcode AttachEnd}.
+   * With `returning`, a skiffd serves the pane again soon (a reload, a
+   * restart, an upgrade): the client answers with `DETACH`, so skiffd knows it
+   * has read every input frame sent before, then attaches again.
+   */
   END: 0x78, // "x"
   /** client → skiffd: typed bytes. */
   INPUT: 0x69, // "i"
@@ -21,7 +26,20 @@ export const Frame = {
   RESIZE: 0x72, // "r"
   /** client → skiffd: leave, the pane keeps running. */
   DETACH: 0x71, // "q"
+  /** client → skiffd: send a full redraw of the screen now (after a pager or a notice). */
+  REDRAW: 0x64, // "d"
 } as const;
+
+/** The payload of an `END` frame. */
+export interface AttachEnd {
+  /**
+   * Why: `detached`, `exited`, `killed`, `daemon stopped`, or `reload` (the
+   * connection is dropped, the pane keeps running).
+   */
+  reason: string;
+  /** A skiffd serves the pane again soon: attach again to follow it. */
+  returning?: boolean;
+}
 
 /** The header size in bytes. */
 export const FRAME_HEADER = 5;

@@ -14,6 +14,7 @@ import type { PaneMethods } from "./panes.ts";
 import type { SessionEnsureMethods } from "./session_ensure.ts";
 import type { SessionMethods } from "./sessions.ts";
 import type { WatchMethods } from "./watch.ts";
+import type { WorktreeMethods } from "./worktrees.ts";
 
 /** Every method: name → `{params, result}`. */
 export interface Methods
@@ -24,6 +25,7 @@ export interface Methods
     SessionEnsureMethods,
     DaemonMethods,
     WatchMethods,
+    WorktreeMethods,
     AppMethods,
     HostMethods {}
 

@@ -18,3 +18,4 @@ export * from "./events.ts";
 export * from "./watch.ts";
 export * from "./app.ts";
 export * from "./hosts.ts";
+export * from "./worktrees.ts";

@@ -6,6 +6,7 @@
  */
 
 import type { ForegroundProcess } from "../platform/proc.ts";
+import type { DiffStat, NewWorktreeParams, PaneWorktree } from "./worktrees.ts";
 
 export type { ForegroundProcess };
 
@@ -94,6 +95,25 @@ export interface PaneInfo {
   attached: number;
   /** When the pane was made (ISO 8601). */
   created: string;
+  /**
+   * When a person last used the pane (ISO 8601): a terminal attached to it
+   * or typed into it (`skiff attach`, the app). Null when nobody has since it
+   * was made. `skiff attach` with no pane picks the latest.
+   */
+  used: string | null;
+  /**
+   * Set when skiffd restored the pane after a restart or a crash and Skiff
+   * resumed the conversation of the agent that ran in it: that agent's id.
+   * Absent or null: the restored pane is a new shell.
+   */
+  resumed?: string | null;
+  /** The git worktree Skiff made for the pane (`skiff new --worktree`), or null. */
+  worktree: PaneWorktree | null;
+  /**
+   * Its worktree's changes against the base, as last counted (after each
+   * turn end, and on demand); null without a worktree or before a count.
+   */
+  diff: DiffStat | null;
 }
 
 /** The params of `pane.new`. */
@@ -121,6 +141,8 @@ export interface NewPaneParams {
    * update-environment does.
    */
   client_env?: Record<string, string>;
+  /** Make a git worktree of the project's repository and start the pane in it. */
+  worktree?: NewWorktreeParams;
 }
 
 /** The variables a pane takes from the command that starts it, not from skiffd's own start. */
@@ -207,6 +229,12 @@ export interface AttachParams extends PaneRef {
    * terminal can scroll back to what came before it attached (default 0).
    */
   scrollback?: number;
+  /**
+   * Whether the pane takes the terminal's size now (default true). A
+   * terminal attaching again after a reload says false: skiffd notes its
+   * size, and the pane takes it when that terminal types or changes size.
+   */
+  take_size?: boolean;
   /**
    * Only follow the pane's output (a preview): the pane keeps its size,
    * input frames are dropped, and the terminal counts neither as attached nor

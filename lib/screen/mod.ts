@@ -10,3 +10,4 @@ export * from "./query_filter.ts";
 export * from "./keys.ts";
 export { paletteColor } from "./palette.ts";
 export * from "./view.ts";
+export * from "./screen_state.ts";

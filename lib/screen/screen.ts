@@ -14,6 +14,7 @@ import { renderSgrLine } from "./sgr_line.ts";
 import { type AgentStatusReport, parseStatusReport, type ScreenView, viewRow } from "./view.ts";
 import { paletteColor } from "./palette.ts";
 import { VERSION } from "../version.ts";
+import { saveScreenState, type ScreenState } from "./screen_state.ts";
 import type { ScreenSnapshot } from "../protocol/panes.ts";
 import {
   compactHandlerLists,
@@ -162,6 +163,46 @@ export class Screen {
     );
   }
 
+  /**
+   * The whole emulator state (both screens with all their history, cursor,
+   * modes, pen, title), to rebuild this screen elsewhere with
+   * {@linkcode Screen.restoreState}. Output still queued for
+   * {@linkcode Screen.write} is not in it: parse it first.
+   */
+  saveState(): ScreenState {
+    return {
+      ...saveScreenState(this.#term, this.#serializer, { title: this.#title }),
+      ...(this.#progress !== undefined ? { progress: this.#progress } : {}),
+      ...(this.#status ? { status: { ...this.#status } } : {}),
+    };
+  }
+
+  /**
+   * Rebuilds a state saved by {@linkcode Screen.saveState} on this screen,
+   * which must be new (nothing written yet) and of the same size. No query is
+   * answered and no title or bell is told while it is rebuilt.
+   */
+  restoreState(state: ScreenState): void {
+    if (state.cols !== this.cols || state.rows !== this.rows) {
+      throw new Error(
+        `a saved screen of ${state.cols}x${state.rows} cannot be rebuilt on ${this.cols}x${this.rows}`,
+      );
+    }
+    const title = this.#onTitle;
+    this.#onTitle = undefined;
+    try {
+      this.#grow(state.history + state.rows);
+      (this.#term as unknown as { _core: { writeSync(data: string): void } })._core.writeSync(
+        state.vt,
+      );
+    } finally {
+      this.#onTitle = title;
+    }
+    this.#title = state.title;
+    this.#progress = state.progress;
+    this.#status = state.status ? { ...state.status } : undefined;
+  }
+
   /** Gives back memory an idle screen does not need (the parser's decode buffer). */
   compact(): void {
     shrinkParseBuffer(this.#term);
@@ -268,6 +309,34 @@ export class Screen {
       }
     }
     return lines;
+  }
+
+  /**
+   * The visible rows with SGR colours and styles, cut to the first `columns`
+   * columns, for a box `rows` high: the rows in use (down to the last one with
+   * text or the cursor); when they are more than the box holds, runs of blank
+   * rows shrink to one and the last `rows` are kept, so that a small box shows
+   * what a program wrote at the top and where it writes now (an agent's
+   * transcript above its input box): a preview.
+   */
+  cropped(columns: number, rows: number): string[] {
+    const buffer = this.#term.buffer.active;
+    const width = Math.min(columns, this.#term.cols);
+    let used = buffer.cursorY + 1;
+    for (let y = this.#term.rows - 1; y >= used; y--) {
+      if (buffer.getLine(buffer.baseY + y)?.translateToString(true).trim()) {
+        used = y + 1;
+        break;
+      }
+    }
+    let kept: number[] = [];
+    for (let y = 0; y < used; y++) kept.push(y);
+    const blank = (y: number) => !buffer.getLine(buffer.baseY + y)?.translateToString(true).trim();
+    if (kept.length > rows) kept = kept.filter((y, i) => !(blank(y) && i > 0 && blank(y - 1)));
+    return kept.slice(-rows).map((y) => {
+      const line = buffer.getLine(buffer.baseY + y);
+      return line ? renderSgrLine(line, width, this.#scratch) : "";
+    });
   }
 
   /** Returns the screen as text: its lines, trailing empty lines dropped. */

@@ -57,7 +57,8 @@ export function renderSgrLine(line: IBufferLine, cols: number, scratch: IBufferC
   for (let x = 0; x < cols; x++) {
     const cell = line.getCell(x, scratch);
     if (!cell || cell.getWidth() === 0) continue;
-    const chars = cell.getChars() || " ";
+    // A wide character cut in half by the last column shows as a blank.
+    const chars = cell.getWidth() === 2 && x + 1 >= cols ? " " : cell.getChars() || " ";
     const sgr = sgrOf(cell);
     if (chars === " " && !blankShows(sgr)) {
       pending += " ";

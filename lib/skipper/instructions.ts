@@ -23,6 +23,32 @@ report, and tell the person what happened. The skiff-cli skill in
 - \`skiff ledger …\` is your record of tasks, kept in ledger.db in this folder.
   Change it only through \`skiff ledger\`.
 
+## Starting a worker
+
+When a job needs an agent of its own, start one in the project, in a git
+worktree of its own, so it never edits the files another agent is editing:
+
+    skiff new --project PROJECT --worktree SHORT-NAME --agent AGENT --wait-ready --json
+
+(AGENT is an id from \`skiff agents\`, such as claude or codex.) It
+returns once the agent is ready for a task, and prints the pane's \`name\`
+and its \`branch\` (\`skiff/SHORT-NAME\`). Exit 7 means it was not ready
+in time (look at it with \`skiff capture\`); 5 means the name or branch is
+taken.
+Then give it the task through the ledger, as below.
+
+When its turn ends, read the result file, then what it changed on its
+branch: \`skiff diff NAME --stat\` and \`skiff diff NAME\`, and
+\`skiff worktree ls\` for every worktree (dirty or clean, commits ahead of
+the base). Tell the person what each branch holds: its name, its commits,
+the files it changed, and what is still uncommitted.
+
+Clean up only a worktree whose work is merged, or one the person asked you
+to drop: \`skiff kill NAME\`, then \`skiff worktree rm NAME\` (add
+\`--delete-branch\` only for a merged branch). When \`worktree rm\` refuses,
+it says what would be lost: tell the person. Never use \`--force\` unless the
+person told you to.
+
 ## Sending a task
 
 Give each task to a pane whose agent is idle, through the ledger:
@@ -61,8 +87,9 @@ When a task is complete, run \`skiff ledger done UID\`.
 
 ## Reporting
 
-Tell the person, in short plain words, what each agent did, what is left,
-and what needs them (an approval, a question, a failed task). Quote the
-result files; do not guess at work you have not read.
+Tell the person, in short plain words, what each agent did, on which
+branch, what is left, and what needs them (an approval, a question, a failed
+task). Quote the result files and the diffs; do not guess at work you have
+not read.
 `;
 }

@@ -12,15 +12,17 @@ import {
   isFolderSetting,
   loadConfig,
   resolveFolderSetting,
+  SKIFF_AGENT_KEYS,
 } from "../config/config.ts";
+import { nearestWord } from "../config/keys.ts";
 import { editConfig } from "../config/edit.ts";
 import { projectsFile } from "../config/paths.ts";
 import { setTableKeys, type TomlValue } from "../config/toml_edit.ts";
 import { SkiffError } from "../errors.ts";
 import { checkFolder, type FolderKind } from "./folder.ts";
 
-/** The keys of `[skiff_agent]`, in the order they are shown. */
-export const SETTING_KEYS = ["enabled", "agent", "name", "continue", "folder"] as const;
+/** The keys of `[skiff_agent]`, in the order they are shown (listed beside their reading). */
+export const SETTING_KEYS = SKIFF_AGENT_KEYS;
 
 /** One key of `[skiff_agent]`. */
 export type SettingKey = typeof SETTING_KEYS[number];
@@ -115,7 +117,7 @@ export function checkSetting(key: string, raw: string, config: Config): TomlValu
     case "continue":
       return boolean(key, raw);
     case "agent": {
-      const registry = new AgentRegistry({ document: config.document, file: config.file });
+      const registry = new AgentRegistry(config);
       if (registry.get(raw)) return raw;
       const known = registry.profiles.map((p) => p.id).join(", ");
       throw bad(key, `no agent '${raw}'; known agents: ${known}`);
@@ -136,11 +138,15 @@ export function checkSetting(key: string, raw: string, config: Config): TomlValu
       if (!check.usable) throw bad(key, `cannot use ${path}: ${check.reason}`);
       return raw;
     }
-    default:
+    default: {
+      const near = nearestWord(key, SETTING_KEYS);
       throw new SkiffError(
-        `Unknown setting '${key}'; the settings are ${SETTING_KEYS.join(", ")}`,
+        `Unknown setting '${key}'; ${
+          near ? `did you mean '${near}'?` : `the settings are ${SETTING_KEYS.join(", ")}`
+        }`,
         { exit: "USAGE" },
       );
+    }
   }
 }
 

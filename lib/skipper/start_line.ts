@@ -21,7 +21,7 @@ import { SkiffError } from "../errors.ts";
 /** The agent profile the Skiff agent runs; throws exit `NOT_FOUND` for an unknown one. */
 export function skiffAgentProfile(config: Config): AgentProfile {
   const id = config.skiffAgent.agent;
-  const registry = new AgentRegistry({ document: config.document, file: config.file });
+  const registry = new AgentRegistry(config);
   const profile = registry.get(id);
   if (!profile) {
     throw new SkiffError(

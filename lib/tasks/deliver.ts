@@ -79,9 +79,16 @@ export async function deliverTask(
       panes.map((p) => [p.id, { generation: p.generation }]),
     );
     const row = ledger.claimForSend(ref, { liveness });
-    const generation = panes.find((p) => p.id === row.pane)?.generation ?? null;
+    const pane = panes.find((p) => p.id === row.pane);
+    const generation = pane?.generation ?? null;
+    // The branch the work will be on, so a person can see which branch did it.
+    const branch = pane?.worktree?.branch ?? null;
     const blocked = (note: string, error: SkiffError, send: SendResult | null): Delivery => {
-      const stored = ledger.finishSend(row.uid, "blocked", send?.generation ?? generation, note);
+      const stored = ledger.finishSend(row.uid, "blocked", {
+        generation: send?.generation ?? generation,
+        branch,
+        note,
+      });
       return { row: stored, shown: "blocked", send, exit: error.code, error };
     };
     let send: SendResult;
@@ -118,7 +125,7 @@ export async function deliverTask(
       );
       return blocked(BLOCKED_NOTES.noEnter, waiting, send);
     }
-    const sent = ledger.finishSend(row.uid, "sent", send.generation);
+    const sent = ledger.finishSend(row.uid, "sent", { generation: send.generation, branch });
     return { row: sent, shown: "sent", send, exit: 0 };
   } finally {
     if (!options.client) client.close();

@@ -22,4 +22,4 @@ setSelfEntry({ entry: import.meta.url, denoFlags: NPM_DENO_FLAGS });
 // As in main.ts: completion values load only when a shell asks for them.
 const values = async (kind: CompleteKind) =>
   (await import("../../lib/cli/completion_values.ts")).completionValues(kind);
-Deno.exit(await runCli(COMMANDS, Deno.args, { values }));
+Deno.exit(await runCli(COMMANDS, Deno.args, { values, bare: "dash" }));

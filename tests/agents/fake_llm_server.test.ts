@@ -25,7 +25,11 @@ const bashTool = {
   },
 };
 
-async function anthropic(port: number, text: string): Promise<Record<string, unknown>[]> {
+async function anthropic(
+  port: number,
+  text: string,
+  after: Record<string, unknown>[] = [],
+): Promise<Record<string, unknown>[]> {
   const res = await fetch(`http://127.0.0.1:${port}/v1/messages?beta=true`, {
     method: "POST",
     headers: { "content-type": "application/json", "x-api-key": "dummy" },
@@ -34,7 +38,7 @@ async function anthropic(port: number, text: string): Promise<Record<string, unk
       stream: true,
       max_tokens: 100,
       tools: [bashTool],
-      messages: [{ role: "user", content: [{ type: "text", text }] }],
+      messages: [{ role: "user", content: [{ type: "text", text }] }, ...after],
     }),
   });
   assert(res.ok, `status ${res.status}`);
@@ -81,6 +85,35 @@ Deno.test("fake LLM answers RUNTOOL with a call to the shell tool", async () => 
     const stop = events.find((e) => e.type === "message_delta")?.delta as { stop_reason: string };
     assert(stop.stop_reason === "tool_use", JSON.stringify(stop));
     assert(llm.requests()[0].toolCall === "Bash", "request record lacks the tool call");
+  } finally {
+    await llm.close();
+  }
+});
+
+/** The command of the tool call in an answer, or null when it has none. */
+function toolCommandOf(events: Record<string, unknown>[]): string | null {
+  const delta = events.find((e) => e.type === "content_block_delta")?.delta as {
+    partial_json?: string;
+  };
+  return delta?.partial_json ? JSON.parse(delta.partial_json).command : null;
+}
+
+Deno.test("fake LLM runs a tool script: each command after the previous one's result", async () => {
+  const llm = await startFakeLlm({ delayMs: 1, toolScript: ["echo one", "echo two"] });
+  try {
+    const turn = (n: number) =>
+      Array.from({ length: n }, (_, i) => [
+        {
+          role: "assistant",
+          content: [{ type: "tool_use", id: `t${i}`, name: "Bash", input: {} }],
+        },
+        { role: "user", content: [{ type: "tool_result", tool_use_id: `t${i}`, content: "ok" }] },
+      ]).flat();
+    assert(toolCommandOf(await anthropic(llm.port, "RUNTOOL go")) === "echo one", "first");
+    assert(toolCommandOf(await anthropic(llm.port, "RUNTOOL go", turn(1))) === "echo two", "next");
+    const last = await anthropic(llm.port, "RUNTOOL go", turn(2));
+    assert(toolCommandOf(last) === null, "then the reply");
+    assert(toolCommandOf(await anthropic(llm.port, "no trigger")) === null, "no trigger, no tool");
   } finally {
     await llm.close();
   }

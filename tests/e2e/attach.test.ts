@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { BASH, MAIN, waitFor, withSkiff } from "../helpers/skiff.ts";
-import { TestTerminal } from "../helpers/terminal.ts";
+import { TestTerminal, waitForDrawnAfterRedraw } from "../helpers/terminal.ts";
 import type { PaneInfo } from "../../lib/protocol/panes.ts";
 
 function attachArgv(pane: string): string[] {
@@ -174,5 +174,130 @@ Deno.test("the attached terminal shows the pane's screen after vim, less and a p
     } finally {
       term.kill();
     }
+  });
+});
+
+Deno.test("the pane takes the size of the attached terminal that typed last", async () => {
+  await withSkiff(async (skiff) => {
+    await skiff.ok(["new", "--name", "pair", "--", ...BASH]);
+    const size = async () => {
+      const p = (await skiff.json<{ panes: PaneInfo[] }>(["ls"])).panes[0];
+      return `${p.cols}x${p.rows}`;
+    };
+    const big = await TestTerminal.start(attachArgv("pair"), {
+      env: skiff.env,
+      cwd: skiff.env.HOME,
+      cols: 120,
+      rows: 40,
+    });
+    let small: TestTerminal | undefined;
+    try {
+      await waitFor("the big one attached", async () => {
+        const p = (await skiff.json<{ panes: PaneInfo[] }>(["ls"])).panes[0];
+        return p.attached === 1 && p.cols === 120;
+      });
+      small = await TestTerminal.start(attachArgv("pair"), {
+        env: skiff.env,
+        cwd: skiff.env.HOME,
+        cols: 80,
+        rows: 24,
+      });
+      await waitFor("both attached, the last one's size", async () => {
+        const p = (await skiff.json<{ panes: PaneInfo[] }>(["ls"])).panes[0];
+        return p.attached === 2 && p.cols === 80 && p.rows === 24;
+      });
+      // Typing in the bigger terminal gives it the pane back, before the keys go in.
+      big.type("stty size\r");
+      await big.waitForText(/^40 120$/m);
+      assertEquals(await size(), "120x40");
+      small.type("clear; stty size\r");
+      await small.waitForText(/^24 80$/m);
+      assertEquals(await size(), "80x24");
+      // A resize of the terminal in use counts too.
+      big.resize(100, 30);
+      await waitFor("the resize", async () => (await size()) === "100x30");
+    } finally {
+      big.kill();
+      small?.kill();
+    }
+  });
+});
+
+/** `skiff attach` with no pane, in a terminal. */
+function attachLast(skiff: { env: Record<string, string> }): Promise<TestTerminal> {
+  return TestTerminal.start([Deno.execPath(), "run", "-A", "-q", MAIN, "attach"], {
+    env: skiff.env,
+    cwd: skiff.env.HOME,
+  });
+}
+
+Deno.test("attach with no pane picks the pane a person used last, else the newest", async () => {
+  await withSkiff(async (skiff) => {
+    for (const name of ["web", "api", "db"]) await skiff.ok(["new", "--name", name, "--", ...BASH]);
+    // Nobody used a pane yet: the newest.
+    let term = await attachLast(skiff);
+    await waitForDrawnAfterRedraw(term, "attached to db (p3), the newest pane (none was used yet)");
+    term.type("\x1c");
+    assertEquals(await term.exited, 0);
+    assertMatch(term.raw, /\[detached from db \(p3\); 'skiff attach db' attaches again\]/);
+
+    // A person attaches to api and types there; then db gets keys from a program.
+    term = await TestTerminal.start(attachArgv("api"), { env: skiff.env, cwd: skiff.env.HOME });
+    await waitFor("api attached", async () => {
+      const panes = (await skiff.json<{ panes: PaneInfo[] }>(["ls"])).panes;
+      return panes.find((p) => p.name === "api")!.attached === 1;
+    });
+    term.type("echo in-api\r");
+    await term.waitForText(/^in-api$/m);
+    term.type("\x1c");
+    assertEquals(await term.exited, 0);
+    await skiff.ok(["keys", "db", "echo from-a-program", "Enter"]);
+    await skiff.waitForScreen("db", /^from-a-program$/m);
+    const panes = (await skiff.json<{ panes: PaneInfo[] }>(["ls"])).panes;
+    assert(panes.find((p) => p.name === "api")!.used !== null);
+
+    term = await attachLast(skiff);
+    try {
+      await waitForDrawnAfterRedraw(term, "attached to api (p2), the pane used last");
+      await term.waitForText(/^in-api$/m);
+      term.type("\x1c");
+      assertEquals(await term.exited, 0);
+    } finally {
+      term.kill();
+    }
+    // Only running panes count.
+    await skiff.ok(["keys", "api", "exit", "Enter"]);
+    await waitFor("api to exit", async () => {
+      const list = (await skiff.json<{ panes: PaneInfo[] }>(["ls"])).panes;
+      return list.find((p) => p.name === "api")!.status === "exited";
+    });
+    term = await attachLast(skiff);
+    try {
+      await waitForDrawnAfterRedraw(term, "attached to db (p3), the pane used last");
+      term.type("\x1c");
+      assertEquals(await term.exited, 0);
+    } finally {
+      term.kill();
+    }
+  });
+});
+
+Deno.test("attach with no pane and no running pane says so and exits 3", async () => {
+  await withSkiff(async (skiff) => {
+    await skiff.ok(["daemon", "start"]);
+    let term = await attachLast(skiff);
+    assertEquals(await term.exited, 3);
+    assertEquals(term.text().trim(), "skiff: No panes to attach to; 'skiff new' starts one");
+    await skiff.ok(["new", "--name", "done", "--", "true"]);
+    await waitFor("the pane to exit", async () => {
+      const list = (await skiff.json<{ panes: PaneInfo[] }>(["ls"])).panes;
+      return list[0].status === "exited";
+    });
+    term = await attachLast(skiff);
+    assertEquals(await term.exited, 3);
+    assertEquals(
+      term.text().trim(),
+      "skiff: No running pane to attach to (1 exited; 'skiff ls' lists them); 'skiff new' starts one",
+    );
   });
 });

@@ -22,7 +22,9 @@ Deno.test("project add, ls and rm keep the user's comments and layout", async ()
     ].join("\n");
     await Deno.writeTextFile(skiff.configFile, original);
 
-    const added = await skiff.json<{ project: { name: string; root: string; command: string[] } }>([
+    const added = await skiff.json<{
+      project: { name: string; root: string; command: string[]; worktrees: string };
+    }>([
       "project",
       "add",
       "api",
@@ -34,6 +36,7 @@ Deno.test("project add, ls and rm keep the user's comments and layout", async ()
       name: "api",
       root: api,
       command: ["claude", "--model", "big one"],
+      worktrees: join(skiff.env.HOME, ".local", "share", "skiff", "worktrees", "api"),
     });
     let text = await Deno.readTextFile(skiff.configFile);
     assert(text.startsWith(original.trimEnd()), `old text kept as is:\n${text}`);

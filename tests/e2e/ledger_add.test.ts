@@ -53,7 +53,7 @@ Deno.test("ledger add: plans, tasks in plans, computed result paths, and no file
     assert(dates.has(/(\d{4}-\d\d-\d\d)-/.exec(planPath)![1]), `today's date in ${planPath}`);
 
     const plan = await row(skiff, ["show", planUid]);
-    assertEquals([plan.kind, plan.state, plan.pane, plan.generation], ["plan", "sent", null, null]);
+    assertEquals([plan.kind, plan.state, plan.pane, plan.generation], ["plan", "open", null, null]);
     assertEquals(plan.result, planPath);
 
     // A task in the plan, by a uid prefix, and by the pane's name: the pane is stored.
@@ -119,6 +119,73 @@ Deno.test("ledger add: plans, tasks in plans, computed result paths, and no file
   }, TZ_ENV);
 });
 
+Deno.test("ledger add --task - reads the task text from stdin, as skiff send - does", async () => {
+  await withSkiff(async (skiff) => {
+    await skiff.ok(["new", "--name", "rev", "--", ...BASH]);
+    const text = "Review the parser change.\nList each bug with file:line.\n\n";
+    const added = await skiff.run(["ledger", "add", "--pane", "rev", "--task", "-", "--json"], {
+      stdin: text,
+    });
+    assertEquals(added.code, 0, added.stderr);
+    const task = (JSON.parse(added.stdout) as { row: TaskJson }).row;
+    assertEquals(task.task, "Review the parser change.\nList each bug with file:line.");
+    assertMatch(
+      task.result,
+      new RegExp(`/\\d{4}-\\d\\d-\\d\\d-${task.uid}-review-the-parser-change`),
+    );
+    // A plan too, and update --task -.
+    const plan = await skiff.run(["ledger", "add", "--task", "-"], { stdin: "Release 2.0\n" });
+    assertEquals(plan.code, 0, plan.stderr);
+    const planUid = plan.stdout.split(" ")[0];
+    assertEquals((await row(skiff, ["show", planUid])).task, "Release 2.0");
+    const updated = await skiff.run(["ledger", "update", task.uid, "--task", "-"], {
+      stdin: "Review it again\n",
+    });
+    assertEquals(updated.code, 0, updated.stderr);
+    assertEquals((await row(skiff, ["show", task.uid])).task, "Review it again");
+    // Empty stdin is an empty task: refused, nothing added; so is stdin over 32 KB.
+    const empty = await skiff.run(["ledger", "add", "--task", "-"], { stdin: "\n" });
+    assertEquals([empty.code, empty.stderr], [2, "skiff: Task text is empty\n"]);
+    const big = await skiff.run(["ledger", "add", "--task", "-"], { stdin: "x".repeat(40_000) });
+    assertEquals(big.code, 2);
+    assertMatch(big.stderr, /the limit is 32 KB/);
+    assertEquals(uids((await list(skiff)).rows).length, 2, "a task and a plan, nothing else");
+    assert(!uids((await list(skiff)).rows).some((u) => u === "-"));
+  }, TZ_ENV);
+});
+
+Deno.test("a plan with no tasks shows open, in text and JSON: nothing was sent for it", async () => {
+  await withSkiff(async (skiff) => {
+    await skiff.ok(["new", "--name", "w", "--", ...BASH]);
+    const empty = await row(skiff, ["add", "--task", "Release 2.0"]);
+    assertEquals([empty.state, empty.stored_state, empty.sent_at], ["open", "sent", null]);
+    const shown = await row(skiff, ["show", empty.uid]);
+    assertEquals(shown.state, "open");
+    const listed = (await list(skiff)).rows.find((r) => r.uid === empty.uid)!;
+    assertEquals([listed.state, listed.tasks], ["open", []]);
+    assertEquals((await list(skiff, ["--state", "open"])).rows.map((r) => r.uid), [empty.uid]);
+    const text = await skiff.ok(["ledger", "ls"]);
+    assertMatch(text, new RegExp(`^${empty.uid}\\s+\\d+\\s+open\\s+plan\\s+Release 2\\.0$`, "m"));
+    assertMatch(await skiff.ok(["ledger", "show", empty.uid]), /\bopen\b/);
+    // The spec's rules hold once it has tasks: sent while one is open, done when all are.
+    const task = await row(skiff, ["add", "--pane", "w", "--task", "Step", "--parent", empty.uid]);
+    assertEquals(task.state, "pending", "a task's states are the spec's");
+    assertEquals((await row(skiff, ["show", empty.uid])).state, "sent");
+    await skiff.ok(["ledger", "done", task.uid]);
+    assertEquals((await row(skiff, ["show", empty.uid])).state, "done");
+    // A plan set by hand shows what it was set to; open cannot be set.
+    const other = await row(skiff, ["add", "--task", "Later"]);
+    await skiff.ok(["ledger", "update", other.uid, "--state", "pending"]);
+    assertEquals((await row(skiff, ["show", other.uid])).state, "pending");
+    await fails(
+      skiff,
+      ["ledger", "update", other.uid, "--state", "open"],
+      2,
+      /'open' is computed when shown and cannot be set/,
+    );
+  });
+});
+
 Deno.test("ledger ls: plans with their tasks, --all, --state, --pane and --plan; show", async () => {
   await withSkiff(async (skiff) => {
     await skiff.ok(["new", "--name", "w", "--", ...BASH]);
@@ -159,7 +226,8 @@ Deno.test("ledger ls: plans with their tasks, --all, --state, --pane and --plan;
       `${a.uid}/${t1.uid}`,
       t3.uid,
     ]);
-    assertEquals(uids((await list(skiff, ["--state", "sent"])).rows), [a.uid, b.uid]);
+    assertEquals(uids((await list(skiff, ["--state", "sent"])).rows), [a.uid]);
+    assertEquals(uids((await list(skiff, ["--state", "open"])).rows), [b.uid], "no task yet");
     assertEquals(uids((await list(skiff, ["--pane", "v"])).rows), [
       a.uid,
       `${a.uid}/${t2.uid}`,

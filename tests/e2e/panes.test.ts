@@ -28,8 +28,11 @@ Deno.test("a shell round trip: new, keys, capture, ls", async () => {
     assert(byId.text.includes("round-42-trip"));
 
     const text = await skiff.ok(["ls"]);
-    assertMatch(text, /^ID\s+NAME\s+PROJECT\s+SESSION\s+FRONT\s+STATE\s+UNREAD\s+CWD\s+TITLE$/m);
-    assertMatch(text, new RegExp(`^${id}\\s+web\\s+-\\s+web\\s+bash\\s+shell\\s+-\\s+~`, "m"));
+    assertMatch(
+      text,
+      /^ID\s+NAME\s+PROJECT\s+BRANCH\s+SESSION\s+FRONT\s+STATE\s+UNREAD\s+CWD\s+TITLE$/m,
+    );
+    assertMatch(text, new RegExp(`^${id}\\s+web\\s+-\\s+-\\s+web\\s+bash\\s+shell\\s+-\\s+~`, "m"));
   });
 });
 

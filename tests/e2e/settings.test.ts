@@ -124,7 +124,7 @@ Deno.test("config: a relative Skiff agent folder is one clear error, not a folde
       assertEquals(result.code, 2, `${args}: ${result.stderr}`);
       assertEquals(
         result.stderr,
-        `skiff: ${skiff.configFile}: 'skiff_agent.folder' must be an absolute path or start with ~/\n`,
+        `skiff: ${skiff.configFile}:2:1: 'skiff_agent.folder' must be an absolute path or start with ~/\n`,
       );
     }
     assertEquals(await exists(join(skiff.root, "relative")), false);

@@ -144,12 +144,19 @@ export class SkiffEnv {
     return result.stdout;
   }
 
-  /** Runs `skiff args… --json` and parses stdout. */
+  /**
+   * Runs `skiff args… --json` and parses stdout. The flag goes before a `--`,
+   * whose words are the pane's command's.
+   */
   async json<T = Record<string, unknown>>(
     args: string[],
     options: { cwd?: string; main?: string } = {},
   ): Promise<T> {
-    return JSON.parse(await this.ok([...args, "--json"], options)) as T;
+    const cut = args.indexOf("--");
+    const flagged = cut === -1
+      ? [...args, "--json"]
+      : [...args.slice(0, cut), "--json", ...args.slice(cut)];
+    return JSON.parse(await this.ok(flagged, options)) as T;
   }
 
   /** Waits until `skiff capture PANE` matches `pattern`; returns the capture. */

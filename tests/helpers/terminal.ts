@@ -86,6 +86,11 @@ export class TestTerminal {
     }
   }
 
+  /** Sends `signal` to the program (a dropped SSH link is SIGHUP). */
+  signal(signal: Deno.Signal): void {
+    this.#pty.kill(signal);
+  }
+
   /** Ends the program. */
   kill(): void {
     try {
@@ -93,5 +98,29 @@ export class TestTerminal {
     } catch {
       // Gone already.
     }
+  }
+}
+
+/** How skiffd's full redraw of a pane begins: home, clear, clear the scrollback. */
+export const REDRAW_START = "\x1b[H\x1b[2J\x1b[3J";
+
+/**
+ * Waits until `text` was printed after the last full redraw that came since
+ * `from` (an offset in {@linkcode TestTerminal.raw}): a line drawn over the
+ * pane, such as an attach notice, that no redraw painted over since.
+ */
+export async function waitForDrawnAfterRedraw(
+  term: TestTerminal,
+  text: string,
+  options: WaitOptions & { from?: number } = {},
+): Promise<void> {
+  try {
+    await waitFor(`'${text}' drawn after the redraw`, () => {
+      const since = term.raw.slice(options.from ?? 0);
+      const redraw = since.lastIndexOf(REDRAW_START);
+      return redraw !== -1 && since.indexOf(text, redraw) !== -1;
+    }, options);
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\n--- screen ---\n${term.text()}`);
   }
 }

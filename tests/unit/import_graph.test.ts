@@ -20,6 +20,7 @@ const LAYERS: string[][] = [
   ["screen"],
   ["agents"],
   ["ledger"],
+  ["worktree"],
   ["assets"],
   ["client"],
   ["hosts"],
@@ -29,6 +30,7 @@ const LAYERS: string[][] = [
   ["watch"],
   ["overview"],
   ["app"],
+  ["dash"],
   ["cli"],
 ];
 

@@ -1,6 +1,7 @@
 /**
  * The README is for users, and must stay true: its event table lists exactly
- * the protocol's events, and it names every command.
+ * the protocol's events, it names every command, and it (with the skill)
+ * names every state a ledger row shows.
  *
  * @module
  */
@@ -10,6 +11,8 @@ import { assert, assertEquals } from "../helpers/assert.ts";
 import { ROOT } from "../helpers/skiff.ts";
 import { EVENT_NAMES } from "../../lib/protocol/events.ts";
 import { COMMANDS } from "../../cmd/loaders.ts";
+import { SHOWN_STATES } from "../../lib/ledger/states.ts";
+import { SKIFF_CLI_SKILL } from "../../lib/assets/skiff_cli_skill.ts";
 
 const README = Deno.readTextFileSync(join(ROOT, "README.md"));
 
@@ -46,4 +49,17 @@ Deno.test("README: every command is documented", () => {
   const missing = COMMANDS.filter((entry) => !README.includes(`\`skiff ${entry.name}`))
     .map((entry) => entry.name);
   assertEquals(missing, []);
+});
+
+Deno.test("README and the skiff-cli skill name every state a ledger row shows", () => {
+  const states = README.split("\n").findIndex((line) => line.startsWith("**States.**"));
+  assert(states !== -1, "README has a **States.** paragraph");
+  const paragraph = README.split("\n").slice(states, states + 8).join(" ");
+  const skill = Deno.readTextFileSync(join(ROOT, "skills", "skiff-cli", "SKILL.md"));
+  for (const state of SHOWN_STATES) {
+    assert(paragraph.includes(`\`${state}\``), `README's States paragraph names '${state}'`);
+    assert(skill.includes(`\`${state}\``), `SKILL.md names '${state}'`);
+  }
+  // The skill built into the program says so too (tests/unit/assets checks it is in step).
+  for (const state of SHOWN_STATES) assert(SKIFF_CLI_SKILL.includes(`\`${state}\``), state);
 });

@@ -190,8 +190,14 @@ Deno.test("custom agent: each bad value is refused with one line that names its 
     assert(error, `${JSON.stringify(table)} was taken`);
     assert(error instanceof SkiffError, `${key}: a SkiffError`);
     assertEquals(error.exit, "USAGE", key);
+    // A bad value names its key; an unknown key is named in its table, with the known ones.
+    const parts = key.split(".");
+    const unknown = `${FILE}: unknown key '${parts.at(-1)}' in [${
+      ["agents", "mine", ...parts.slice(0, -1)].join(".")
+    }]; `;
     assert(
-      error.message.startsWith(`${FILE}: 'agents.mine.${key}' `),
+      error.message.startsWith(`${FILE}: 'agents.mine.${key}' `) ||
+        error.message.startsWith(unknown),
       `${JSON.stringify(table)} → ${error.message}`,
     );
     assert(!error.message.includes("\n"), `${key}: one line`);

@@ -26,7 +26,8 @@ async function words(typed: string[]): Promise<string[]> {
 }
 
 Deno.test("complete: command names, and global options at the top", async () => {
-  assertEquals(await words(["da"]), ["daemon"]);
+  assertEquals(await words(["da"]), ["daemon", "dash"]);
+  assertEquals(await words(["dae"]), ["daemon"]);
   assert((await words([""])).includes("ledger"));
   assertEquals(await words(["--v"]), ["--version"]);
 });

@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertThrows } from "../../helpers/assert.ts";
-import { parseEnvPairs, parseSize, secondsToMs } from "../../../lib/cli/values.ts";
+import { fitPaneSize, parseEnvPairs, parseSize, secondsToMs } from "../../../lib/cli/values.ts";
 import { SkiffError } from "../../../lib/errors.ts";
 
 function usage(fn: () => unknown, pattern: RegExp): void {
@@ -14,15 +14,30 @@ Deno.test("parseSize: reads COLSxROWS", () => {
   assertEquals(parseSize("0080x0024"), { cols: 80, rows: 24 });
 });
 
-Deno.test("parseSize: bounds are 2 to 1000 each, inclusive", () => {
+Deno.test("parseSize: 1 to 1000 each, inclusive; the error says the real limits", () => {
   assertEquals(parseSize("2x2"), { cols: 2, rows: 2 });
+  assertEquals(parseSize("1x1"), { cols: 1, rows: 1 });
   assertEquals(parseSize("1000x1000"), { cols: 1000, rows: 1000 });
-  for (const bad of ["1x10", "10x1", "1001x10", "10x1001", "0x0", "9999x10"]) {
+  for (const bad of ["0x10", "10x0", "1001x10", "10x1001", "0x0", "9999x10"]) {
     usage(
       () => parseSize(bad),
-      /^Bad size '.*': use COLSxROWS, such as 120x40 \(2 to 1000 each\)$/,
+      /^Bad size '.*': use COLSxROWS, such as 120x40, up to 1000x1000; a pane is at least 20x5 \(a smaller size is raised to it\)$/,
     );
   }
+});
+
+Deno.test("fitPaneSize: a size below 20x5 is raised, and says from what", () => {
+  assertEquals(fitPaneSize({ cols: 2, rows: 2 }), {
+    cols: 20,
+    rows: 5,
+    raisedFrom: { cols: 2, rows: 2 },
+  });
+  assertEquals(fitPaneSize({ cols: 80, rows: 3 }), {
+    cols: 80,
+    rows: 5,
+    raisedFrom: { cols: 80, rows: 3 },
+  });
+  assertEquals(fitPaneSize({ cols: 20, rows: 5 }), { cols: 20, rows: 5, raisedFrom: null });
 });
 
 Deno.test("parseSize: rejects other shapes and names the input", () => {

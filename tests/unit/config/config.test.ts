@@ -37,7 +37,9 @@ Deno.test("parseConfig: defaults for an empty file", () => {
       folderSetting: "~/skiff-agent",
       continueOnRestore: true,
     },
+    attach: { detach: { name: "C-\\", ctrl: "\\" }, history: { name: "C-]", ctrl: "]" } },
     document: {},
+    places: config.places,
   });
   assertEquals(DEFAULT_SCROLLBACK, 2000);
   assertEquals(parseConfig("", FILE, false).exists, false);
@@ -77,27 +79,30 @@ Deno.test("parseConfig: a root may start with ~", () => {
 
 Deno.test("parseConfig: project validation names the file and the key", () => {
   const cases: [string, string][] = [
-    ["projects = 1", `${FILE}: 'projects' must be a table`],
-    ["[projects]\nweb = 1", `${FILE}: 'projects.web' must be a table`],
+    ["projects = 1", `${FILE}:1:1: 'projects' must be a table`],
+    ["[projects]\nweb = 1", `${FILE}:2:1: 'projects.web' must be a table`],
     ["[projects.web]\ncommand = 'x'", `${FILE}: 'projects.web.root' must be a folder path`],
-    ['[projects.web]\nroot = ""', `${FILE}: 'projects.web.root' must be a folder path`],
-    ["[projects.web]\nroot = 5", `${FILE}: 'projects.web.root' must be a folder path`],
-    ['[projects.web]\nroot = "rel/dir"', `${FILE}: 'projects.web.root' must be an absolute path`],
+    ['[projects.web]\nroot = ""', `${FILE}:2:1: 'projects.web.root' must be a folder path`],
+    ["[projects.web]\nroot = 5", `${FILE}:2:1: 'projects.web.root' must be a folder path`],
+    [
+      '[projects.web]\nroot = "rel/dir"',
+      `${FILE}:2:1: 'projects.web.root' must be an absolute path`,
+    ],
     [
       '[projects.web]\nroot = "/a"\ncommand = 3',
-      `${FILE}: 'projects.web.command' must be a string or a list of strings`,
+      `${FILE}:3:1: 'projects.web.command' must be a string or a list of strings`,
     ],
     [
       '[projects.web]\nroot = "/a"\ncommand = ["a", 1]',
-      `${FILE}: 'projects.web.command' must be a string or a list of strings`,
+      `${FILE}:3:1: 'projects.web.command' must be a string or a list of strings`,
     ],
     [
       '[projects."bad name"]\nroot = "/a"',
-      `${FILE}: project name 'bad name' may hold only letters, digits, '_' and '-'`,
+      `${FILE}:1:11: project name 'bad name' may hold only letters, digits, '_' and '-'`,
     ],
     [
       '[projects."-dash"]\nroot = "/a"',
-      `${FILE}: project name '-dash' may hold only letters, digits, '_' and '-'`,
+      `${FILE}:1:11: project name '-dash' may hold only letters, digits, '_' and '-'`,
     ],
   ];
   for (const [text, message] of cases) assertEquals(usage(() => parseConfig(text, FILE)), message);
@@ -119,14 +124,17 @@ Deno.test("parseConfig: daemon settings and their bounds", () => {
   for (const bad of ["-1", "1.5", '"10"', "1000001", "true"]) {
     assertEquals(
       usage(() => parseConfig(`[daemon]\nscrollback = ${bad}`, FILE)),
-      `${FILE}: 'daemon.scrollback' must be a whole number of lines from 0 to 1000000`,
+      `${FILE}:2:1: 'daemon.scrollback' must be a whole number of lines from 0 to 1000000`,
     );
   }
   assertEquals(
     usage(() => parseConfig("[daemon]\nshell = 1", FILE)),
-    `${FILE}: 'daemon.shell' must be a string`,
+    `${FILE}:2:1: 'daemon.shell' must be a string`,
   );
-  assertEquals(usage(() => parseConfig("daemon = []", FILE)), `${FILE}: 'daemon' must be a table`);
+  assertEquals(
+    usage(() => parseConfig("daemon = []", FILE)),
+    `${FILE}:1:1: 'daemon' must be a table`,
+  );
   assertEquals(
     parseConfig("[daemon]\nturn_start_seconds = 0.5", FILE).daemon.turnStartSeconds,
     0.5,
@@ -138,7 +146,7 @@ Deno.test("parseConfig: daemon settings and their bounds", () => {
   for (const bad of ["0.4", "0", "-1", "3601", "nan", '"10"']) {
     assertEquals(
       usage(() => parseConfig(`[daemon]\nturn_start_seconds = ${bad}`, FILE)),
-      `${FILE}: 'daemon.turn_start_seconds' must be a number of seconds from 0.5 to 3600`,
+      `${FILE}:2:1: 'daemon.turn_start_seconds' must be a number of seconds from 0.5 to 3600`,
     );
   }
 });
@@ -162,19 +170,19 @@ Deno.test("parseConfig: skiff_agent settings", () => {
   );
   assertEquals(
     usage(() => parseConfig('[skiff_agent]\nname = ""', FILE)),
-    `${FILE}: 'skiff_agent.name' must be a string`,
+    `${FILE}:2:1: 'skiff_agent.name' must be a string`,
   );
   assertEquals(
     usage(() => parseConfig("[skiff_agent]\nagent = 1", FILE)),
-    `${FILE}: 'skiff_agent.agent' must be a string`,
+    `${FILE}:2:1: 'skiff_agent.agent' must be a string`,
   );
   assertEquals(
     usage(() => parseConfig('[skiff_agent]\ncontinue = "yes"', FILE)),
-    `${FILE}: 'skiff_agent.continue' must be true or false`,
+    `${FILE}:2:1: 'skiff_agent.continue' must be true or false`,
   );
   assertEquals(
     usage(() => parseConfig('[skiff_agent]\nenabled = "yes"', FILE)),
-    `${FILE}: 'skiff_agent.enabled' must be true or false`,
+    `${FILE}:2:1: 'skiff_agent.enabled' must be true or false`,
   );
 });
 
@@ -323,7 +331,7 @@ Deno.test("parseConfig: the Skiff agent's folder must be absolute or start with 
   for (const folder of ["relative/dir", "./here", "skiff-agent", "~other/x", "../up"]) {
     assertEquals(
       usage(() => parseConfig(`[skiff_agent]\nfolder = "${folder}"`, FILE)),
-      `${FILE}: 'skiff_agent.folder' must be an absolute path or start with ~/`,
+      `${FILE}:2:1: 'skiff_agent.folder' must be an absolute path or start with ~/`,
       folder,
     );
   }
@@ -357,4 +365,33 @@ Deno.test("agentFolder: with HOME unset there is no default folder, never /skiff
   );
   assertMatch(await folderIn(path, '[skiff_agent]\nfolder = "~/x"'), /^error: HOME is not set/);
   assertEquals(await folderIn(path, '[skiff_agent]\nfolder = "/srv/agent"'), "/srv/agent");
+});
+
+Deno.test("parseConfig: [attach] keys are read, checked, and the history key can be off", () => {
+  const config = parseConfig(`[attach]\ndetach_key = "C-b"\nhistory_key = "F12"\n`, FILE);
+  assertEquals(config.attach, {
+    detach: { name: "C-b", ctrl: "b" },
+    history: { name: "F12", fn: 12 },
+  });
+  assertEquals(parseConfig(`[attach]\nhistory_key = "none"\n`, FILE).attach.history, null);
+  assertEquals(
+    usage(() => parseConfig(`[attach]\ndetach_key = "C-m"\n`, FILE)),
+    `${FILE}:2:1: 'attach.detach_key' is 'C-m', which is Enter: programs need it`,
+  );
+  assertMatch(
+    usage(() => parseConfig(`[attach]\ndetach_key = "none"\n`, FILE)),
+    /:2:1: 'attach.detach_key' is 'none', not a key Skiff can keep; use C- with a letter/,
+  );
+  assertEquals(
+    usage(() => parseConfig(`[attach]\nhistory_key = "C-\\\\"\n`, FILE)),
+    `${FILE}:2:1: 'attach.history_key' is the detach key 'C-\\'; pick another, or "none"`,
+  );
+  assertMatch(
+    usage(() => parseConfig(`[attach]\ndetach_key = 3\n`, FILE)),
+    /:2:1: 'attach.detach_key' must be a key, such as "C-\]"/,
+  );
+  assertMatch(
+    usage(() => parseConfig(`[attach]\ndetach = "C-b"\n`, FILE)),
+    /:2:1: unknown key 'detach' in \[attach\]; did you mean 'detach_key'\?/,
+  );
 });

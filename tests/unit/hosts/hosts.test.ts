@@ -42,7 +42,7 @@ sokcet = "/x"
   assertEquals(hostConfig(c, "lab.2").sshOptions, ["-i", "~/.ssh/lab"]);
   assertMatch(
     assertThrows(() => hostConfig(c, "bad")).message,
-    /'hosts\.bad\.sokcet' is not a host key; known keys: ssh, skiff, socket, ssh_options/,
+    /projects\.toml:13:1: unknown key 'sokcet' in \[hosts\.bad\]; did you mean 'socket'\?/,
   );
   const missing = assertThrows(() => hostConfig(c, "gpu9")) as SkiffError;
   assertEquals([missing.exit, missing.message], [

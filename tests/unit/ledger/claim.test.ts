@@ -66,7 +66,7 @@ Deno.test("claimForSend claims a pending task once; finishSend stores the outcom
   );
   assertEquals(again.details.pid, Deno.pid);
 
-  const sent = ledger.finishSend(task.uid, "sent", 2000);
+  const sent = ledger.finishSend(task.uid, "sent", { generation: 2000 });
   assertEquals([sent.state, sent.generation, sent.sentAt], ["sent", 2000, T0.toISOString()]);
   assertEquals(claimRows(path), []);
   throwsSkiff(
@@ -78,7 +78,7 @@ Deno.test("claimForSend claims a pending task once; finishSend stores the outcom
   // blocked is stored the same way.
   const other = ledger.add({ pane, task: "Other" });
   ledger.claimForSend(other.uid);
-  const blocked = ledger.finishSend(other.uid, "blocked", 3000);
+  const blocked = ledger.finishSend(other.uid, "blocked", { generation: 3000 });
   assertEquals([blocked.state, blocked.generation], ["blocked", 3000]);
   throwsSkiff(() => ledger.claimForSend(other.uid), "CONFLICT", /is not pending: it is blocked/);
 
@@ -111,7 +111,7 @@ Deno.test("claimForSend takes an interrupted task only with liveness, and refuse
     /is not pending: it is sent and shows gone$/,
   );
   assertEquals(ledger.claimForSend(task.uid, { liveness: restarted }).id, task.id);
-  assertEquals(ledger.finishSend(task.uid, "sent", 5000).generation, 5000);
+  assertEquals(ledger.finishSend(task.uid, "sent", { generation: 5000 }).generation, 5000);
 
   const blocked = ledger.add({ pane, task: "Was blocked" });
   ledger.setBlocked(blocked.uid, 1000);
@@ -126,7 +126,7 @@ Deno.test("claimForSend takes an interrupted task only with liveness, and refuse
   );
   const plan = ledger.add({ task: "A plan" });
   throwsSkiff(() => ledger.claimForSend(plan.uid), "USAGE", /is a plan/);
-  throwsSkiff(() => ledger.finishSend(plan.uid, "sent", 1), "USAGE", /is a plan/);
+  throwsSkiff(() => ledger.finishSend(plan.uid, "sent", { generation: 1 }), "USAGE", /is a plan/);
   throwsSkiff(() => ledger.claimForSend("ffff0000"), "NOT_FOUND", /No task/);
   // A pending task on a pane that is gone can still be claimed: its stored state decides.
   const lost = ledger.add({ pane: { id: "p9", name: "x", generation: 1 }, task: "Lost" });
@@ -180,7 +180,7 @@ Deno.test("a claim lives exactly as long as its sender: never stale while it run
   assertEquals(claimRows(ledger.path), []);
 });
 
-Deno.test("a version 2 ledger without send_claims gets it on the first claim; version 1 too", async () => {
+Deno.test("a ledger without send_claims gets it on the first claim; version 1 too", async () => {
   await using dir = await tempDir();
   const path = join(dir.path, "ledger.db");
   const db = new DatabaseSync(path);
@@ -191,7 +191,7 @@ Deno.test("a version 2 ledger without send_claims gets it on the first claim; ve
     INSERT INTO tasks (pane, state, task, result) VALUES ('p1', 'pending', 'old', 'r.md');`);
   db.close();
   using ledger = open(dir.path);
-  assertEquals(ledger.migrated?.to, 2);
+  assertEquals(ledger.migrated?.to, 3);
   const tables = () => {
     const raw = new DatabaseSync(path, { readOnly: true });
     try {
@@ -207,7 +207,7 @@ Deno.test("a version 2 ledger without send_claims gets it on the first claim; ve
   assertEquals(ledger.claimForSend("1").task, "old");
   assert(tables().includes("send_claims"), "the first claim made the table");
   ledger.finishSend("1", "released");
-  // Another process sees a normal version 2 ledger.
+  // Another process sees a normal current ledger.
   using again = open(dir.path);
   assertEquals(again.migrated, null);
   assertEquals(again.claimForSend("1").id, 1);

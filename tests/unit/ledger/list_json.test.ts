@@ -35,7 +35,10 @@ function fill(ledger: Ledger): void {
   ledger.add({ task: "sent on p3", pane: p3, state: "sent" });
   const noted = ledger.add({ task: "typed without Enter", pane: p2 });
   ledger.claimForSend(noted.uid);
-  ledger.finishSend(noted.uid, "blocked", 2000, "typed without Enter: not submitted");
+  ledger.finishSend(noted.uid, "blocked", {
+    generation: 2000,
+    note: "typed without Enter: not submitted",
+  });
   ledger.add({ task: "pending on p4", pane: p4 });
   ledger.add({ task: "absolute result", pane: p2, result: "/tmp/skiff result.md" });
   ledger.add({

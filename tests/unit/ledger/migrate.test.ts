@@ -97,7 +97,7 @@ Deno.test("a version 1 ledger becomes version 2: ids kept, fresh unique uids", a
   const path = join(dir.path, "ledger.db");
   makeV1(path);
   const ledger = open(dir.path);
-  assertEquals(ledger.migrated, { from: 1, to: 2, rows: 5 });
+  assertEquals(ledger.migrated, { from: 1, to: 3, rows: 5 });
   const rows = ledger.list({ all: true }, null).entries.flatMap((
     e,
   ) => [e.row, ...(e.tasks ?? []).map((t) => t.row)]);
@@ -121,7 +121,7 @@ Deno.test("a version 1 ledger becomes version 2: ids kept, fresh unique uids", a
   assertEquals(ledger.add({ task: "new", pane: { id: "p1" } }).id, 10);
   ledger.close();
   raw(path, (db) => {
-    assertEquals(db.prepare("PRAGMA user_version").get()!.user_version, 2);
+    assertEquals(db.prepare("PRAGMA user_version").get()!.user_version, 3);
     const used = db.prepare("SELECT uid FROM used_uids").all().map((r) => String(r.uid));
     assertEquals(used.length, 6);
     for (const uid of uids) assert(used.includes(uid));
@@ -142,7 +142,7 @@ Deno.test("an empty version 1 ledger keeps its id counter", async () => {
   const path = join(dir.path, "ledger.db");
   makeV1(path, []);
   using ledger = open(dir.path);
-  assertEquals(ledger.migrated, { from: 1, to: 2, rows: 0 });
+  assertEquals(ledger.migrated, { from: 1, to: 3, rows: 0 });
   assertEquals(ledger.add({ task: "x", pane: { id: "p1" } }).id, 10);
 });
 
@@ -186,4 +186,64 @@ Deno.test("a locked version 1 ledger is not changed, and the error says it is lo
   raw(path, (db) => assertEquals(db.prepare("PRAGMA user_version").get()!.user_version, 1));
   using ledger = open(dir.path);
   assertEquals(ledger.migrated?.rows, 5);
+});
+
+/** The version 2 schema, written out here so the test does not lean on the code under test. */
+const V2 = `
+CREATE TABLE tasks (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  uid TEXT NOT NULL UNIQUE CHECK (length(uid) = 8 AND uid NOT GLOB '*[^0-9a-f]*'),
+  parent_id INTEGER, pane TEXT, pane_name TEXT, generation INTEGER,
+  state TEXT NOT NULL CHECK (state IN ('sent', 'pending', 'blocked', 'done')),
+  task TEXT NOT NULL, result TEXT NOT NULL, ref TEXT, created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL, sent_at TEXT, done_at TEXT);
+CREATE INDEX tasks_parent ON tasks (parent_id);
+CREATE TABLE used_uids (uid TEXT PRIMARY KEY) WITHOUT ROWID;
+CREATE TABLE task_notes (task_id INTEGER PRIMARY KEY, note TEXT NOT NULL, at TEXT NOT NULL);
+PRAGMA user_version = 2;
+INSERT INTO tasks VALUES
+  (1, 'aaaaaaa1', NULL, NULL, NULL, NULL, 'sent', 'Plan', 'results/p/plan.md', 'T-9',
+   '2025-01-01T00:00:00.000Z', '2025-01-01T00:00:00.000Z', NULL, NULL),
+  (2, 'aaaaaaa2', 1, 'p3', 'web', 1700, 'blocked', 'Step', 'results/p/a2-step.md', NULL,
+   '2025-01-01T00:00:01.000Z', '2025-01-02T00:00:00.000Z', '2025-01-02T00:00:00.000Z', NULL),
+  (5, 'aaaaaaa5', NULL, 'p4', 'api', 1800, 'done', 'Done task', '/abs/r.md', NULL,
+   '2025-01-03T00:00:00.000Z', '2025-01-04T00:00:00.000Z', '2025-01-03T00:00:01.000Z',
+   '2025-01-04T00:00:00.000Z');
+INSERT INTO used_uids VALUES ('aaaaaaa1'), ('aaaaaaa2'), ('aaaaaaa3'), ('aaaaaaa5');
+INSERT INTO task_notes VALUES (2, 'no turn started', '2025-01-02T00:00:00.000Z');
+UPDATE sqlite_sequence SET seq = 7 WHERE name = 'tasks';
+`;
+
+Deno.test("a version 2 ledger becomes version 3: every row and field kept, branch empty", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, "ledger.db");
+  raw(path, (db) => db.exec(V2));
+  const rowsBefore = () => {
+    const out: unknown[] = [];
+    raw(path, (db) => {
+      for (const row of db.prepare("SELECT * FROM tasks ORDER BY id").all()) {
+        const { branch: _, ...rest } = row as Record<string, unknown>;
+        out.push(rest);
+      }
+    });
+    return out;
+  };
+  const before = rowsBefore();
+  using ledger = open(dir.path);
+  assertEquals(ledger.migrated, { from: 2, to: 3, rows: 3 });
+  assertEquals(rowsBefore(), before, "every row keeps every field");
+  assertEquals(ledger.get("2").note, "no turn started");
+  assertEquals(ledger.get("2").branch, null);
+  assertEquals(ledger.get("aaaaaaa5").state, "done");
+  // Ids and uids keep their records: 7 was given, and aaaaaaa3 was used.
+  const added = ledger.add({ task: "new", pane: { id: "p3" } });
+  assertEquals(added.id, 8);
+  assert(!["aaaaaaa1", "aaaaaaa2", "aaaaaaa3", "aaaaaaa5"].includes(added.uid));
+  raw(path, (db) => {
+    assertEquals(db.prepare("PRAGMA user_version").get()!.user_version, 3);
+    assertEquals(db.prepare("SELECT count(*) AS n FROM used_uids").get()!.n, 5);
+  });
+  const again = open(dir.path);
+  assertEquals(again.migrated, null);
+  again.close();
 });

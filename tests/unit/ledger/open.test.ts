@@ -14,7 +14,7 @@ function refusedUntouched(dir: string, why: RegExp): void {
   for (const [name, bytes] of before) assertEquals(after.get(name), bytes, `${name} changed`);
 }
 
-Deno.test("first use makes the folder and a version 2 ledger in WAL mode", async () => {
+Deno.test("first use makes the folder and a version 3 ledger in WAL mode", async () => {
   await using dir = await tempDir();
   const path = join(dir.path, "deep/er/ledger.db");
   const ledger = openLedger(path);
@@ -25,7 +25,7 @@ Deno.test("first use makes the folder and a version 2 ledger in WAL mode", async
   ledger.close();
   ledger.close(); // a second close does nothing
   raw(path, (db) => {
-    assertEquals(db.prepare("PRAGMA user_version").get()!.user_version, 2);
+    assertEquals(db.prepare("PRAGMA user_version").get()!.user_version, 3);
     assertEquals(db.prepare("PRAGMA journal_mode").get()!.journal_mode, "wal");
   });
 });
@@ -122,8 +122,8 @@ Deno.test("a ledger from a newer Skiff is refused and left alone", async () => {
   await using dir = await tempDir();
   const path = join(dir.path, "ledger.db");
   open(dir.path).close();
-  raw(path, (db) => db.exec("PRAGMA user_version = 3; PRAGMA journal_mode = DELETE"));
-  refusedUntouched(dir.path, /is from a newer Skiff \(schema 3; this Skiff reads up to 2\)/);
+  raw(path, (db) => db.exec("PRAGMA user_version = 4; PRAGMA journal_mode = DELETE"));
+  refusedUntouched(dir.path, /is from a newer Skiff \(schema 4; this Skiff reads up to 3\)/);
 });
 
 Deno.test("a folder where the ledger should be is refused", async () => {

@@ -36,14 +36,14 @@ Deno.test("taskShownState: interrupted, gone and unknown liveness", () => {
   assertEquals(taskShownState(sent, live({ p1: null })), "sent");
 });
 
-Deno.test("planShownState: done when every task is done, sent while one is open", () => {
+Deno.test("planShownState: done when every task is done, sent while one is open, open with none", () => {
   const plan = { pane: null, generation: null, state: "sent" as const };
   const t = (state: "sent" | "pending" | "blocked" | "done") => ({
     pane: "p",
     generation: 1,
     state,
   });
-  assertEquals(planShownState(plan, []), "sent");
+  assertEquals(planShownState(plan, []), "open", "nothing was sent for it");
   assertEquals(planShownState({ ...plan, state: "pending" }, []), "pending");
   assertEquals(planShownState({ ...plan, state: "done" }, []), "done");
   assertEquals(planShownState(plan, [t("done"), t("done")]), "done");
@@ -107,21 +107,21 @@ Deno.test("list: plans carry their tasks; plan states follow the tasks", async (
   const panes = live({ p1: 1000, p2: 1000 });
   assertEquals(picture(ledger.list({}, panes).entries), [
     "P:sent[a:pending,b:pending]",
-    "E:sent[]",
+    "E:open[]",
     "c:pending",
   ]);
   ledger.done(a.uid);
   assertEquals(picture(ledger.list({}, panes).entries), [
     "P:sent[b:pending]",
-    "E:sent[]",
+    "E:open[]",
     "c:pending",
   ]);
   ledger.done(b.uid);
   // The plan is done now, so the default (open rows) hides it.
-  assertEquals(picture(ledger.list({}, panes).entries), ["E:sent[]", "c:pending"]);
+  assertEquals(picture(ledger.list({}, panes).entries), ["E:open[]", "c:pending"]);
   assertEquals(picture(ledger.list({ all: true }, panes).entries), [
     "P:done[a:done,b:done]",
-    "E:sent[]",
+    "E:open[]",
     "c:pending",
   ]);
   const shown = ledger.show(plan.uid, panes);
@@ -160,7 +160,8 @@ Deno.test("list: filters by shown state, pane and plan", async () => {
   assertEquals(list({ plan: plan.uid, state: "done" }), ["P:sent[]"]);
   assertEquals(list({ all: true }).length, 4);
   throwsSkiff(() => list({ plan: "4" }), "USAGE", /is a task, not a plan/);
-  throwsSkiff(() => list({ state: "open" as never }), "USAGE", /not a state/);
+  assertEquals(list({ state: "open" }), [], "no plan is without tasks");
+  throwsSkiff(() => list({ state: "opened" as never }), "USAGE", /not a state/);
 });
 
 Deno.test("interrupted after the pane's generation changes; a new send clears it", async () => {

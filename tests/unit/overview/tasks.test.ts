@@ -14,6 +14,7 @@ function row(uid: string, fields: Partial<TaskJson>): TaskJson {
     pane: "p1",
     pane_name: "w",
     generation: 1,
+    branch: null,
     task: "do it",
     result: `/r/${uid}.md`,
     ref: null,

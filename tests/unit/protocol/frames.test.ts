@@ -34,7 +34,14 @@ Deno.test("encodeFrame: type byte, big-endian length, payload", () => {
 });
 
 Deno.test("Frame types", () => {
-  assertEquals(Frame, { OUTPUT: 0x6f, END: 0x78, INPUT: 0x69, RESIZE: 0x72, DETACH: 0x71 });
+  assertEquals(Frame, {
+    OUTPUT: 0x6f,
+    END: 0x78,
+    INPUT: 0x69,
+    RESIZE: 0x72,
+    DETACH: 0x71,
+    REDRAW: 0x64,
+  });
 });
 
 Deno.test("FrameReader: round trip of several frames in one chunk", () => {

@@ -56,6 +56,7 @@ function row(id: number, fields: Partial<TaskRow>): TaskRow {
     pane: "p3",
     paneName: "reviewer",
     generation: 100,
+    branch: null,
     state: "sent",
     task: `task ${id}`,
     result: `/r/${id}.md`,

@@ -1,0 +1,26 @@
+/**
+ * `skiff dash`: the terminal dashboard.
+ *
+ * @module
+ */
+
+import { defineCommand } from "../lib/cli/mod.ts";
+import { runDashboard } from "../lib/dash/mod.ts";
+
+/** The `dash` command. */
+export const command = defineCommand({
+  name: "dash",
+  summary: "The dashboard: every pane live, the ledger, and keys to move between them",
+  description:
+    "Open a full-screen dashboard in this terminal: the Skiff agent's row with the watcher's health, then each project with its sessions and panes (agent, state, unread, how long ago the state changed), a live preview of the selected pane with its tasks, and the ledger. Enter opens the selected pane as 'skiff attach' does; Ctrl+\\ comes back. ? shows the keys. 'skiff' with no arguments in a terminal opens it too. It follows skiffd through reloads and restarts, and ends (exit 4) when skiffd is stopped for good.",
+  examples: ["skiff dash", "skiff"],
+  exits: [
+    ["USAGE", "stdin or stdout is not a terminal"],
+    ["DAEMON", "skiffd could not be reached, or was stopped for good"],
+  ],
+  run: async (ctx) => {
+    const outcome = await runDashboard();
+    if (outcome.line) ctx.out.line(outcome.line);
+    return outcome.code;
+  },
+});

@@ -1,0 +1,347 @@
+/**
+ * The worktrees of a skiffd: it asks here for everything about them. A pane
+ * keeps only its worktree's id (`SavedPane.worktree`); this holds the
+ * records, makes and removes worktrees, and keeps each one's last counted
+ * changes for `skiff ls`.
+ *
+ * Counting runs git, so it never happens on a hot path: `skiff ls` reads the
+ * last count. A count is taken when a pane's turn ends and on demand
+ * (`skiff diff`, `skiff worktree ls`), one worktree at a time, each git run
+ * with a time limit, and a worktree asked for while it is being counted is
+ * counted once more afterwards, not once per ask.
+ *
+ * @module
+ */
+
+import type { Project } from "../config/config.ts";
+import { SkiffError } from "../errors.ts";
+import type {
+  DiffStat,
+  PaneWorktree,
+  RemovedWorktree,
+  WorktreeInfo,
+} from "../protocol/worktrees.ts";
+import { makeWorktree, planWorktree, unmakeWorktree, type WorktreeRequest } from "./create.ts";
+import { type WorktreeRecord, WorktreeStore } from "./records.ts";
+import { pruneGitEntry, removalLosses, removeWorktree } from "./remove.ts";
+import { inspect, type Inspection } from "./status.ts";
+
+/** A pane, as the worktrees need to know it. */
+export interface PaneFacts {
+  /** Its id. */
+  id: string;
+  /** Its name. */
+  name: string;
+  /** Whether its process runs. */
+  status: "running" | "exited";
+  /** Its working folder, as last seen. */
+  cwd: string;
+  /** The id of its worktree, if it was made with one. */
+  worktree?: string;
+}
+
+/** Options for {@linkcode Worktrees}. */
+export interface WorktreesOptions {
+  /** The records' file. */
+  file: string;
+  /** Writes a line to skiffd's log. */
+  log: (line: string) => void;
+}
+
+/** What a worktree made for a new pane gives the pane. */
+export interface MadeWorktree {
+  /** Its record. */
+  record: WorktreeRecord;
+  /** The folder the pane starts in. */
+  cwd: string;
+}
+
+/** The last count of a worktree. */
+interface Count {
+  /** The branch checked out then, or null when detached. */
+  branch: string | null;
+  /** Its changes against the base. */
+  stat: DiffStat;
+}
+
+const NO_CHANGES: DiffStat = { files: 0, added: 0, removed: 0 };
+
+function folderExists(path: string): boolean {
+  try {
+    return Deno.statSync(path).isDirectory;
+  } catch {
+    return false;
+  }
+}
+
+function inside(path: string, folder: string): boolean {
+  return path === folder || path.startsWith(folder.endsWith("/") ? folder : `${folder}/`);
+}
+
+/** The worktrees Skiff made, for one skiffd. */
+export class Worktrees {
+  readonly #store: WorktreeStore;
+  readonly #log: (line: string) => void;
+  readonly #counts = new Map<string, Count>();
+  /** Worktrees waiting to be counted, in order. */
+  readonly #queue = new Set<string>();
+  #counting: Promise<void> | null = null;
+  /** Worktrees whose last count failed, so the failure is logged once. */
+  readonly #failing = new Set<string>();
+
+  /** Reads the records. */
+  constructor(options: WorktreesOptions) {
+    this.#store = new WorktreeStore(options.file, { log: options.log });
+    this.#log = options.log;
+  }
+
+  /** Every record, oldest first. */
+  get records(): readonly WorktreeRecord[] {
+    return this.#store.all;
+  }
+
+  /** Finds a record by `NAME` or `PROJECT/NAME` (throws NOT_FOUND, or USAGE when ambiguous). */
+  find(ref: string): WorktreeRecord {
+    return this.#store.find(ref);
+  }
+
+  /** The record with `id`, if it exists. */
+  get(id: string | undefined): WorktreeRecord | undefined {
+    return this.#store.get(id);
+  }
+
+  /**
+   * Checks a request and makes the worktree: every refusal comes before
+   * anything is made. The record is saved first, so a crash never leaves a
+   * worktree without one.
+   */
+  async make(request: WorktreeRequest): Promise<MadeWorktree> {
+    const plan = await planWorktree(request, (project, name) => this.#store.named(project, name));
+    const record = this.#store.add(plan.record);
+    try {
+      await makeWorktree(record, plan);
+    } catch (error) {
+      this.#store.remove(record.id);
+      throw error;
+    }
+    this.#counts.set(record.id, { branch: record.branch, stat: NO_CHANGES });
+    this.#log(`worktree ${record.id} (${record.project}/${record.name}) made at ${record.path}`);
+    return { record, cwd: plan.cwd };
+  }
+
+  /** Notes the pane a worktree was made for. A failed save only logs: the pane holds the link. */
+  madeFor(record: WorktreeRecord, pane: string): void {
+    try {
+      this.#store.setPane(record.id, pane);
+    } catch (error) {
+      this.#log(`worktree ${record.id}: ${(error as Error).message}`);
+    }
+  }
+
+  /** Takes away a worktree just made whose pane did not start, with its record. */
+  async unmake(made: MadeWorktree): Promise<void> {
+    try {
+      await unmakeWorktree(made.record);
+    } catch (error) {
+      this.#log(`worktree ${made.record.id}: could not take it away: ${(error as Error).message}`);
+    }
+    this.#counts.delete(made.record.id);
+    this.#store.remove(made.record.id);
+  }
+
+  /** What `skiff ls` shows of a pane's worktree: the last count, never a git run. */
+  paneView(id: string | undefined): { worktree: PaneWorktree; diff: DiffStat | null } | null {
+    const record = this.#store.get(id);
+    if (!record) return null;
+    const count = this.#counts.get(record.id);
+    return {
+      worktree: { name: record.name, branch: count?.branch ?? record.branch, path: record.path },
+      diff: count ? { ...count.stat } : null,
+    };
+  }
+
+  /** The folder a restored pane of worktree `id` comes back in, when it is there. */
+  folderOf(id: string | undefined): string | undefined {
+    const record = this.#store.get(id);
+    return record ? record.path : undefined;
+  }
+
+  /** Asks for a count of worktree `id` (coalesced: see the module's notes). */
+  recount(id: string | undefined): void {
+    if (!this.#store.get(id)) return;
+    this.#queue.add(id!);
+    this.#counting ??= this.#drain().finally(() => this.#counting = null);
+  }
+
+  /** Resolves once every count asked for so far is done. */
+  async settled(): Promise<void> {
+    while (this.#counting) await this.#counting;
+  }
+
+  async #drain(): Promise<void> {
+    while (this.#queue.size > 0) {
+      const id = this.#queue.values().next().value!;
+      this.#queue.delete(id);
+      const record = this.#store.get(id);
+      if (!record) continue;
+      try {
+        this.#keep(record, await inspect(record));
+      } catch (error) {
+        if (!this.#failing.has(id)) {
+          this.#log(`worktree ${id}: count failed: ${(error as Error).message}`);
+        }
+        this.#failing.add(id);
+      }
+    }
+  }
+
+  #keep(record: WorktreeRecord, seen: Inspection): void {
+    if (seen.missing || !seen.changes) {
+      this.#counts.delete(record.id);
+      return;
+    }
+    this.#failing.delete(record.id);
+    this.#counts.set(record.id, {
+      branch: seen.status?.branch ?? null,
+      stat: { ...seen.changes.stat },
+    });
+  }
+
+  /** Describes one worktree with what git says now (and keeps its count). */
+  async describe(record: WorktreeRecord, panes: readonly PaneFacts[]): Promise<WorktreeInfo> {
+    let seen: Inspection;
+    try {
+      seen = await inspect(record);
+    } catch (error) {
+      seen = { missing: (error as Error).message, status: null, ahead: null, changes: null };
+    }
+    this.#keep(record, seen);
+    const pane = panes.find((p) => p.worktree === record.id);
+    return {
+      id: record.id,
+      project: record.project,
+      name: record.name,
+      branch: seen.status ? seen.status.branch ?? "(detached)" : record.branch,
+      made_branch: record.branch,
+      branch_created: record.branch_created,
+      base: record.base,
+      base_commit: record.base_commit,
+      path: record.path,
+      repo: record.repo,
+      pane: pane ? { id: pane.id, name: pane.name, status: pane.status } : null,
+      state: seen.missing ? "missing" : "ok",
+      missing: seen.missing,
+      dirty: seen.status ? seen.status.changed.length + seen.status.untracked.length > 0 : null,
+      ahead: seen.ahead,
+      diff: seen.changes ? { ...seen.changes.stat } : null,
+      created: record.created,
+    };
+  }
+
+  /** Lists the worktrees (of `project`, when given), each as git sees it now. */
+  async list(panes: readonly PaneFacts[], project?: string): Promise<WorktreeInfo[]> {
+    const out: WorktreeInfo[] = [];
+    for (const record of this.#store.all) {
+      if (project === undefined || record.project === project) {
+        out.push(await this.describe(record, panes));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Removes a worktree. Refuses (exit `CONFLICT`), unless `force`: work that
+   * would be lost (the error says what), and running panes in it (which
+   * `force` ends first through `endPane`). A locked worktree, or a branch
+   * another worktree holds, is refused even with `force`.
+   */
+  async remove(
+    ref: string,
+    options: { force: boolean; deleteBranch: boolean },
+    panes: readonly PaneFacts[],
+    endPane: (id: string) => void,
+  ): Promise<RemovedWorktree> {
+    const record = this.#store.find(ref);
+    const label = `${record.project}/${record.name}`;
+    const losses = await removalLosses(record, options);
+    if (losses.blocked) {
+      throw new SkiffError(`Worktree '${label}' cannot be removed: ${losses.blocked}`, {
+        exit: "CONFLICT",
+        details: { reason: "blocked" },
+      });
+    }
+    const users = panes.filter((p) =>
+      p.status === "running" && (p.worktree === record.id || inside(p.cwd, record.path))
+    );
+    if (!options.force && users.length > 0) {
+      const names = users.map((p) => `${p.id} (${p.name})`).join(", ");
+      throw new SkiffError(
+        `Worktree '${label}' is in use by running pane ${names}: end it first, or use --force, which ends it`,
+        { exit: "CONFLICT", details: { reason: "pane_running", panes: users.map((p) => p.id) } },
+      );
+    }
+    if (!options.force && losses.lines.length > 0) {
+      throw new SkiffError(
+        `Worktree '${label}' holds work that would be lost: ${
+          losses.lines.join("; ")
+        }. Commit or merge it first, or use --force`,
+        { exit: "CONFLICT", details: { reason: "work_would_be_lost", lost: losses.lines } },
+      );
+    }
+    const before = await this.describe(record, panes);
+    for (const pane of users) endPane(pane.id);
+    let removal;
+    try {
+      removal = await removeWorktree(record, options);
+    } finally {
+      // Once the folder is gone, the record goes too, whatever happened to the branch.
+      if (!folderExists(record.path)) this.#forget(record);
+    }
+    this.#forget(record);
+    this.#log(
+      `worktree ${record.id} (${label}) removed${options.force ? " with --force" : ""}${
+        removal.branchDeleted ? ", branch deleted" : ""
+      }`,
+    );
+    return {
+      worktree: before,
+      branch_deleted: removal.branchDeleted,
+      panes_killed: users.map((p) => p.id),
+      discarded: options.force ? losses.lines : [],
+      ignored: removal.ignored,
+    };
+  }
+
+  #forget(record: WorktreeRecord): void {
+    if (!this.#store.get(record.id)) return;
+    this.#store.remove(record.id);
+    this.#counts.delete(record.id);
+  }
+
+  /**
+   * Drops the records of worktrees whose folder or repository is gone, and
+   * tidies git's entries for them. With `dryRun`, only says which.
+   */
+  async prune(panes: readonly PaneFacts[], dryRun: boolean): Promise<WorktreeInfo[]> {
+    const pruned: WorktreeInfo[] = [];
+    for (const record of [...this.#store.all]) {
+      const info = await this.describe(record, panes);
+      if (info.state !== "missing") continue;
+      pruned.push(info);
+      if (dryRun) continue;
+      await pruneGitEntry(record);
+      this.#forget(record);
+      this.#log(`worktree ${record.id} (${record.project}/${record.name}) pruned: ${info.missing}`);
+    }
+    return pruned;
+  }
+}
+
+/** The project of `name` from `projects`, or NOT_FOUND. */
+export function projectNamed(projects: readonly Project[], name: string): Project {
+  const project = projects.find((p) => p.name === name);
+  if (!project) {
+    throw new SkiffError(`No project '${name}'. See 'skiff project ls'`, { exit: "NOT_FOUND" });
+  }
+  return project;
+}
