@@ -12,6 +12,7 @@ import {
   projectsFile,
   type RuntimeFiles,
   runtimeFiles,
+  screensDir,
   stateDir,
   workspaceFile,
   worktreesFile,
@@ -146,6 +147,7 @@ async function serve(
     log,
     binDir: writeSkiffShim(files.bin),
     mayWrite: () => ownership.owns(),
+    screens: screensDir(files.socket),
   });
   log(`skiffd ${VERSION} starting, pid ${Deno.pid}, socket ${files.socket}`);
   logApart(log);
@@ -171,6 +173,7 @@ async function serve(
       workspace_error: workspace.saveError,
       log: files.log,
       watcher: watcher.status(),
+      screens: { dir: screensDir(files.socket), ...workspace.screenSaves },
     }),
     stop: (options) => options?.restart ? stop("restarting", { returning: true }) : stop("stopped"),
     reload: () => {

@@ -9,8 +9,8 @@
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { MAIN, pidAlive, type SkiffEnv, waitFor, withSkiff } from "../helpers/skiff.ts";
-import { hasSshd, SSHD, startSshd } from "../helpers/sshd.ts";
 import { TestTerminal } from "../helpers/terminal.ts";
+import { sshArgs, SSHD, startSshd } from "../helpers/sshd.ts";
 import { allPanes, starts, useFakeSkipper } from "../helpers/skipper.ts";
 
 Deno.test({
@@ -18,13 +18,16 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   fn: async () => {
-    assert(hasSshd(), `${SSHD} is missing: apt-get install openssh-server (.ci/run does)`);
+    assert(
+      await Deno.stat(SSHD).then(() => true, () => false),
+      `${SSHD} is missing: apt-get install openssh-server (.ci/run does)`,
+    );
     await withSkiff(async (skiff: SkiffEnv) => {
       await useFakeSkipper(skiff);
       const sshDir = join(skiff.root, "ssh");
       await Deno.mkdir(sshDir);
       const sshd = await startSshd(sshDir, skiff.env);
-      const term = await TestTerminal.start(["ssh", "-tt", ...sshd.options, sshd.dest], {
+      const term = await TestTerminal.start(sshArgs(sshd), {
         env: { ...skiff.env, SSH_AUTH_SOCK: "" },
         cwd: skiff.root,
         cols: 100,

@@ -69,6 +69,14 @@ export interface SshServer {
   stop(): Promise<void>;
 }
 
+/** The running sshd, by the name the dashboard's test knows it. */
+export type Sshd = SshServer;
+
+/** The `ssh` command line that logs in to `sshd` with a terminal. */
+export function sshArgs(sshd: SshServer): string[] {
+  return ["ssh", "-tt", ...sshd.options, sshd.dest];
+}
+
 /**
  * Starts sshd for this user on a loopback port, in `dir` (its keys, config
  * and pid file go there). Every login gets exactly `env`.
