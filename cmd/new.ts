@@ -15,7 +15,6 @@ import {
 import { clientEnv, withDaemon } from "../lib/client/mod.ts";
 import type { NewPaneParams, PaneInfo } from "../lib/protocol/panes.ts";
 import { agentLaunchFor } from "../lib/agents/launch.ts";
-import { loadConfig, projectAt } from "../lib/config/mod.ts";
 
 /** How long `--wait-ready` waits by default, in seconds. */
 export const DEFAULT_READY_SECONDS = 120;
@@ -140,13 +139,13 @@ export const command = defineCommand({
       env = { ...launch.env, ...env };
     }
     const worktree = ctx.opts.worktree;
-    // Run in a project's folder (its root or below), a pane is that project's, as with --project.
-    const found = cwd === undefined && project === undefined && worktree === undefined &&
-        ctx.opts.session === undefined
-      ? projectAt(loadConfig(), Deno.cwd())
-      : undefined;
+    // Run in a project's folder (its root or below), a pane is that project's, as with
+    // --project: skiffd finds it, with the config it runs on.
+    const fromCwd = cwd === undefined && project === undefined && worktree === undefined &&
+      ctx.opts.session === undefined;
     const params: NewPaneParams = {
-      project: project ?? found?.name,
+      project,
+      ...(fromCwd ? { project_from_cwd: true } : {}),
       // A pane in a worktree is named after it unless named.
       name: ctx.opts.name ?? (worktree === undefined ? agent : undefined),
       session: ctx.opts.session,
@@ -167,8 +166,8 @@ export const command = defineCommand({
       if (!ctx.opts["wait-ready"]) return made;
       return await client.call("pane.ready", { pane: made.id, timeout_ms: readyMs });
     });
-    if (found) {
-      ctx.out.notice(`In project ${found.name}: this folder is in its root, ${found.root}`);
+    if (fromCwd && pane.project !== null) {
+      ctx.out.notice(`In project ${pane.project}: this folder is in its root`);
     }
     const raised = size?.raisedFrom ?? null;
     if (raised) {

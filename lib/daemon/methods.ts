@@ -6,6 +6,7 @@
  */
 
 import { SkiffError } from "../errors.ts";
+import { projectAt } from "../config/projects.ts";
 import { encodeKeys } from "../screen/keys.ts";
 import { AGENT_METHODS } from "./agent_methods.ts";
 import { ENSURE_METHODS } from "./ensure_methods.ts";
@@ -54,6 +55,12 @@ export const METHODS: MethodTable<Exclude<MethodName, "hello" | ServiceMethodNam
   "pane.new": async (params, ctx) => {
     const request = newPaneRequest(params);
     const worktree = worktreeParams(params);
+    if (
+      flag(params, "project_from_cwd") && request.project === undefined &&
+      request.session === undefined && request.cwd !== undefined && !worktree
+    ) {
+      request.project = projectAt(ctx.workspace.config, request.cwd)?.name;
+    }
     const pane = worktree
       ? await newPaneInWorktree(ctx, request, worktree)
       : await ctx.workspace.newPane(request);

@@ -143,6 +143,12 @@ export interface NewPaneParams {
   client_env?: Record<string, string>;
   /** Make a git worktree of the project's repository and start the pane in it. */
   worktree?: NewWorktreeParams;
+  /**
+   * With `cwd` and no `project`, `session` or `worktree`: the pane is the
+   * project's whose root holds `cwd` (the deepest), if any (`skiff new` run
+   * in a project's folder).
+   */
+  project_from_cwd?: boolean;
 }
 
 /** The variables a pane takes from the command that starts it, not from skiffd's own start. */
