@@ -24,7 +24,7 @@ export const command = defineCommand({
   name: "new",
   summary: "Start a pane running a shell or a command",
   description:
-    "Start a pane and print its id. Without a command it runs your login shell. In a project, it starts in the project's root and runs the project's command, if one is set.",
+    "Start a pane and print its id. Without a command it runs your login shell. In a project, it starts in the project's root and runs the project's command, if one is set. With --worktree NAME it starts in a new git worktree of the project's repository instead, on a branch of its own (skiff/NAME), so agents side by side never edit the same checkout; see 'skiff worktree'. --wait-ready returns once the agent in the pane is ready for a task.",
   options: [
     {
       name: "project",

@@ -108,6 +108,18 @@ export class Worktrees {
    */
   async make(request: WorktreeRequest): Promise<MadeWorktree> {
     const plan = await planWorktree(request, (project, name) => this.#store.named(project, name));
+    // Checked again with no wait between the check and the record, so two `new`s at once make one.
+    const { project, name, path, repo, branch } = plan.record;
+    const clash = this.#store.all.find((r) =>
+      (r.project === project && r.name === name) || r.path === path ||
+      (r.repo === repo && r.branch === branch)
+    );
+    if (clash) {
+      throw new SkiffError(
+        `Worktree '${clash.project}/${clash.name}' was just made with this name, folder or branch: pick another name`,
+        { exit: "CONFLICT", details: { reason: "name_taken" } },
+      );
+    }
     const record = this.#store.add(plan.record);
     try {
       await makeWorktree(record, plan);

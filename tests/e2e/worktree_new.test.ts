@@ -308,3 +308,24 @@ Deno.test("a restored pane whose last folder is gone comes back at its worktree'
     assertEquals(after.cwd, path);
   });
 });
+
+Deno.test("two new --worktree of one name at once: one pane and one worktree, the other refused", async () => {
+  await withSkiff(async (skiff) => {
+    const repo = await makeRepo(join(skiff.root, "repo"));
+    await addProject(skiff, "demo", repo);
+    await skiff.ok(["daemon", "start"]);
+    const args = ["new", "--project", "demo", "--worktree", "same", "--", ...BASH];
+    const results = await Promise.all([skiff.run(args), skiff.run(args), skiff.run(args)]);
+    assertEquals(
+      results.map((r) => r.code).sort(),
+      [0, 5, 5],
+      results.map((r) => r.stderr).join(""),
+    );
+    for (const r of results.filter((r) => r.code === 5)) {
+      assertEquals(r.stderr.trimEnd().split("\n").length, 1);
+    }
+    assertEquals((await panes(skiff)).length, 1);
+    assertEquals((await worktrees(skiff)).map((w) => w.name), ["same"]);
+    assertEquals(git(repo, "worktree", "list").split("\n").length, 2);
+  });
+});
