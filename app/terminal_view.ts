@@ -15,6 +15,7 @@ import { Terminal } from "@xterm/xterm";
 import { FitAddon } from "@xterm/addon-fit";
 import { encodeFrame, Frame, FrameReader } from "../lib/protocol/frames.ts";
 import type { PaneInfo } from "../lib/protocol/panes.ts";
+import type { AttachKey } from "../lib/config/attach_keys.ts";
 import { terminalTheme } from "./theme.ts";
 
 /** What the terminal tells the page. */
@@ -23,7 +24,7 @@ export interface TerminalHooks {
   attached(pane: PaneInfo): void;
   /** The pane ended (`exited`, `killed`, …) or the terminal could not attach. */
   ended(why: string): void;
-  /** The person pressed Ctrl+\ to leave the terminal. */
+  /** The person pressed the detach key (Ctrl+\ unless `[attach] detach_key` says otherwise). */
   leave(): void;
 }
 
@@ -41,6 +42,8 @@ export class TerminalView {
   #disposed = false;
   #ended = false;
   #retry = 250;
+  /** The key that leaves the terminal; the server says which at each attach. */
+  #detach: AttachKey = { name: "C-\\", ctrl: "\\" };
 
   /** Opens `pane` in `host`. */
   constructor(host: HTMLElement, pane: string, hooks: TerminalHooks) {
@@ -59,7 +62,7 @@ export class TerminalView {
     this.term.loadAddon(this.#fit);
     this.term.open(host);
     this.term.attachCustomKeyEventHandler((event) => {
-      if (event.type === "keydown" && event.ctrlKey && event.key === "\\") {
+      if (event.type === "keydown" && isKey(event, this.#detach)) {
         this.#hooks.leave();
         return false;
       }
@@ -122,6 +125,7 @@ export class TerminalView {
         const info = JSON.parse(message.data);
         if (info.attached) {
           this.#pane = info.attached.id;
+          if (info.detach_key) this.#detach = info.detach_key;
           this.#retry = 250;
           if (first) this.term.reset();
           first = false;
@@ -170,4 +174,11 @@ export class TerminalView {
     this.#ws?.close();
     this.term.dispose();
   }
+}
+
+/** Whether a key press is `key`: Ctrl with its character and nothing else, or its function key alone. */
+function isKey(event: KeyboardEvent, key: AttachKey): boolean {
+  const others = event.altKey || event.metaKey;
+  if ("fn" in key) return !others && !event.ctrlKey && !event.shiftKey && event.key === key.name;
+  return event.ctrlKey && !others && event.key.toLowerCase() === key.ctrl;
 }

@@ -40,6 +40,23 @@ interface FloodTimes {
   echo: number[];
 }
 
+/** What skiffd's screen saves cost while the panes flooded (from `daemon status`). */
+interface SaveCost {
+  /** Milliseconds per save, on average. */
+  perSave: number;
+  /** The longest save, in ms. */
+  longest: number;
+  /** Share of the wall-clock time spent saving, in percent. */
+  share: number;
+}
+
+type ScreenStats = { saves: number; total_ms: number; max_ms: number };
+
+async function screenStats(env: Record<string, string>): Promise<ScreenStats> {
+  const status = JSON.parse(await skiff(["daemon", "status", "--json"], env));
+  return status.screens ?? { saves: 0, total_ms: 0, max_ms: 0 };
+}
+
 async function configureFakeAgent(env: Record<string, string>): Promise<void> {
   await Deno.mkdir(env.SKIFF_CONFIG_DIR, { recursive: true });
   await Deno.writeTextFile(
@@ -116,11 +133,13 @@ async function skiffFlood(
   ids: string[],
   agent: string,
   log: (line: string) => void,
-): Promise<FloodTimes & { send: number[] }> {
+): Promise<FloodTimes & { send: number[]; saves: SaveCost }> {
   const flooding = ids.slice(0, FLOODING);
   const quiet = ids.at(-1)!;
   for (const id of flooding) await skiff(["keys", id, "yes", "Enter"], env);
   await new Promise((resolve) => setTimeout(resolve, 1000));
+  const savesBefore = await screenStats(env);
+  const floodStart = performance.now();
   const ls: number[] = [];
   for (let i = 0; i < LS_RUNS; i++) {
     const run = await timeSkiff(["ls", "--json"], env);
@@ -151,10 +170,24 @@ async function skiffFlood(
     await skiff(["wait", agent, "--until", "idle", "--timeout", "60"], env);
   }
   log(`  skiff send overhead while ${FLOODING} flood: ${send.join(" ")} ms`);
+  const savesAfter = await screenStats(env);
+  const floodMs = performance.now() - floodStart;
+  const saved = savesAfter.saves - savesBefore.saves;
+  const spent = savesAfter.total_ms - savesBefore.total_ms;
+  const saves: SaveCost = {
+    perSave: saved > 0 ? spent / saved : 0,
+    longest: savesAfter.max_ms,
+    share: 100 * spent / floodMs,
+  };
+  log(
+    `  screen saves while ${FLOODING} flood: ${saved} in ${(floodMs / 1000).toFixed(1)} s, ${
+      saves.perSave.toFixed(2)
+    } ms each, longest ${saves.longest.toFixed(1)} ms, ${saves.share.toFixed(2)}% of the time`,
+  );
   const floodScreen = await skiff(["capture", flooding[0]], env);
   if (!floodScreen.includes("y\ny\ny")) throw new Error("the flooding pane shows no flood");
   for (const id of flooding) await skiff(["keys", id, "C-c"], env);
-  return { ls, echo, send };
+  return { ls, echo, send, saves };
 }
 
 async function tmuxFlood(
@@ -249,6 +282,22 @@ export async function benchLoad(log: (line: string) => void): Promise<BenchRow[]
       lsRow,
       echoRow,
       sendRow,
+      {
+        metric: `screen saves while ${FLOODING} flood: time per save (in the background)`,
+        skiff: skiffTimes.saves.perSave,
+        unit: "ms",
+        higherIsBetter: false,
+        target: "< 15 ms (a round's budget)",
+        met: skiffTimes.saves.perSave < 15,
+      },
+      {
+        metric: `screen saves while ${FLOODING} flood: share of skiffd's time`,
+        skiff: skiffTimes.saves.share,
+        unit: "%",
+        higherIsBetter: false,
+        target: "< 5 %",
+        met: skiffTimes.saves.share < 5,
+      },
     ];
   } finally {
     await skiff(["daemon", "stop"], env).catch(() => {});

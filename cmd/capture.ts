@@ -37,8 +37,7 @@ export const command = defineCommand({
         pane: ctx.args.PANE,
         ansi: ctx.opts.ansi,
         scrollback: ctx.opts.scrollback,
-      })
-    );
+      }), { pane: ctx.args.PANE });
     ctx.out.result(result, () => ctx.out.line(result.text));
   },
 });

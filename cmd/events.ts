@@ -6,7 +6,7 @@
 
 import { defineCommand, Exit, SkiffError } from "../lib/cli/mod.ts";
 import { writeAllSync } from "../lib/platform/bytes.ts";
-import { followEvents } from "../lib/client/mod.ts";
+import { followEvents, withDaemon } from "../lib/client/mod.ts";
 import { type Event, EVENT_NAMES } from "../lib/protocol/events.ts";
 
 /** How long to look for skiffd again after it drops the stream (a reload or restart). */
@@ -26,28 +26,76 @@ function textLine(event: Event): string {
   return [time.slice(11, 19), name, who, ...fields].filter((s) => s !== "").join(" ");
 }
 
+/** The event types `--type` names (a list, comma-separated or repeated), checked. */
+function eventTypes(values: string[]): Set<string> {
+  const types = new Set(values.flatMap((v) => v.split(",")).map((t) => t.trim()).filter(Boolean));
+  for (const type of types) {
+    if (!(EVENT_NAMES as readonly string[]).includes(type)) {
+      throw new SkiffError(
+        `Unknown event type '${type}'; the types are ${EVENT_NAMES.join(", ")}`,
+        {
+          exit: "USAGE",
+        },
+      );
+    }
+  }
+  return types;
+}
+
 /** The `events` command. */
 export const command = defineCommand({
   name: "events",
   summary: "Follow the daemon's events, one a line",
   description: `Print events as they happen: ${
     EVENT_NAMES.join(", ")
-  }. With --json each line is one JSON object with the pane id, name, generation, time, and the event's place in the stream (run, seq). The stream follows skiffd through reloads and restarts, resuming after the last event it printed; a resync event says when some could not be told. It ends (exit 4) when skiffd is stopped for good, after its daemon-stopping event.`,
+  }. With --json each line is one JSON object with the pane id, name, generation, time, and the event's place in the stream (run, seq). Text mode leaves out title events (a working agent's spinner makes one a second) unless --type names them. --pane keeps one pane's events and --type the types named; a resync (events were missed) always shows. The stream follows skiffd through reloads and restarts, resuming after the last event it printed. It ends (exit 4) when skiffd is stopped for good, after its daemon-stopping event.`,
   options: [
     { name: "count", type: "number", value: "N", help: "Exit after N events" },
+    {
+      name: "pane",
+      type: "string",
+      value: "PANE",
+      help: "Only this pane's events (id, name or project/name)",
+      complete: "pane",
+    },
+    {
+      name: "type",
+      type: "list",
+      value: "TYPE",
+      help: "Only events of these types (TYPE,TYPE… or repeated)",
+      suggest: EVENT_NAMES,
+    },
   ],
-  exits: [["DAEMON", "skiffd could not be reached, or went away"]],
+  examples: [
+    "skiff events --pane reviewer --type turn-end,idle-no-turn",
+    "skiff events --json --count 1 --type exit",
+  ],
+  exits: [["NOT_FOUND", "No such pane"], ["DAEMON", "skiffd could not be reached, or went away"]],
   run: async (ctx) => {
     const limit = ctx.opts.count;
     if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) {
       throw new SkiffError("Option '--count' needs a whole number above 0", { exit: "USAGE" });
     }
+    const types = eventTypes(ctx.opts.type);
+    // A pane is followed by its id, which a rename or a restart keeps.
+    const pane = ctx.opts.pane === undefined
+      ? undefined
+      : (await withDaemon((client) => client.call("pane.get", { pane: ctx.opts.pane! }))).id;
+    const shown = (event: Event): boolean => {
+      if (event.event === "resync") return true;
+      if (types.size > 0 ? !types.has(event.event) : !ctx.json && event.event === "title") {
+        return false;
+      }
+      return pane === undefined || (event as { pane?: string }).pane === pane;
+    };
     const encoder = new TextEncoder();
     let seen = 0;
     for await (const event of followEvents({ reconnectMs: RECONNECT_MS })) {
-      const line = ctx.json ? JSON.stringify(event) : textLine(event);
-      writeAllSync(Deno.stdout, encoder.encode(line + "\n"));
-      if (limit !== undefined && ++seen >= limit) return Exit.OK;
+      if (shown(event)) {
+        const line = ctx.json ? JSON.stringify(event) : textLine(event);
+        writeAllSync(Deno.stdout, encoder.encode(line + "\n"));
+        if (limit !== undefined && ++seen >= limit) return Exit.OK;
+      }
       if (event.event === "daemon-stopping" && !event.returning) {
         throw new SkiffError("skiffd was stopped", { exit: "DAEMON" });
       }

@@ -14,7 +14,9 @@ export const command = defineCommand({
   args: [PANE_ARG],
   exits: ["NOT_FOUND", "DAEMON"],
   run: async (ctx) => {
-    const r = await withDaemon((client) => client.call("pane.explain", { pane: ctx.args.PANE }));
+    const r = await withDaemon((client) => client.call("pane.explain", { pane: ctx.args.PANE }), {
+      pane: ctx.args.PANE,
+    });
     ctx.out.result(r, () => {
       const agent = r.agent_label ?? "no known agent";
       ctx.out.line(`${r.name} (${r.id}): ${agent}, state ${r.state}${r.unread ? ", unread" : ""}`);

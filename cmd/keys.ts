@@ -25,8 +25,9 @@ export const command = defineCommand({
     const words = ctx.args.KEY;
     const literal = ctx.opts.literal;
     if (!literal) checkKeyWords(words);
-    const result = await withDaemon((client) =>
-      client.call("pane.keys", { pane: ctx.args.PANE, keys: words, literal })
+    const result = await withDaemon(
+      (client) => client.call("pane.keys", { pane: ctx.args.PANE, keys: words, literal }),
+      { pane: ctx.args.PANE },
     );
     ctx.out.result(result, () => {});
   },

@@ -16,7 +16,9 @@ export const command = defineCommand({
   args: [PANE_ARG],
   exits: ["NOT_FOUND", "DAEMON"],
   run: async (ctx) => {
-    const pane = await withDaemon((client) => client.call("pane.kill", { pane: ctx.args.PANE }));
+    const pane = await withDaemon((client) => client.call("pane.kill", { pane: ctx.args.PANE }), {
+      pane: ctx.args.PANE,
+    });
     ctx.out.result({ killed: pane }, () => {});
   },
 });

@@ -17,8 +17,9 @@ export const command = defineCommand({
   ],
   exits: ["NOT_FOUND", "DAEMON", ["CONFLICT", "The name is taken"]],
   run: async (ctx) => {
-    const pane = await withDaemon((client) =>
-      client.call("pane.rename", { pane: ctx.args.PANE, name: ctx.args.NAME })
+    const pane = await withDaemon(
+      (client) => client.call("pane.rename", { pane: ctx.args.PANE, name: ctx.args.NAME }),
+      { pane: ctx.args.PANE },
     );
     ctx.out.result({ pane }, () => {});
   },

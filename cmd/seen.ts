@@ -16,7 +16,9 @@ export const command = defineCommand({
   args: [PANE_ARG],
   exits: ["NOT_FOUND", "DAEMON"],
   run: async (ctx) => {
-    const result = await withDaemon((client) => client.call("pane.seen", { pane: ctx.args.PANE }));
+    const result = await withDaemon((client) => client.call("pane.seen", { pane: ctx.args.PANE }), {
+      pane: ctx.args.PANE,
+    });
     ctx.out.result(result, () =>
       ctx.out.line(
         result.was_unread

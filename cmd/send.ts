@@ -66,8 +66,7 @@ export const command = defineCommand({
         enter: ctx.opts.enter,
         any: ctx.opts.any,
         timeout_ms: seconds === undefined ? undefined : secondsToMs(seconds, "timeout"),
-      })
-    );
+      }), { pane: ctx.args.PANE });
     ctx.out.result(result, () =>
       ctx.out.line(
         result.entered

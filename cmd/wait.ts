@@ -56,8 +56,7 @@ export const command = defineCommand({
         pane: ctx.args.PANE,
         until,
         timeout_ms: seconds === undefined ? undefined : secondsToMs(seconds, "timeout"),
-      })
-    );
+      }), { pane: ctx.args.PANE });
     ctx.out.result(result, () => ctx.out.line(`${result.name} is ${result.state}`));
   },
 });

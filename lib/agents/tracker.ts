@@ -185,6 +185,15 @@ export class AgentTracker {
     return times.length ? Math.min(...times) : undefined;
   }
 
+  /**
+   * Starts from a process that had exited before the tracker was made (a
+   * pane restored as exited): its exit is old news, so no event tells it.
+   */
+  exitedBefore(): void {
+    this.#state = "exited";
+    this.#agent = undefined;
+  }
+
   /** Looks again and returns the events that follow from what changed. */
   update(input: TrackerInput): TrackerEvent[] {
     const events: TrackerEvent[] = [];

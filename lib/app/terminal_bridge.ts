@@ -4,13 +4,17 @@
  * to the pane as `skiff attach` does, through an {@linkcode AttachLink}:
  * when skiffd reloads, it attaches again and the page gets a fresh redraw,
  * and keys typed meanwhile go in after it. A text message tells the page
- * the pane it got (`{attached: PaneInfo}`, again after each new attach) or
- * why it could not (`{error}`).
+ * the pane it got and the detach key of `[attach]` (`{attached: PaneInfo,
+ * detach_key}`, again after each new attach) or why it could not
+ * (`{error}`).
  *
  * @module
  */
 
 import { AttachLink, type TerminalSize } from "../client/attach_link.ts";
+import { type AttachKey, loadConfig } from "../config/config.ts";
+import { DEFAULT_DETACH_KEY, parseAttachKey } from "../config/attach_keys.ts";
+import type { PaneInfo } from "../protocol/panes.ts";
 import { codeOf, SkiffError } from "../errors.ts";
 import { encodeFrame, Frame, FrameReader } from "../protocol/frames.ts";
 import { TERMINAL_SCROLLBACK } from "./api.ts";
@@ -26,6 +30,23 @@ export interface TerminalRequest {
   cols?: number;
   /** Rows. */
   rows?: number;
+}
+
+/** The detach key of `projects.toml`; the default while the file is broken. */
+function detachKey(): AttachKey {
+  try {
+    return loadConfig().attach.detach;
+  } catch {
+    return parseAttachKey(DEFAULT_DETACH_KEY) as AttachKey;
+  }
+}
+
+/** What the page hears when the pane is attached. */
+export interface TerminalAttached {
+  /** The pane. */
+  attached: PaneInfo;
+  /** The key that gives the keyboard back to the sidebar (`[attach] detach_key`). */
+  detach_key: AttachKey;
 }
 
 /** Bridges one WebSocket to one attached pane until either side ends. */
@@ -93,11 +114,11 @@ export function bridgeTerminal(ws: WebSocket, socket: string, request: TerminalR
       size: () => size,
       scrollback: TERMINAL_SCROLLBACK,
       output: (data) => early ? early.push(data) : sendFrame(Frame.OUTPUT, data),
-      reattached: (info) => sendText({ attached: info }),
+      reattached: (info) => sendText({ attached: info, detach_key: detachKey() }),
     });
     if (closed) return opened.close();
     link = opened;
-    sendText({ attached: link.info });
+    sendText({ attached: link.info, detach_key: detachKey() } satisfies TerminalAttached);
     for (const data of early ?? []) sendFrame(Frame.OUTPUT, data);
     early = undefined;
     for (const data of pending ?? []) onPage(data);

@@ -5,7 +5,10 @@
  * `attach_link.ts`); keys typed meanwhile are held, or refused with a line.
  *
  * `skiff attach`, `skiff skipper` and the dashboard call
- * {@linkcode attachTerminal}.
+ * {@linkcode attachTerminal}. A caller with an input loop of its own (the
+ * dashboard) reads keys through `terminal_input.ts` too: keys typed after
+ * the detach key, or read by a read this attach could not take back, go to
+ * it rather than being lost.
  *
  * @module
  */
@@ -13,7 +16,6 @@
 import { SkiffError } from "../errors.ts";
 import { writeAllSync } from "../platform/bytes.ts";
 import { type AttachKeys, loadConfig } from "../config/config.ts";
-import { describeKey } from "../config/attach_keys.ts";
 import type { PaneInfo } from "../protocol/panes.ts";
 import { AttachLink, type Reattach, type TerminalSize } from "./attach_link.ts";
 import { KeyFinder } from "./attach_keys.ts";
@@ -47,6 +49,8 @@ export interface AttachOutcome {
   name: string;
   /** How the pane was chosen when none was named: `used` (used last) or `newest`. */
   picked?: "used" | "newest";
+  /** Bytes typed while skiffd was away that never went in, since the attach ended first. */
+  unsent?: number;
   /** The line that says how it ended, such as `[detached from web (p1); …]`. */
   line: string;
 }
@@ -84,7 +88,7 @@ function label(info: { name: string; id: string }): string {
 
 /** The line that says how an attach ended. */
 export function attachEndLine(
-  outcome: Pick<AttachOutcome, "reason" | "pane" | "name">,
+  outcome: Pick<AttachOutcome, "reason" | "pane" | "name" | "unsent">,
   again = `skiff attach ${outcome.name}`,
 ): string {
   const pane = label({ name: outcome.name, id: outcome.pane });
@@ -96,7 +100,12 @@ export function attachEndLine(
     lost: "[lost skiffd]",
     gone: `[${pane} is gone]`,
   };
-  return lines[outcome.reason] ?? `[${outcome.reason}]`;
+  const line = lines[outcome.reason] ?? `[${outcome.reason}]`;
+  if (!outcome.unsent) return line;
+  const one = outcome.unsent === 1;
+  return `${line.slice(0, -1)}; ${outcome.unsent} byte${
+    one ? "" : "s"
+  } typed while skiffd was away ${one ? "was" : "were"} not sent]`;
 }
 
 /**
@@ -297,17 +306,10 @@ export async function attachTerminal(
     pane: link.info.id,
     name: link.info.name,
     ...(picked ? { picked: picked.why } : {}),
+    ...(end.unsent ? { unsent: end.unsent } : {}),
     line: "",
   };
   outcome.line = attachEndLine(outcome, options.again);
   if (options.printEnd) write(outcome.line + "\n");
   return outcome;
-}
-
-/** How a person presses the keys of `keys`, for help: `Ctrl+\`. */
-export function keyHelp(keys: AttachKeys): { detach: string; history: string | null } {
-  return {
-    detach: describeKey(keys.detach),
-    history: keys.history ? describeKey(keys.history) : null,
-  };
 }

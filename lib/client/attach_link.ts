@@ -71,6 +71,8 @@ export interface LinkEnd {
    * not come back).
    */
   reason: string;
+  /** Bytes typed while the link was away that never went in (it ended first). */
+  unsent?: number;
 }
 
 type State = "live" | "away" | "ended";
@@ -102,7 +104,7 @@ export class AttachLink {
    * reached.
    */
   static async open(pane: string, options: AttachLinkOptions): Promise<AttachLink> {
-    const client = await connectDaemon({ socket: options.socket, start: options.start });
+    const client = await connectDaemon({ socket: options.socket, start: options.start, pane });
     let info: PaneInfo;
     try {
       info = await client.call(
@@ -149,13 +151,16 @@ export class AttachLink {
     if (this.#state === "live") this.#send(Frame.REDRAW, "");
   }
 
-  /** Leaves the pane, which keeps running; `done` resolves with `detached`. */
+  /**
+   * Leaves the pane, which keeps running; `done` resolves with `detached`.
+   * While the link is away it leaves at once: keys held for the next attach
+   * are counted in `unsent`.
+   */
   detach(): void {
     if (this.#state === "ended") return;
     this.#detaching = true;
     if (this.#state === "live") this.#send(Frame.DETACH, "");
-    // Away with keys held: they go in at the next attach, and the link leaves after them.
-    else if (this.#held.length === 0) this.#end("detached");
+    else this.#end("detached");
   }
 
   /** Ends the link at once (the pane keeps running). */
@@ -178,9 +183,10 @@ export class AttachLink {
   #end(reason: string): void {
     if (this.#state === "ended") return;
     this.#state = "ended";
+    const unsent = this.#held.reduce((sum, data) => sum + data.length, 0);
     this.#held = [];
     this.#client.close();
-    this.#resolveDone({ reason });
+    this.#resolveDone(unsent > 0 ? { reason, unsent } : { reason });
   }
 
   #listen(client: DaemonClient): void {
@@ -224,7 +230,7 @@ export class AttachLink {
   /** The connection closed: end, or attach again when skiffd comes back. */
   async #dropped(end: AttachEnd | undefined): Promise<void> {
     if (this.#state === "ended") return;
-    if (this.#detaching && this.#held.length === 0) return this.#end("detached");
+    if (this.#detaching) return this.#end("detached");
     if (end && !end.returning) return this.#end(end.reason);
     this.#state = "away";
     const why: Reattach["why"] = !end ? "lost" : end.reason === "reload" ? "reload" : "restart";
@@ -244,7 +250,6 @@ export class AttachLink {
     if (!newProcess) { for (const data of held) this.#send(Frame.INPUT, data); }
     this.#listen(client);
     this.#options.reattached?.(info, { why, newProcess, refused });
-    if (this.#detaching) this.#send(Frame.DETACH, "");
   }
 
   /**

@@ -112,13 +112,17 @@ export class DaemonClient {
     this.#pump();
   }
 
-  /** Connects to the socket at `path` and says hello. Throws if nothing listens. */
-  static async connect(path: string): Promise<DaemonClient> {
+  /**
+   * Connects to the socket at `path` and says hello. Throws if nothing
+   * listens. With `host`, the socket is a link's: it reaches that host's
+   * skiffd, whose version is the host's business, not a local hint.
+   */
+  static async connect(path: string, options: { host?: string } = {}): Promise<DaemonClient> {
     const conn = await Deno.connect({ transport: "unix", path });
     const client = new DaemonClient(conn);
     try {
       client.server = await client.call("hello", { protocol: PROTOCOL_VERSION, client: "skiff" });
-      noteDaemon(client.server);
+      if (options.host === undefined) noteDaemon(client.server);
     } catch (error) {
       client.close();
       throw error;

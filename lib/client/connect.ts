@@ -18,6 +18,11 @@ export interface ConnectOptions {
   socket?: string;
   /** Start skiffd when none answers (default true). */
   start?: boolean;
+  /**
+   * The pane the command is about: when no skiffd answers and its saved
+   * workspace has no such pane, refuse (`NOT_FOUND`) instead of starting one.
+   */
+  pane?: string;
 }
 
 function unreachable(error: unknown): boolean {
@@ -85,6 +90,11 @@ export async function connectDaemon(options: ConnectOptions = {}): Promise<Daemo
   if (client) return client;
   if (options.start === false) {
     throw new SkiffError(`skiffd is not running (socket ${socket})`, { exit: "DAEMON" });
+  }
+  if (options.pane !== undefined) {
+    // Loaded only when no skiffd answers: a command that finds one stays light.
+    const { refuseUnsavedPane } = await import("./saved_panes.ts");
+    refuseUnsavedPane(socket, options.pane);
   }
   return await startDaemon(socket);
 }

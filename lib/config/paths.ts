@@ -130,6 +130,14 @@ export function workspaceFile(socket = socketPath()): string {
 }
 
 /**
+ * The folder of the saved screens of the daemon on `socket`: each pane's
+ * last screen and history, beside the workspace.
+ */
+export function screensDir(socket = socketPath()): string {
+  return join(stateDir(), `${runtimeFiles(socket).stem}.screens`);
+}
+
+/**
  * The path of the records of the worktrees that the daemon on `socket` made
  * for its panes, beside its workspace.
  */

@@ -90,3 +90,30 @@ export async function removeProject(
   }
   return { project: removed!, config };
 }
+
+/**
+ * The project whose root holds `folder` (the root itself or a folder below
+ * it), the deepest when roots nest; `undefined` when none does. A root that
+ * is a symbolic link matches the folder it leads to as well.
+ */
+export function projectAt(config: Config, folder: string): Project | undefined {
+  const inside = (root: string) =>
+    folder === root || folder.startsWith(root.endsWith("/") ? root : `${root}/`);
+  let best: Project | undefined;
+  let bestLength = -1;
+  for (const project of config.projects) {
+    let real = project.root;
+    try {
+      real = Deno.realPathSync(project.root);
+    } catch {
+      // A root that does not exist holds nothing, but its name may still match.
+    }
+    for (const root of new Set([project.root, real])) {
+      if (inside(root) && root.length > bestLength) {
+        best = project;
+        bestLength = root.length;
+      }
+    }
+  }
+  return best;
+}

@@ -117,6 +117,7 @@ export class AgentWatches {
       stateChanged: (p) => this.#stateChanged(p),
       noTurnMs: () => this.#options.config().daemon.turnStartSeconds * 1000,
     });
+    if (pane.status === "exited") watch.tracker.exitedBefore();
     this.#watches.set(pane.id, watch);
     return watch;
   }

@@ -12,6 +12,7 @@ import { loginShell } from "../platform/spawn_self.ts";
 import { AgentWatches, paneEventFields } from "./agent_watches.ts";
 import type { EventBus } from "./events.ts";
 import { type AttachEndDetails, Pane } from "./pane.ts";
+import type { PtyExit } from "../platform/pty.ts";
 import type { PaneWatch } from "./pane_watch.ts";
 import type { SavedPane, SavedSession, WorkspaceData } from "./workspace.ts";
 import type { PaneInfo } from "../protocol/panes.ts";
@@ -20,6 +21,10 @@ import { WorkspaceSaver } from "./saver.ts";
 import { checkName, uniqueName } from "./names.ts";
 import { checkProgram, clampSize, DEFAULT_SIZE, paneEnv } from "./pane_env.ts";
 import { SessionReaper } from "./reaper.ts";
+import { SessionEndings } from "./session_endings.ts";
+import { ScreenSaver, type ScreenSaveStats } from "./screen_saver.ts";
+import { ScreenStore } from "./screen_store.ts";
+import { restorePanes } from "./restore.ts";
 
 /** What `pane.new` asks for. */
 export interface NewPaneRequest {
@@ -78,6 +83,8 @@ export interface LiveWorkspaceOptions {
    * another skiffd owns the socket's path (and so the file).
    */
   mayWrite?: () => boolean;
+  /** The folder of the panes' saved screens (see `screen_store.ts`). */
+  screens: string;
   /** The worktrees of the panes. */
   worktrees?: PaneWorktrees;
 }
@@ -100,10 +107,9 @@ export class LiveWorkspace {
   #stopping = false;
   readonly #saver: WorkspaceSaver;
   readonly #reaper = new SessionReaper();
-  /** Sessions that have sent `session-ended` in this run. */
-  readonly #ended = new Set<string>();
-  /** Sessions removed with their last pane, kept until their `session-ended` is sent. */
-  readonly #removedSessions = new Map<string, SavedSession>();
+  readonly #screens: ScreenStore;
+  readonly #screenSaver: ScreenSaver;
+  readonly #endings: SessionEndings;
   /** The agent watch of every pane. */
   readonly watches: AgentWatches;
 
@@ -113,6 +119,9 @@ export class LiveWorkspace {
     this.#configSource = config;
     this.#options = options;
     this.#saver = new WorkspaceSaver(data, options);
+    this.#screens = new ScreenStore(options.screens, { log: options.log });
+    this.#screenSaver = new ScreenSaver({ store: this.#screens, log: options.log });
+    this.#endings = new SessionEndings(options);
     this.watches = new AgentWatches({
       config: () => this.#configSource.recent(),
       events: options.events,
@@ -178,47 +187,89 @@ export class LiveWorkspace {
     return paneEnv(saved, { socket: this.#options.socket, binDir: this.#options.binDir });
   }
 
-  async #start(saved: SavedPane, argv: string[]): Promise<Pane> {
+  async #start(saved: SavedPane, argv: string[], prelude?: string): Promise<Pane> {
     const events = this.#options.events;
+    const watchHooks = this.watches.paneHooks();
     const pane = await Pane.start(saved, {
       argv,
       env: this.#paneEnv(saved),
       scrollback: this.#config.daemon.scrollback,
+      prelude,
       hooks: {
-        ...this.watches.paneHooks(),
-        exited: (p, exit) => {
-          this.#options.log(`pane ${p.id} exited code=${exit.exitCode} signal=${exit.signal}`);
-          this.watches.get(p)?.evaluate();
-          p.endAttachments("exited");
-          this.#sessionMayHaveEnded(p.saved.session, "exited");
+        ...watchHooks,
+        activity: (p) => {
+          watchHooks.activity(p);
+          this.#screenSaver.changed(p);
         },
+        exited: (p, exit) => this.#exited(p, exit),
         title: (p, title) => events.emit("title", { ...paneEventFields(p), title }),
       },
     });
-    this.#panes.set(saved.id, pane);
-    this.watches.add(pane);
-    // A session that runs a process again can end again.
-    this.#ended.delete(saved.session);
+    this.#follow(pane);
+    this.#screenSaver.add(pane, { scrollback: this.#config.daemon.scrollback });
     return pane;
   }
 
-  /** Starts every saved pane as a new shell in its last folder, with a new generation. */
-  async restore(): Promise<void> {
-    for (const saved of this.#data.panes) {
-      if (!isDirectory(saved.cwd)) {
-        // A pane made in a worktree comes back in it while the worktree is there.
-        const worktree = this.#options.worktrees?.folderOf(saved.worktree);
-        const fallback = worktree && isDirectory(worktree) ? worktree : Deno.env.get("HOME") ?? "/";
-        this.#options.log(`pane ${saved.id}: folder ${saved.cwd} is gone; using ${fallback}`);
-        saved.cwd = fallback;
-      }
-      saved.generation = this.#nextGeneration();
-      saved.command = this.#shell();
-      const pane = await this.#start(saved, saved.command);
-      this.#options.events.emit("pane-restored", paneEventFields(pane));
-      this.#options.log(`pane ${saved.id} (${saved.name}) restored as ${pane.pid}`);
+  #follow(pane: Pane): void {
+    this.#panes.set(pane.id, pane);
+    this.watches.add(pane);
+    if (pane.status === "running") this.#endings.running(pane.saved.session);
+  }
+
+  #exited(pane: Pane, exit: PtyExit): void {
+    this.#options.log(`pane ${pane.id} exited code=${exit.exitCode} signal=${exit.signal}`);
+    if (!this.#stopping) {
+      // Its last screen and its exit are kept, so the pane stays exited through a restart.
+      this.#screenSaver.saveNow(pane);
+      pane.saved.exited = {
+        code: exit.exitCode,
+        signal: exit.signal,
+        at: new Date(pane.exitedAt ?? Date.now()).toISOString(),
+      };
+      this.save();
     }
+    this.watches.get(pane)?.evaluate();
+    pane.endAttachments("exited");
+    this.#sessionMayHaveEnded(pane.saved.session, "exited");
+  }
+
+  /**
+   * Brings every saved pane back (see `restore.ts`): one whose process had
+   * exited stays exited with its last screen; every other one gets a new
+   * shell under the old process's history and a marker line.
+   */
+  async restore(): Promise<void> {
+    this.#screens.prune(new Set(this.#data.panes.map((p) => p.id)));
+    await restorePanes(this.#data.panes, {
+      screens: this.#screens,
+      log: this.#options.log,
+      shell: () => this.#shell(),
+      nextGeneration: () => this.#nextGeneration(),
+      // A pane made in a worktree comes back in it while the worktree is there.
+      worktreeFolder: (saved) => this.#options.worktrees?.folderOf(saved.worktree),
+      startShell: (saved, prelude) => this.#start(saved, saved.command, prelude),
+      startExited: (saved, screen) => {
+        const pane = Pane.exited(saved, {
+          scrollback: this.#config.daemon.scrollback,
+          exit: { exitCode: saved.exited!.code, signal: saved.exited!.signal },
+          exitedAt: Date.parse(saved.exited!.at),
+          screen,
+        });
+        this.#follow(pane);
+        return pane;
+      },
+      restored: (pane) => this.#options.events.emit("pane-restored", paneEventFields(pane)),
+    });
     if (this.#data.panes.length > 0) this.save();
+    // The new screens (the old history, the marker) are saved before anything else happens.
+    for (const pane of this.#panes.values()) {
+      if (pane.status === "running") this.#screenSaver.changed(pane);
+    }
+  }
+
+  /** What saving screens has cost so far. */
+  get screenSaves(): ScreenSaveStats {
+    return this.#screenSaver.stats;
   }
 
   /** A pane name made from `base` that no pane has: `base`, else `base-2`, `base-3`, … */
@@ -400,12 +451,14 @@ export class LiveWorkspace {
     this.#reaper.hangUp(pane);
     this.#panes.delete(pane.id);
     this.watches.remove(pane);
+    this.#screenSaver.forget(pane);
+    this.#screens.remove(pane.id);
     const index = this.#data.panes.findIndex((p) => p.id === pane.id);
     if (index !== -1) this.#data.panes.splice(index, 1);
     const session = pane.saved.session;
     if (!this.#data.panes.some((p) => p.session === session)) {
       const removed = this.#data.sessions.find((s) => s.id === session);
-      if (removed) this.#removedSessions.set(session, removed);
+      if (removed) this.#endings.removed(removed);
       this.#data.sessions = this.#data.sessions.filter((s) => s.id !== session);
     }
     this.save();
@@ -415,26 +468,12 @@ export class LiveWorkspace {
     this.#sessionMayHaveEnded(session, "killed");
   }
 
-  /**
-   * Sends `session-ended` once when a session has no running pane left: its
-   * last pane was killed, or its last process exited. A stopping skiffd's
-   * own ending of processes is not news.
-   */
+  /** Sends `session-ended` once when a session has no running pane left (see `session_endings.ts`). */
   #sessionMayHaveEnded(id: string, why: "killed" | "exited"): void {
-    if (this.#stopping || this.#ended.has(id)) return;
-    const panes = [...this.#panes.values()].filter((p) => p.saved.session === id);
-    if (panes.some((p) => p.status === "running")) return;
-    const saved = this.#data.sessions.find((s) => s.id === id);
-    const known = saved ?? this.#removedSessions.get(id);
-    if (!known) return;
-    this.#ended.add(id);
-    this.#removedSessions.delete(id);
-    this.#options.log(`session ${id} (${known.name}) ended: ${why}`);
-    this.#options.events.emit("session-ended", {
-      session: id,
-      session_name: known.name,
-      marks: { ...known.marks },
-      why,
+    if (this.#stopping) return;
+    this.#endings.mayHaveEnded(id, why, {
+      panes: this.#panes.values(),
+      known: this.#data.sessions.find((s) => s.id === id),
     });
   }
 
@@ -483,6 +522,8 @@ export class LiveWorkspace {
   async shutdown(reason: string, options: AttachEndDetails = {}): Promise<void> {
     this.#stopping = true;
     this.watches.stopping();
+    // The screens as they are now, before the hang-up changes them.
+    this.#screenSaver.saveAllAndStop();
     const ending = this.#reaper.endAll(
       [...this.#panes.values()],
       (pane) => pane.endAttachments(reason, options),

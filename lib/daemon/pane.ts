@@ -22,7 +22,7 @@ import {
 import { QueryFilter } from "../screen/query_filter.ts";
 import { findScreenSwitch } from "../screen/alt_switch.ts";
 import { joinBytes } from "../platform/bytes.ts";
-import { Screen } from "../screen/screen.ts";
+import { type SavedScreen, Screen } from "../screen/screen.ts";
 import { IdleCollector } from "../platform/heap.ts";
 import { nextIoTurn } from "../platform/io_turn.ts";
 import { type OutputQueue, type OutputScheduler, sharedScheduler } from "./scheduler.ts";
@@ -92,6 +92,23 @@ export interface PaneStartOptions {
   hooks: PaneHooks;
   /** Who parses the output (default: the process's shared scheduler). */
   scheduler?: OutputScheduler;
+  /**
+   * Escape sequences written to the screen before the process prints
+   * anything: the history of the process before it (see `historyAbove`).
+   */
+  prelude?: string;
+}
+
+/** Options for {@linkcode Pane.exited}. */
+export interface ExitedPaneOptions {
+  /** Scrollback lines. */
+  scrollback: number;
+  /** How the process ended. */
+  exit: PtyExit;
+  /** When it ended (ms since the epoch). */
+  exitedAt: number;
+  /** Its last screen, if it was saved. */
+  screen?: SavedScreen;
 }
 
 /** A pane's process status. */
@@ -117,6 +134,10 @@ export class Pane {
   #output: OutputQueue | undefined;
   /** When the pane's state last changed (ms since the epoch): its start until then. */
   stateSince = Date.now();
+  /** Bytes of output the process printed (parsed so far). */
+  outputBytes = 0;
+  /** When the process last printed (ms since the epoch), or 0. */
+  outputAt = 0;
   /** When a person last typed (ms since the epoch), or 0. */
   personTypedAt = 0;
   /** When anyone (a person or a program, such as `skiff keys`) last typed, or 0. */
@@ -140,6 +161,7 @@ export class Pane {
       scrollback: options.scrollback,
       respond: (answer) => ref.pane?.write(encoder.encode(answer)),
     });
+    if (options.prelude) screen.writeSync(encoder.encode(options.prelude));
     const pane = new Pane(saved, screen);
     ref.pane = pane;
     pane.#hooks = options.hooks;
@@ -179,6 +201,29 @@ export class Pane {
     return pane;
   }
 
+  /**
+   * A pane whose process had exited before skiffd restarted: no process, its
+   * last screen as it was, and its exit.
+   */
+  static exited(saved: SavedPane, options: ExitedPaneOptions): Pane {
+    const size = options.screen ?? saved;
+    const screen = new Screen(size.cols, size.rows, {
+      scrollback: options.scrollback,
+      respond: () => {},
+    });
+    if (options.screen) screen.restore(options.screen);
+    // A screen saved before the pane's last resize takes the pane's size now.
+    if (screen.cols !== saved.cols || screen.rows !== saved.rows) {
+      screen.resize(saved.cols, saved.rows);
+    }
+    const pane = new Pane(saved, screen);
+    pane.status = "exited";
+    pane.exit = options.exit;
+    pane.exitedAt = options.exitedAt;
+    pane.stateSince = options.exitedAt;
+    return pane;
+  }
+
   /** The pane's id. */
   get id(): string {
     return this.saved.id;
@@ -197,6 +242,8 @@ export class Pane {
   #consume(data: Uint8Array): void {
     if (this.#disposed) return;
     this.screen.writeSync(data);
+    this.outputBytes += data.length;
+    this.outputAt = Date.now();
     if (this.#listeners.size > 0) {
       let visible = this.#filter.filter(data);
       // A switch of screens goes to attached terminals as a redraw of the screen now,
@@ -273,6 +320,8 @@ export class Pane {
     this.saved.rows = rows;
     this.screen.resize(cols, rows);
     this.#pty?.resize(cols, rows);
+    // The screen reflowed: it is news for whoever keeps a copy of it.
+    this.#hooks?.activity(this);
     return true;
   }
 

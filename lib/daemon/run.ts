@@ -12,6 +12,7 @@ import {
   projectsFile,
   type RuntimeFiles,
   runtimeFiles,
+  screensDir,
   stateDir,
   workspaceFile,
   worktreesFile,
@@ -25,6 +26,7 @@ import { preparePanes } from "./pane.ts";
 import { openLog } from "../platform/log.ts";
 import { logApart, spawnApart } from "../platform/apart.ts";
 import { SKIFF_AGENT_MARK } from "../protocol/sessions.ts";
+import type { EventFields, EventName } from "../protocol/events.ts";
 import type { DaemonControl } from "./method_types.ts";
 import { Server } from "./server.ts";
 import { type DaemonService, serviceMethods } from "./services.ts";
@@ -145,6 +147,7 @@ async function serve(
     log,
     binDir: writeSkiffShim(files.bin),
     mayWrite: () => ownership.owns(),
+    screens: screensDir(files.socket),
   });
   log(`skiffd ${VERSION} starting, pid ${Deno.pid}, socket ${files.socket}`);
   logApart(log);
@@ -170,6 +173,7 @@ async function serve(
       workspace_error: workspace.saveError,
       log: files.log,
       watcher: watcher.status(),
+      screens: { dir: screensDir(files.socket), ...workspace.screenSaves },
     }),
     stop: (options) => options?.restart ? stop("restarting", { returning: true }) : stop("stopped"),
     reload: () => {
@@ -220,7 +224,11 @@ async function serve(
   }, CWD_REFRESH_MS);
 
   // Services talk to skiffd through its socket, so they start once it answers.
-  const host = { socket: files.socket, log };
+  const host = {
+    socket: files.socket,
+    log,
+    emit: <N extends EventName>(name: N, fields: EventFields<N>) => events.emit(name, fields),
+  };
   for (const service of services) {
     try {
       await service.start(host);

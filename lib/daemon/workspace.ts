@@ -23,6 +23,16 @@ export interface SavedSession {
   created: string;
 }
 
+/** How a pane's process ended, kept so that the pane stays exited through restarts. */
+export interface SavedExit {
+  /** The exit code (0 when a signal ended it). */
+  code: number;
+  /** The signal that ended it, or 0. */
+  signal: number;
+  /** When it ended (ISO 8601). */
+  at: string;
+}
+
 /** A pane as saved. */
 export interface SavedPane {
   /** `p<number>`, never reused. */
@@ -53,6 +63,11 @@ export interface SavedPane {
   unread?: boolean;
   /** Why it is unread, oldest first. */
   unread_reasons?: UnreadReason[];
+  /**
+   * Set once its process exited on its own: the pane stays listed as exited,
+   * with its last screen, until it is killed (a restore starts nothing in it).
+   */
+  exited?: SavedExit;
   /** When a person last attached to it or typed into it (ms since the epoch). */
   used_at?: number;
   /** The id of the git worktree Skiff made for it (`lib/worktree` knows the rest). */
@@ -89,6 +104,18 @@ function validPane(value: unknown): value is SavedPane {
     isRecord(value.env) && Object.values(value.env).every((v) => typeof v === "string") &&
     typeof value.cols === "number" && typeof value.rows === "number" &&
     typeof value.generation === "number";
+}
+
+function validExit(value: unknown): value is SavedExit {
+  return isRecord(value) && Number.isInteger(value.code) && Number.isInteger(value.signal) &&
+    typeof value.at === "string" && !Number.isNaN(Date.parse(value.at));
+}
+
+/** Drops optional fields that do not read as what they should be, keeping the pane. */
+function withValidOptionals(pane: SavedPane): SavedPane {
+  if (pane.exited === undefined || validExit(pane.exited)) return pane;
+  const { exited: _, ...rest } = pane;
+  return rest;
 }
 
 /** Keeps the unread reasons this Skiff knows; an unread pane from an older file gets none. */
@@ -158,7 +185,7 @@ export function loadWorkspace(path: string): LoadedWorkspace {
         next_pane: raw.next_pane,
         next_session: raw.next_session,
         sessions: raw.sessions.filter(validSession),
-        panes: raw.panes.filter(validPane).map(withKnownReasons),
+        panes: raw.panes.filter(validPane).map(withKnownReasons).map(withValidOptionals),
       },
     };
   } catch {

@@ -18,6 +18,11 @@ export interface WriteAtomicOptions {
    * once this many bytes of the temporary file are written.
    */
   spaceLeft?: number;
+  /**
+   * Flush the file and its folder to the disk (default true). Without it the
+   * write still survives a crash of the process, though not of the system.
+   */
+  sync?: boolean;
 }
 
 /** The error a write gets from a full disk. */
@@ -54,7 +59,7 @@ export function writeFileAtomic(
     if (room < bytes.length) throw noSpaceError(temp);
     // The umask may have narrowed the mode at creation.
     Deno.chmodSync(temp, mode);
-    file.syncSync();
+    if (options.sync !== false) file.syncSync();
   } catch (error) {
     file.close();
     removeQuietly(temp);
@@ -67,6 +72,7 @@ export function writeFileAtomic(
     removeQuietly(temp);
     throw error;
   }
+  if (options.sync === false) return;
   try {
     // Make the rename itself durable.
     const dir = Deno.openSync(dirname(path), { read: true });

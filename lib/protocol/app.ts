@@ -7,6 +7,8 @@
  * @module
  */
 
+import type { HostMethods } from "./hosts.ts";
+
 /** Where the app is served. */
 export interface AppStatus {
   /** The page's address with its token, to open in a browser. */
@@ -29,4 +31,4 @@ export interface AppMethods {
 }
 
 /** The methods skiffd answers through a service it was given, not itself. */
-export type ServiceMethodName = keyof AppMethods;
+export type ServiceMethodName = keyof AppMethods | keyof HostMethods;

@@ -57,6 +57,18 @@ export interface DaemonStatus {
   log: string;
   /** The watcher's health. */
   watcher: WatcherHealth;
+  /**
+   * The folder of the panes' saved screens, and what saving them in the
+   * background has cost since skiffd started.
+   */
+  screens?: {
+    dir: string;
+    saves: number;
+    total_ms: number;
+    max_ms: number;
+    bytes: number;
+    failures: number;
+  };
 }
 
 /** The daemon methods: name → params and result. */

@@ -13,6 +13,7 @@ import type { SerializeAddon } from "@xterm/addon-serialize";
 import { renderSgrLine } from "./sgr_line.ts";
 import { type AgentStatusReport, parseStatusReport, type ScreenView, viewRow } from "./view.ts";
 import { paletteColor } from "./palette.ts";
+import { type HistoryTake, HistoryTap } from "./history_tap.ts";
 import { VERSION } from "../version.ts";
 import { saveScreenState, type ScreenState } from "./screen_state.ts";
 import type { ScreenSnapshot } from "../protocol/panes.ts";
@@ -31,6 +32,30 @@ export interface ScreenOptions {
   respond: (answer: string) => void;
 }
 
+/**
+ * A screen as saved: everything that redraws it on a blank terminal of the
+ * same size. {@linkcode Screen.state} makes one and
+ * {@linkcode Screen.restore} draws it again.
+ */
+export interface SavedScreen {
+  /** Columns. */
+  cols: number;
+  /** Rows. */
+  rows: number;
+  /** The window title. */
+  title: string;
+  /**
+   * The history lines (the normal buffer's scrollback) as escape sequences
+   * with colours and styles, each ending in `\r\n`; empty when none.
+   */
+  history: string;
+  /**
+   * The visible screen with the program's modes, the cursor and, while it
+   * shows, the alternate screen, as escape sequences for a blank terminal.
+   */
+  viewport: string;
+}
+
 /** Options for {@linkcode Screen.capture}. */
 export interface CaptureOptions {
   /** Keep colours and styles as SGR codes. */
@@ -38,6 +63,8 @@ export interface CaptureOptions {
   /** How many scrollback lines to include above the visible rows. */
   scrollback?: number;
 }
+
+const encoder = new TextEncoder();
 
 const OSC_COLORS: Record<number, string> = {
   10: "rgb:e5e5/e5e5/e5e5",
@@ -62,6 +89,8 @@ export class Screen {
   #roomFor: number;
   /** Bytes given to the asynchronous write and not parsed yet. */
   #queued = 0;
+  /** Follows the history for incremental saves, once asked for. */
+  #tap: HistoryTap | undefined;
 
   /** Makes a blank screen of `cols` × `rows`. */
   constructor(cols: number, rows: number, options: ScreenOptions) {
@@ -126,6 +155,15 @@ export class Screen {
       if (!Number.isInteger(index) || index < 0 || index > 255) return false;
       respond(`\x1b]4;${index};${paletteColor(index)}\x1b\\`);
       return true;
+    });
+    // A cleared or reset history must be saved again as a whole.
+    parser.registerCsiHandler({ final: "J" }, (params) => {
+      if (params[0] === 3) this.#tap?.startOver();
+      return false;
+    });
+    parser.registerEscHandler({ final: "c" }, () => {
+      this.#tap?.startOver();
+      return false;
     });
     // XTGETTCAP: a clear "not known" so that programs do not wait for an answer.
     parser.registerDcsHandler({ intermediates: "+", final: "q" }, () => {
@@ -213,6 +251,8 @@ export class Screen {
     // A reflow may add many lines at once: give the scrollback its full room first.
     this.#roomFor = growScrollback(this.#term, Infinity, this.#scrollback);
     this.#term.resize(cols, rows);
+    // The history reflowed.
+    this.#tap?.startOver();
   }
 
   /** Columns. */
@@ -390,8 +430,73 @@ export class Screen {
     return "\x1b[H\x1b[2J\x1b[3J" + body;
   }
 
+  /**
+   * The history lines that scrolled up since the last call (all of them the
+   * first time, with `startOver`, and after the history was cleared, reset
+   * or reflowed), for a copy kept elsewhere that grows by what was printed;
+   * at most `maxLines`, the newest, and at most `overrunLines` when lines
+   * had already scrolled away untaken (a flood).
+   */
+  takeHistory(
+    options: { startOver?: boolean; maxLines?: number; overrunLines?: number } = {},
+  ): HistoryTake {
+    this.#tap ??= new HistoryTap(this.#term, this.#serializer);
+    if (options.startOver) this.#tap.startOver();
+    return this.#tap.take({ lines: options.maxLines, overrun: options.overrunLines });
+  }
+
+  /** The lines of the last take were lost: the next {@linkcode takeHistory} brings every line. */
+  historyLost(): void {
+    this.#tap?.startOver();
+  }
+
+  /**
+   * The visible screen with the program's modes, the cursor and the
+   * alternate screen when it shows, as escape sequences for a blank terminal
+   * of this size (see {@linkcode SavedScreen.viewport}).
+   */
+  viewportState(): string {
+    return this.#serializer.serialize({ scrollback: 0 });
+  }
+
+  /** The whole screen as saved: history, visible screen, modes and title. */
+  state(): SavedScreen {
+    return {
+      cols: this.cols,
+      rows: this.rows,
+      title: this.#title,
+      history: (this.#tap ?? new HistoryTap(this.#term, this.#serializer)).all(),
+      viewport: this.viewportState(),
+    };
+  }
+
+  /**
+   * Draws a saved screen on this one, which must be blank and of the saved
+   * size: the history goes into the scrollback, and the visible screen,
+   * modes and title come back as they were.
+   */
+  restore(saved: SavedScreen): void {
+    this.writeHistory(saved.history);
+    this.writeSync(encoder.encode(saved.viewport));
+    if (saved.title) this.writeSync(encoder.encode(`\x1b]2;${saved.title}\x07`));
+  }
+
+  /**
+   * Writes history lines (as {@linkcode SavedScreen.history} holds them)
+   * into the scrollback of this blank screen, and leaves the visible screen
+   * blank with the cursor at the top left.
+   */
+  writeHistory(history: string): void {
+    if (history === "") return;
+    this.writeSync(encoder.encode(history));
+    // The lines still on the screen go up into the scrollback: one line feed at the bottom each.
+    const onScreen = this.#term.buffer.normal.cursorY;
+    this.writeSync(encoder.encode(`\x1b[${this.rows};1H${"\n".repeat(onScreen)}\x1b[H`));
+  }
+
   /** Frees the terminal. */
   dispose(): void {
+    this.#tap?.dispose();
     this.#term.dispose();
   }
 }

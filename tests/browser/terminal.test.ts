@@ -190,3 +190,33 @@ Deno.test({
     });
   },
 });
+
+Deno.test({
+  name: "app terminal: [attach] detach_key leaves the terminal, and Ctrl+\\ reaches the pane",
+  ...BROWSER_TEST,
+  fn: async () => {
+    await withBrowser(async (browser) => {
+      await withSkiff(async (skiff) => {
+        await Deno.mkdir(skiff.env.SKIFF_CONFIG_DIR, { recursive: true });
+        await Deno.writeTextFile(skiff.configFile, '[attach]\ndetach_key = "C-b"\n');
+        await skiff.ok(["new", "--name", "keys", "--", "sh", "-c", "stty -isig; exec cat -v"]);
+        const { page, errors } = await openApp(browser, await appStatus(skiff), {
+          hash: "#pane/p1",
+        });
+        await focusTerminal(page);
+        await page.keyboard.press("Control+Backslash");
+        await page.keyboard.type("x");
+        await page.keyboard.press("Enter");
+        await skiff.waitForScreen("keys", /^\^\\x$/m);
+        // Ctrl+b gives the keyboard back to the pane's row.
+        await page.keyboard.press("Control+b");
+        await waitOnPage(
+          "the pane's row to have the focus",
+          () => page.evaluate("document.activeElement?.dataset?.pane"),
+          (focused) => focused === "p1",
+        );
+        assertEquals(errors, []);
+      });
+    });
+  },
+});

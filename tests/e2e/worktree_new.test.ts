@@ -329,3 +329,18 @@ Deno.test("two new --worktree of one name at once: one pane and one worktree, th
     assertEquals(git(repo, "worktree", "list").split("\n").length, 2);
   });
 });
+
+Deno.test("new --worktree run in a project's folder, without --project, is that project's", async () => {
+  await withSkiff(async (skiff) => {
+    const repo = await makeRepo(join(skiff.root, "repo"), { "src/app.ts": "x\n" });
+    await addProject(skiff, "demo", repo);
+    const result = await skiff.run(
+      ["new", "--worktree", "here", "--json", "--", ...BASH],
+      { cwd: join(repo, "src") },
+    );
+    assertEquals(result.code, 0, result.stderr);
+    const out = JSON.parse(result.stdout) as NewJson;
+    assertEquals([out.pane.project, out.branch], ["demo", "skiff/here"]);
+    assertEquals(out.pane.cwd, defaultWorktreePath(skiff, "demo", "here"));
+  });
+});

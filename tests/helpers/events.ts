@@ -7,16 +7,18 @@
 import { MAIN, type SkiffEnv, waitFor } from "./skiff.ts";
 
 /**
- * Starts `skiff events --json` (its stderr piped or dropped) and resolves
- * once skiffd counts it as a client, so no event after this is missed.
+ * Starts `skiff events --json` (its stderr piped or dropped; `args` replace
+ * `--json`) and resolves once skiffd counts it as a client, so no event
+ * after this is missed.
  */
 export async function followEvents(
   skiff: SkiffEnv,
   stderr: "piped" | "null",
+  args: string[] = ["--json"],
 ): Promise<Deno.ChildProcess> {
   const before = (await skiff.json<{ clients: number }>(["daemon", "status"])).clients;
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "-q", MAIN, "events", "--json"],
+    args: ["run", "-A", "-q", MAIN, "events", ...args],
     env: skiff.env,
     clearEnv: true,
     stdout: "piped",

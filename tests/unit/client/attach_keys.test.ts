@@ -1,6 +1,6 @@
 import { assertEquals } from "../../helpers/assert.ts";
 import { KeyFinder } from "../../../lib/client/attach_keys.ts";
-import { type AttachKey, parseAttachKey } from "../../../lib/config/attach_keys.ts";
+import { type AttachKey, describeKey, parseAttachKey } from "../../../lib/config/attach_keys.ts";
 
 function key(spec: string): AttachKey {
   const parsed = parseAttachKey(spec);
@@ -15,6 +15,7 @@ Deno.test("parseAttachKey: Ctrl keys and function keys; keys programs need are r
   assertEquals(parseAttachKey("C-]"), { name: "C-]", ctrl: "]" });
   assertEquals(parseAttachKey("C-A"), { name: "C-a", ctrl: "a" });
   assertEquals(parseAttachKey("f12"), { name: "F12", fn: 12 });
+  assertEquals([describeKey(key("C-\\")), describeKey(key("F3"))], ["Ctrl+\\", "F3"]);
   assertEquals(parseAttachKey("C-m"), "is 'C-m', which is Enter: programs need it");
   assertEquals(parseAttachKey("C-["), "is 'C-[', which is Escape: programs need it");
   for (const bad of ["", "x", "C-", "C-ab", "M-x", "F13", "F0", "Ctrl+\\", "C-1"]) {

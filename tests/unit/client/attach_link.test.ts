@@ -194,6 +194,21 @@ Deno.test("AttachLink: after a restart, keys meant for the old process are refus
   });
 });
 
+Deno.test("AttachLink: a detach while away leaves at once and counts the keys held", async () => {
+  await withFake(async (fake) => {
+    const link = await AttachLink.open("web", { socket: fake.socket, output: () => {} });
+    const first = fake.attached[0];
+    fake.gate = new Promise(() => {});
+    await first.conn.write(
+      encodeFrame(Frame.END, JSON.stringify({ reason: "reload", returning: true })),
+    );
+    await waitFor("the DETACH", () => first.detached);
+    link.input(encoder.encode("abc"));
+    link.detach();
+    assertEquals(await link.done, { reason: "detached", unsent: 3 });
+  });
+});
+
 Deno.test("AttachLink: an end with no return ends the link; a skiffd that never comes back is lost", async () => {
   await withFake(async (fake) => {
     const link = await AttachLink.open("web", { socket: fake.socket, output: () => {} });

@@ -51,6 +51,10 @@ Deno.test("attach lines: the end, a reattach to a new process, and the pane chos
     "[detached from web (p1); 'skiff skipper' attaches again]",
   );
   assertEquals(attachEndLine({ reason: "lost", pane: "p1", name: "web" }), "[lost skiffd]");
+  assertEquals(
+    attachEndLine({ reason: "lost", pane: "p1", name: "web", unsent: 4 }),
+    "[lost skiffd; 4 bytes typed while skiffd was away were not sent]",
+  );
   assertEquals(reattachNotice(web, { why: "reload", newProcess: false, refused: 0 }), undefined);
   assertEquals(
     reattachNotice(web, { why: "restart", newProcess: true, refused: 0 }),

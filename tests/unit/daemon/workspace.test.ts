@@ -194,3 +194,21 @@ Deno.test("loading removes the temporary files of saves a crash cut off, and not
   const names = [...Deno.readDirSync(dir.path)].map((e) => e.name).sort();
   assertEquals(names, ["dev.workspace.json.tmp-9-ffff0000", "notes.txt", "skiffd.workspace.json"]);
 });
+
+Deno.test("loadWorkspace: an exit that does not read as one is dropped, the pane kept; a good one kept", () => {
+  using dir = tempDir();
+  const path = join(dir.path, "workspace.json");
+  const good = sample();
+  const exited = { code: 3, signal: 0, at: "2024-01-03T00:00:00.000Z" };
+  const raw = {
+    ...good,
+    panes: [
+      { ...good.panes[0], exited },
+      { ...good.panes[1], exited: { code: "3", signal: 0, at: "yesterday" } },
+    ],
+  };
+  Deno.writeTextFileSync(path, JSON.stringify(raw));
+  const loaded = loadWorkspace(path);
+  assertEquals(loaded.data.panes[0].exited, exited);
+  assertEquals(loaded.data.panes[1], good.panes[1]);
+});
