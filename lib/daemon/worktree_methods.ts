@@ -103,7 +103,7 @@ export const WORKTREE_METHODS: MethodTable<keyof WorktreeMethods> = {
     return { pruned: await ctx.worktrees.prune(paneFacts(ctx.workspace), dryRun), dry_run: dryRun };
   },
 
-  "pane.worktree": async (params, ctx) => {
+  "pane.worktree": (params, ctx) => {
     const pane = ctx.workspace.resolvePane(needString(params, "pane"));
     const record = ctx.worktrees.get(pane.saved.worktree);
     if (!record) {
