@@ -55,11 +55,9 @@ export const METHODS: MethodTable<Exclude<MethodName, "hello" | ServiceMethodNam
   "pane.new": async (params, ctx) => {
     const request = newPaneRequest(params);
     const worktree = worktreeParams(params);
-    if (
-      flag(params, "project_from_cwd") && request.project === undefined &&
-      request.session === undefined && request.cwd !== undefined && !worktree
-    ) {
-      request.project = projectAt(ctx.workspace.config, request.cwd)?.name;
+    const projectAtFolder = maybeString(params, "project_at");
+    if (projectAtFolder !== undefined && request.project === undefined && !request.session) {
+      request.project = projectAt(ctx.workspace.config, projectAtFolder)?.name;
     }
     const pane = worktree
       ? await newPaneInWorktree(ctx, request, worktree)

@@ -144,11 +144,11 @@ export interface NewPaneParams {
   /** Make a git worktree of the project's repository and start the pane in it. */
   worktree?: NewWorktreeParams;
   /**
-   * With `cwd` and no `project`, `session` or `worktree`: the pane is the
-   * project's whose root holds `cwd` (the deepest), if any (`skiff new` run
-   * in a project's folder).
+   * A folder: with no `project` and no `session`, the pane (and its
+   * worktree) is the project's whose root holds it (the deepest), if any.
+   * `skiff new` sends the folder it was run in.
    */
-  project_from_cwd?: boolean;
+  project_at?: string;
 }
 
 /** The variables a pane takes from the command that starts it, not from skiffd's own start. */
