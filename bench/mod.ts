@@ -14,6 +14,7 @@ import { benchLoad } from "./load.ts";
 import { benchPanes } from "./panes.ts";
 import { benchUpgrade } from "./upgrade.ts";
 import { benchWatch } from "./watch.ts";
+import { benchWorktree } from "./worktree.ts";
 
 if (import.meta.main) {
   const log = (line: string) => console.error(line);
@@ -30,6 +31,8 @@ if (import.meta.main) {
   rows.push(...await benchUpgrade(log));
   log("bench: ledger (ls on 10,000 rows, adds)…");
   rows.push(...await benchLedger(log));
+  log("bench: worktrees (a count after a turn end, ls with worktree panes, diff --stat)…");
+  rows.push(...await benchWorktree(log));
   log("bench: the dashboard (first frame, keys, preview, idle CPU, under a flood)…");
   rows.push(...await benchDash(log));
   console.log(renderTable(rows));

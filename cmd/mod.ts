@@ -120,6 +120,10 @@ export const COMMAND_ROWS: readonly CommandRow[] = [
     summary: "Add, list or remove projects",
   },
   {
+    name: "host",
+    summary: "Add, list, check or remove other hosts (reached over SSH)",
+  },
+  {
     name: "hook",
     summary: "Endpoint for agent hooks (agents call it, not people)",
   },

@@ -32,13 +32,15 @@ import { EventBus } from "./events.ts";
 import { LiveWorkspace } from "./live_workspace.ts";
 import { preparePanes } from "./pane.ts";
 import { openLog } from "../platform/log.ts";
-import { logApart, spawnApart } from "../platform/apart.ts";
+import { logApart } from "../platform/apart.ts";
 import { SKIFF_AGENT_MARK } from "../protocol/sessions.ts";
+import type { EventFields, EventName } from "../protocol/events.ts";
 import type { DaemonControl } from "./method_types.ts";
 import { Server } from "./server.ts";
 import { type DaemonService, serviceMethods } from "./services.ts";
 import { writeSkiffShim } from "./shim.ts";
 import { WatcherRegistry } from "./watcher_health.ts";
+import { startWatcher as startWatcherApart } from "./watcher_start.ts";
 import { loadWorkspace, parseWorkspace } from "./workspace.ts";
 import { type HeldLock, inodeOf, Ownership, socketAnswers } from "./ownership.ts";
 import {
@@ -287,7 +289,7 @@ async function serve(
     dropClients: () => server.dropClients(),
     upgrade: (request) => upgrader.upgrade(request),
   };
-  const watcher = new WatcherRegistry(events);
+  const watcher = new WatcherRegistry(events, log);
   if (handoff) watcher.rememberTold(handoff.told);
   const server: Server = new Server({
     context: (connection) => ({ workspace, events, connection, control, watcher, worktrees }),
@@ -348,11 +350,7 @@ async function serve(
   // The watcher runs while the Skiff agent's session exists: start it now if
   // the session came back, and whenever a session gets the mark. Its lock
   // keeps it to one.
-  const startWatcher = (why: string) => {
-    spawnApart(["watch"], { unit: files.watchUnit, env: { SKIFF_SOCKET: files.socket } })
-      .then((child) => log(`started the watcher (${why}), pid ${child.pid}`))
-      .catch((error) => log(`could not start the watcher: ${(error as Error).message}`));
-  };
+  const startWatcher = (why: string) => void startWatcherApart(files, why, log);
   if (workspace.sessions.some((s) => Object.hasOwn(s.marks, SKIFF_AGENT_MARK))) {
     if (handoff && handoff.from.version !== VERSION && mode.kind === "adopt" && !mode.undo) {
       // The watcher runs the old program: the new one takes its place.
@@ -375,7 +373,11 @@ async function serve(
   }, CWD_REFRESH_MS);
 
   // Services talk to skiffd through its socket, so they start once it answers.
-  const host = { socket: files.socket, log };
+  const host = {
+    socket: files.socket,
+    log,
+    emit: <N extends EventName>(name: N, fields: EventFields<N>) => events.emit(name, fields),
+  };
   for (const service of services) {
     try {
       await service.start(host);
