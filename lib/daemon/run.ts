@@ -155,28 +155,28 @@ function logLine(path: string, line: string): void {
   }
 }
 
-/** The lock of a fresh start, or `null` when another skiffd runs (and answers). */
-async function takeLock(
+/**
+ * Clears the way for a fresh start that holds the lock: removes a stale
+ * socket. Returns false when something answers on it (a skiffd of an older
+ * build, without the lock): this one must not start.
+ */
+async function clearStaleSocket(
   files: RuntimeFiles,
   log: (line: string) => void,
-): Promise<HeldLock | null> {
-  const lock = await tryFileLock(files.lock);
-  if (!lock) return null;
+): Promise<boolean> {
   try {
     Deno.statSync(files.socket);
     if (await socketAnswers(files.socket)) {
       // A skiffd without our lock (an older build) answers; leave it be.
       log(`socket ${files.socket} answers but its lock was free; not starting`);
-      lock.close();
-      return null;
+      return false;
     }
     log(`removing stale socket ${files.socket}`);
     Deno.removeSync(files.socket);
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   }
-  writeOwnPid(lock);
-  return lock;
+  return true;
 }
 
 async function serve(
@@ -187,6 +187,10 @@ async function serve(
 ): Promise<DaemonOutcome> {
   ensureDir(files.dir, 0o700);
   const handoff = mode.kind === "adopt" ? mode.handoff : undefined;
+  // Taking over in place, the lock is held already, by the descriptor handed over.
+  const fresh = handoff ? undefined : await tryFileLock(files.lock);
+  if (fresh === null) return { alreadyRunning: true };
+  const lock: HeldLock = fresh ?? inheritedFile(handoff!.fds.lock);
   let writeLog = openLog(files.log);
   let logInode = inodeOf(files.log);
   const log = (line: string) => writeLog(line);
@@ -197,9 +201,8 @@ async function serve(
     writeLog = openLog(files.log);
     logInode = inodeOf(files.log);
   };
-  // Taking over in place, the lock is held already, by the descriptor handed over.
-  const lock = handoff ? inheritedFile(handoff.fds.lock) : await takeLock(files, log);
-  if (!lock) {
+  if (!handoff && !(await clearStaleSocket(files, log))) {
+    lock.close();
     writeLog.close();
     return { alreadyRunning: true };
   }
@@ -343,6 +346,7 @@ async function serve(
     await server.listen(files.socket);
     ownership.listening();
     ownership.start();
+    if (fresh) writeOwnPid(fresh);
     await workspace.restore();
   }
   countWorktreesOnTurnEnd(events, workspace, worktrees);
