@@ -102,23 +102,22 @@ Deno.test("upgrade: vim keeps its screen, modes and the shell's screen beneath",
     await Deno.writeTextFile(file, Array.from({ length: 40 }, (_, i) => `line ${i}`).join("\n"));
     await skiff.ok(["keys", "ed", `vim -u NONE -N ${file}`, "Enter"]);
     await skiff.waitForScreen("ed", /^line 22$/m);
-    await skiff.ok(["keys", "ed", "10Gwwi", "X-INSERTED-X", "Escape"]);
-    const before = await skiff.json<{ lines: string[]; cursor: unknown; alternate: boolean }>([
-      "capture",
-      "ed",
-    ]);
-    await skiff.waitForScreen("ed", "X-INSERTED-X");
-    const settled = await skiff.json<{ lines: string[]; cursor: unknown; alternate: boolean }>([
-      "capture",
-      "ed",
-    ]);
-    assert(before.alternate || settled.alternate);
+    await skiff.ok(["keys", "ed", "11G", "i", "X-INSERTED-X", "Escape"]);
+    // vim leaves insert mode a moment after Escape: wait until two looks agree.
+    type Capture = { lines: string[]; cursor: unknown; alternate: boolean };
+    let last = "";
+    const settled = await waitFor("vim to settle in normal mode", async () => {
+      const now = await skiff.json<Capture>(["capture", "ed"]);
+      const text = JSON.stringify(now);
+      const done = text === last && now.lines.some((l) => l.startsWith("X-INSERTED-X")) &&
+        !now.lines.some((l) => l.includes("-- INSERT --"));
+      last = text;
+      return done ? now : undefined;
+    }, { interval: 300 });
+    assert(settled.alternate, "vim draws on the alternate screen");
 
     await skiff.ok(["daemon", "upgrade"]);
-    const after = await skiff.json<{ lines: string[]; cursor: unknown; alternate: boolean }>([
-      "capture",
-      "ed",
-    ]);
+    const after = await skiff.json<Capture>(["capture", "ed"]);
     assertEquals(after, settled, "the same screen, cursor and modes");
 
     // vim still answers, and leaving it shows the shell's screen from before it.
