@@ -67,6 +67,8 @@ export interface AttachTerminalOptions {
   again?: string;
   /** The socket; by default the configured one. */
   socket?: string;
+  /** Start skiffd when none answers (default true; false for a link to another host). */
+  start?: boolean;
 }
 
 /**
@@ -182,7 +184,7 @@ export async function attachTerminal(
   const alternate = options.alternateScreen ?? true;
   let picked: ReturnType<typeof mostRecentPane> | undefined;
   if (pane === undefined) {
-    const client = await connectDaemon({ socket: options.socket });
+    const client = await connectDaemon({ socket: options.socket, start: options.start });
     try {
       picked = mostRecentPane((await client.call("pane.list", {})).panes);
     } finally {
@@ -208,6 +210,7 @@ export async function attachTerminal(
   };
   const link = await AttachLink.open(pane, {
     socket: options.socket,
+    start: options.start,
     size: terminalSize,
     output: (data) => {
       if (early) early.push(data);

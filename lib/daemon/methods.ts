@@ -15,7 +15,7 @@ import type { ServiceMethodName } from "../protocol/app.ts";
 import type { MethodName } from "../protocol/methods.ts";
 import type { MethodTable } from "./method_types.ts";
 import { clampSize } from "./pane_env.ts";
-import { MAX_SIZE, newPaneRequest, paneSize as size } from "./new_pane_params.ts";
+import { MAX_SIZE, newPaneRequest, paneSize as size, withAgent } from "./new_pane_params.ts";
 import {
   flag,
   maybeCursor,
@@ -52,7 +52,7 @@ export const METHODS: MethodTable<Exclude<MethodName, "hello" | ServiceMethodNam
   },
 
   "pane.new": async (params, ctx) => {
-    const request = newPaneRequest(params);
+    const request = withAgent(newPaneRequest(params), params);
     const worktree = worktreeParams(params);
     const pane = worktree
       ? await newPaneInWorktree(ctx, request, worktree)

@@ -143,6 +143,13 @@ export interface NewPaneParams {
   client_env?: Record<string, string>;
   /** Make a git worktree of the project's repository and start the pane in it. */
   worktree?: NewWorktreeParams;
+  /**
+   * Start this agent, with Skiff's hooks wired in by skiffd itself (its own
+   * `skiff hook`, its own config's agents): how `skiff new --host H --agent
+   * ID` starts an agent on another host. `command` then holds the agent's
+   * extra arguments.
+   */
+  agent?: { id: string; continue?: boolean };
 }
 
 /** The variables a pane takes from the command that starts it, not from skiffd's own start. */
