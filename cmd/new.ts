@@ -17,7 +17,6 @@ import { clientEnv } from "../lib/client/env.ts";
 import { withSkiffd } from "../lib/hosts/resolve.ts";
 import type { NewPaneParams, PaneInfo } from "../lib/protocol/panes.ts";
 import { agentLaunchFor } from "../lib/agents/launch.ts";
-import { loadConfig, projectAt } from "../lib/config/mod.ts";
 
 /** How long `--wait-ready` waits by default, in seconds. */
 export const DEFAULT_READY_SECONDS = 120;
@@ -27,7 +26,7 @@ export const command = defineCommand({
   name: "new",
   summary: "Start a pane running a shell or a command",
   description:
-    "Start a pane and print its id. Without a command it runs your login shell. In a project, it starts in the project's root and runs the project's command, if one is set. Run in a project's folder (its root or below) with no --project, --cwd, --session or --worktree, the pane is that project's and starts in the current folder; a line on stderr says so.",
+    "Start a pane and print its id. Without a command it runs your login shell. In a project, it starts in the project's root and runs the project's command, if one is set. Run in a project's folder (its root or below) with no --project, --cwd or --session, the pane is that project's and starts in the current folder; a line on stderr says so. With --worktree NAME (in a project, or in a project's folder) it starts in a new git worktree of the project's repository instead, on a branch of its own (skiff/NAME), so agents side by side never edit the same checkout; see 'skiff worktree'. --wait-ready returns once the agent in the pane is ready for a task.",
   options: [
     {
       name: "project",
@@ -152,13 +151,14 @@ export const command = defineCommand({
       env = { ...launch.env, ...env };
     }
     const worktree = ctx.opts.worktree;
-    // Run in a project's folder (its root or below), a pane is that project's, as with --project.
-    const found = host === undefined && cwd === undefined && project === undefined &&
-        worktree === undefined && ctx.opts.session === undefined
-      ? projectAt(loadConfig(), Deno.cwd())
-      : undefined;
+    // Run in a project's folder (its root or below), a pane is that project's, as with --project
+    // (and a worktree is of that project's repository): skiffd finds it with the config it runs on.
+    // A folder here means nothing on another host.
+    const fromFolder = host === undefined && cwd === undefined && project === undefined &&
+      ctx.opts.session === undefined;
     const params: NewPaneParams = {
-      project: project ?? found?.name,
+      project,
+      ...(fromFolder ? { project_at: Deno.cwd() } : {}),
       // A pane in a worktree is named after it unless named.
       name: ctx.opts.name ?? (worktree === undefined ? agent : undefined),
       session: ctx.opts.session,
@@ -186,8 +186,8 @@ export const command = defineCommand({
       if (!ctx.opts["wait-ready"]) return made;
       return await client.call("pane.ready", { pane: made.id, timeout_ms: readyMs });
     });
-    if (found) {
-      ctx.out.notice(`In project ${found.name}: this folder is in its root, ${found.root}`);
+    if (fromFolder && pane.project !== null) {
+      ctx.out.notice(`In project ${pane.project}: this folder is in its root`);
     }
     const raised = size?.raisedFrom ?? null;
     if (raised) {

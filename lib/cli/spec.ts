@@ -21,6 +21,7 @@ export type CompleteKind =
   | "project"
   | "agent"
   | "task"
+  | "worktree"
   | "file"
   | "dir"
   | "shell";

@@ -20,8 +20,10 @@ import type { PaneInfo } from "../protocol/panes.ts";
 import { AttachLink, type Reattach, type TerminalSize } from "./attach_link.ts";
 import { KeyFinder } from "./attach_keys.ts";
 import { showHistory } from "./history_pager.ts";
-import { connectDaemon } from "./connect.ts";
-import { mostRecentPane } from "./recent.ts";
+import { socketPath } from "../config/paths.ts";
+import { connectDaemon, tryConnect } from "./connect.ts";
+import { savedPanes } from "./saved_panes.ts";
+import { mostRecentPane, noRunningPane } from "./recent.ts";
 import { nextTerminalInput, unreadTerminalInput } from "./terminal_input.ts";
 
 const encoder = new TextEncoder();
@@ -184,7 +186,13 @@ export async function attachTerminal(
   const alternate = options.alternateScreen ?? true;
   let picked: ReturnType<typeof mostRecentPane> | undefined;
   if (pane === undefined) {
-    const client = await connectDaemon({ socket: options.socket, start: options.start });
+    const socket = options.socket ?? socketPath();
+    let client = await tryConnect(socket);
+    if (!client) {
+      // With no saved pane, starting skiffd (and the app) would find none either.
+      if (savedPanes(socket)?.length === 0) throw noRunningPane(0);
+      client = await connectDaemon({ socket, start: options.start });
+    }
     try {
       picked = mostRecentPane((await client.call("pane.list", {})).panes);
     } finally {

@@ -6,6 +6,7 @@
  */
 
 import { SkiffError } from "../errors.ts";
+import { projectAt } from "../config/projects.ts";
 import { encodeKeys } from "../screen/keys.ts";
 import { AGENT_METHODS } from "./agent_methods.ts";
 import { ENSURE_METHODS } from "./ensure_methods.ts";
@@ -54,6 +55,10 @@ export const METHODS: MethodTable<Exclude<MethodName, "hello" | ServiceMethodNam
   "pane.new": async (params, ctx) => {
     const request = withAgent(newPaneRequest(params), params);
     const worktree = worktreeParams(params);
+    const projectAtFolder = maybeString(params, "project_at");
+    if (projectAtFolder !== undefined && request.project === undefined && !request.session) {
+      request.project = projectAt(ctx.workspace.config, projectAtFolder)?.name;
+    }
     const pane = worktree
       ? await newPaneInWorktree(ctx, request, worktree)
       : await ctx.workspace.newPane(request);

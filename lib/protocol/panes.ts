@@ -150,6 +150,12 @@ export interface NewPaneParams {
    * extra arguments.
    */
   agent?: { id: string; continue?: boolean };
+  /**
+   * A folder: with no `project` and no `session`, the pane (and its
+   * worktree) is the project's whose root holds it (the deepest), if any.
+   * `skiff new` sends the folder it was run in.
+   */
+  project_at?: string;
 }
 
 /** The variables a pane takes from the command that starts it, not from skiffd's own start. */
