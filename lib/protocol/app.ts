@@ -13,7 +13,10 @@ import type { HostMethods } from "./hosts.ts";
 export interface AppStatus {
   /** The page's address with its token, to open in a browser. */
   url: string;
-  /** The address without the token, for people. */
+  /**
+   * The app's origin, `http://127.0.0.1:PORT`, with no path: the value a
+   * browser's `Origin` header holds for the app's page.
+   */
   origin: string;
   /** The loopback port. */
   port: number;

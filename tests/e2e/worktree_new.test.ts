@@ -308,3 +308,39 @@ Deno.test("a restored pane whose last folder is gone comes back at its worktree'
     assertEquals(after.cwd, path);
   });
 });
+
+Deno.test("two new --worktree of one name at once: one pane and one worktree, the other refused", async () => {
+  await withSkiff(async (skiff) => {
+    const repo = await makeRepo(join(skiff.root, "repo"));
+    await addProject(skiff, "demo", repo);
+    await skiff.ok(["daemon", "start"]);
+    const args = ["new", "--project", "demo", "--worktree", "same", "--", ...BASH];
+    const results = await Promise.all([skiff.run(args), skiff.run(args), skiff.run(args)]);
+    assertEquals(
+      results.map((r) => r.code).sort(),
+      [0, 5, 5],
+      results.map((r) => r.stderr).join(""),
+    );
+    for (const r of results.filter((r) => r.code === 5)) {
+      assertEquals(r.stderr.trimEnd().split("\n").length, 1);
+    }
+    assertEquals((await panes(skiff)).length, 1);
+    assertEquals((await worktrees(skiff)).map((w) => w.name), ["same"]);
+    assertEquals(git(repo, "worktree", "list").split("\n").length, 2);
+  });
+});
+
+Deno.test("new --worktree run in a project's folder, without --project, is that project's", async () => {
+  await withSkiff(async (skiff) => {
+    const repo = await makeRepo(join(skiff.root, "repo"), { "src/app.ts": "x\n" });
+    await addProject(skiff, "demo", repo);
+    const result = await skiff.run(
+      ["new", "--worktree", "here", "--json", "--", ...BASH],
+      { cwd: join(repo, "src") },
+    );
+    assertEquals(result.code, 0, result.stderr);
+    const out = JSON.parse(result.stdout) as NewJson;
+    assertEquals([out.pane.project, out.branch], ["demo", "skiff/here"]);
+    assertEquals(out.pane.cwd, defaultWorktreePath(skiff, "demo", "here"));
+  });
+});
