@@ -137,6 +137,10 @@ Deno.test("new --worktree refusals: one line, their exit code, no pane, no workt
     await Deno.mkdir(plain);
     await addProject(skiff, "demo", repo);
     await addProject(skiff, "plain", plain);
+    const gone = join(skiff.root, "gone");
+    await Deno.mkdir(gone);
+    await addProject(skiff, "gone", gone);
+    await Deno.remove(gone);
     await skiff.ok(["new", "--project", "demo", "--worktree", "taken", "--", ...BASH]);
     git(repo, "branch", "skiff/has-branch");
     git(repo, "tag", "v1");
@@ -172,6 +176,7 @@ Deno.test("new --worktree refusals: one line, their exit code, no pane, no workt
         /A pane named 'taken' exists/,
       ],
       [["--project", "nope", "--worktree", "x"], 3, /No project 'nope'/],
+      [["--project", "gone", "--worktree", "x"], 2, /Project 'gone': its folder .* does not exist/],
       // The pane cannot start: the worktree made for it goes again, with its branch.
       [
         ["--project", "demo", "--worktree", "x", "--", "no-such-program-xyz"],
