@@ -487,6 +487,11 @@ Deno.test("dash: the detach key of [attach] comes back, and ? names it", async (
       await press(term, "x", "j/k move");
       term.type("\r");
       await waitFor("the attach", () => !term.text().includes("watcher: "));
+      // The pane takes the terminal's size as it is opened; bash redraws its prompt on that.
+      await waitFor("the pane at the terminal's size", async () => {
+        const pane = (await panes(skiff)).find((p) => p.name === "keyed")!;
+        return pane.attached === 1 && pane.rows === 30;
+      });
       term.type("echo still-$((6*7))\r");
       await term.waitForText("still-42");
       term.type("\x02");
