@@ -19,7 +19,7 @@ const STATES = [
 /** The `wait` command. */
 export const command = defineCommand({
   name: "wait",
-  summary: "Wait until a pane is idle, working, waiting or exited",
+  summary: "Wait until a pane is idle, working, waiting, exited or a bare shell",
   description:
     "Wait until the pane shows the state: idle, working or waiting (an agent's states), exited, or shell (no known agent in front). Waiting for an agent's state in a pane with no agent in front fails at once (exit 11), since a shell never gets there; a pane just made or typed into gets 3 s to start one. A pane whose process exited fails for any state but exited (exit 10).",
   args: [PANE_ARG],
