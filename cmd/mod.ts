@@ -57,7 +57,7 @@ export const COMMAND_ROWS: readonly CommandRow[] = [
   },
   {
     name: "wait",
-    summary: "Wait until a pane is idle, working, waiting or exited",
+    summary: "Wait until a pane is idle, working, waiting, exited or a bare shell",
   },
   {
     name: "seen",

@@ -69,6 +69,8 @@ export interface AttachTerminalOptions {
   again?: string;
   /** The socket; by default the configured one. */
   socket?: string;
+  /** Start skiffd when none answers (default true; false for a link to another host). */
+  start?: boolean;
 }
 
 /**
@@ -189,7 +191,7 @@ export async function attachTerminal(
     if (!client) {
       // With no saved pane, starting skiffd (and the app) would find none either.
       if (savedPanes(socket)?.length === 0) throw noRunningPane(0);
-      client = await connectDaemon({ socket });
+      client = await connectDaemon({ socket, start: options.start });
     }
     try {
       picked = mostRecentPane((await client.call("pane.list", {})).panes);
@@ -216,6 +218,7 @@ export async function attachTerminal(
   };
   const link = await AttachLink.open(pane, {
     socket: options.socket,
+    start: options.start,
     size: terminalSize,
     output: (data) => {
       if (early) early.push(data);

@@ -38,6 +38,24 @@ interface Pending {
   raw: boolean;
 }
 
+/** The local sockets of links to other hosts this process uses, with each host's name. */
+const linkSockets = new Map<string, string>();
+
+/**
+ * Notes that `path` is the local end of the link to `host` (see
+ * `lib/hosts`): a connection to it reaches that host's skiffd, whose version
+ * is the host's business rather than a local hint, and no skiffd is ever
+ * started on it.
+ */
+export function markLinkSocket(path: string, host: string): void {
+  linkSockets.set(path, host);
+}
+
+/** The host whose link `path` is the local end of, if it is one. */
+export function linkSocketHost(path: string): string | undefined {
+  return linkSockets.get(path);
+}
+
 /** Turns a protocol error into a {@linkcode SkiffError} with the matching exit code. */
 export function errorFromResponse(error: NonNullable<Response["error"]>): SkiffError {
   if (error.code === "protocol_mismatch") return protocolMismatch(error.message, error.details);
@@ -131,7 +149,9 @@ export class DaemonClient {
         client: "skiff",
         ...(options.upgrade ? { upgrade: true } : {}),
       });
-      if (!options.upgrade && options.host === undefined) noteDaemon(client.server);
+      if (!options.upgrade && options.host === undefined && !linkSockets.has(path)) {
+        noteDaemon(client.server);
+      }
     } catch (error) {
       client.close();
       throw error;

@@ -17,7 +17,7 @@ import type { MethodName } from "../protocol/methods.ts";
 import type { MethodTable } from "./method_types.ts";
 import { clampSize } from "./pane_env.ts";
 import { upgradeRequest } from "./handoff.ts";
-import { MAX_SIZE, newPaneRequest, paneSize as size } from "./new_pane_params.ts";
+import { MAX_SIZE, newPaneRequest, paneSize as size, withAgent } from "./new_pane_params.ts";
 import {
   flag,
   maybeCursor,
@@ -56,7 +56,7 @@ export const METHODS: MethodTable<Exclude<MethodName, "hello" | ServiceMethodNam
   },
 
   "pane.new": async (params, ctx) => {
-    const request = newPaneRequest(params);
+    const request = withAgent(newPaneRequest(params), params);
     const worktree = worktreeParams(params);
     const projectAtFolder = maybeString(params, "project_at");
     if (projectAtFolder !== undefined && request.project === undefined && !request.session) {

@@ -10,7 +10,7 @@
  */
 
 import { SkiffError } from "../errors.ts";
-import { ConnectionClosed, DaemonClient } from "../client/client.ts";
+import { ConnectionClosed, DaemonClient, markLinkSocket } from "../client/client.ts";
 import { connectDaemon, type ConnectOptions } from "../client/connect.ts";
 import { noteHostSkew } from "../client/skew.ts";
 import type { HostLink } from "../protocol/hosts.ts";
@@ -60,6 +60,12 @@ export interface LinkOptions {
   hold?: boolean;
   /** Start the local skiffd when none runs (default true). */
   start?: boolean;
+  /**
+   * The ref names a pane (default true): when no local skiffd runs and its
+   * saved workspace has no such pane, the local ref is refused rather than
+   * skiffd started. False for a ref that may name a session (`skiff mark`).
+   */
+  pane?: boolean;
 }
 
 /** The error for a link that is not up: its own words, with the exit it names. */
@@ -123,6 +129,7 @@ export async function connectHost(
   const { link, holder } = await linkTo(host, options);
   try {
     if (link.state !== "up" || link.socket === null) throw linkError(link);
+    markLinkSocket(link.socket, host);
     let client: DaemonClient;
     try {
       client = await DaemonClient.connect(link.socket, { host });
@@ -166,7 +173,10 @@ export async function connectPane(
 ): Promise<PaneConnection> {
   const address = parsePaneRef(ref);
   if (address.host === null) {
-    const client = await connectDaemon({ start: options.start });
+    const client = await connectDaemon({
+      start: options.start,
+      ...(options.pane === false ? {} : { pane: address.pane }),
+    });
     return { ...address, client, close: () => client.close() };
   }
   const { client, holder } = await connectHost(address.host, options);
@@ -197,6 +207,36 @@ export async function withPane<T>(
     throw connection.host === null ? error : onHost(connection.host, error);
   } finally {
     connection.close();
+  }
+}
+
+/**
+ * Runs `work` with a connection to host `host`'s skiffd (through its link),
+ * or to the local skiffd when `host` is undefined or null, and closes it
+ * afterwards: for commands that name a host rather than a pane (`skiff new
+ * --host`).
+ */
+export async function withSkiffd<T>(
+  host: string | null | undefined,
+  work: (client: DaemonClient) => Promise<T>,
+  options: LinkOptions = {},
+): Promise<T> {
+  if (host === null || host === undefined) {
+    const client = await connectDaemon({ start: options.start });
+    try {
+      return await work(client);
+    } finally {
+      client.close();
+    }
+  }
+  const { client, holder } = await connectHost(host, options);
+  try {
+    return await work(client);
+  } catch (error) {
+    throw onHost(host, error);
+  } finally {
+    client.close();
+    holder?.close();
   }
 }
 

@@ -144,6 +144,13 @@ export interface NewPaneParams {
   /** Make a git worktree of the project's repository and start the pane in it. */
   worktree?: NewWorktreeParams;
   /**
+   * Start this agent, with Skiff's hooks wired in by skiffd itself (its own
+   * `skiff hook`, its own config's agents): how `skiff new --host H --agent
+   * ID` starts an agent on another host. `command` then holds the agent's
+   * extra arguments.
+   */
+  agent?: { id: string; continue?: boolean };
+  /**
    * A folder: with no `project` and no `session`, the pane (and its
    * worktree) is the project's whose root holds it (the deepest), if any.
    * `skiff new` sends the folder it was run in.

@@ -217,6 +217,8 @@ export class Worktrees {
     try {
       seen = await inspect(record);
     } catch (error) {
+      // No git is the person's to fix, not a missing worktree: say so.
+      if (error instanceof SkiffError && error.details.reason === "git_missing") throw error;
       seen = { missing: (error as Error).message, status: null, ahead: null, changes: null };
     }
     this.#keep(record, seen);
@@ -319,14 +321,16 @@ export class Worktrees {
   }
 
   /**
-   * Drops the records of worktrees whose folder or repository is gone, and
-   * tidies git's entries for them. With `dryRun`, only says which.
+   * Drops the records of worktrees whose folder or repository is gone (as
+   * the file system says, so a failing git never prunes anything), and tidies
+   * git's entries for them. With `dryRun`, only says which.
    */
   async prune(panes: readonly PaneFacts[], dryRun: boolean): Promise<WorktreeInfo[]> {
     const pruned: WorktreeInfo[] = [];
     for (const record of [...this.#store.all]) {
+      // Only a folder or a repository that is gone: a worktree git cannot read now stays.
+      if (!missingReason(record)) continue;
       const info = await this.describe(record, panes);
-      if (info.state !== "missing") continue;
       pruned.push(info);
       if (dryRun) continue;
       await pruneGitEntry(record);

@@ -321,6 +321,9 @@ Deno.test("skiff alone: the dashboard in a terminal, the help when piped", async
     const dash = await skiff.run(["dash"]);
     assertEquals(dash.code, 2);
     assertMatch(dash.stderr, /skiff dash needs a terminal on stdin and stdout/);
+    const json = await skiff.run(["dash", "--json"]);
+    assertEquals(json.code, 2);
+    assertMatch(json.stderr, /prints no JSON; 'skiff ls --json' lists the panes/);
   });
 });
 
@@ -487,6 +490,11 @@ Deno.test("dash: the detach key of [attach] comes back, and ? names it", async (
       await press(term, "x", "j/k move");
       term.type("\r");
       await waitFor("the attach", () => !term.text().includes("watcher: "));
+      // The pane takes the terminal's size as it is opened; bash redraws its prompt on that.
+      await waitFor("the pane at the terminal's size", async () => {
+        const pane = (await panes(skiff)).find((p) => p.name === "keyed")!;
+        return pane.attached === 1 && pane.rows === 30;
+      });
       term.type("echo still-$((6*7))\r");
       await term.waitForText("still-42");
       term.type("\x02");
