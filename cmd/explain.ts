@@ -6,7 +6,7 @@
 
 import { defineCommand, PANE_ARG } from "../lib/cli/mod.ts";
 import { withDaemon } from "../lib/client/mod.ts";
-
+import { resumeLines } from "../lib/client/format.ts";
 /** The `explain` command. */
 export const command = defineCommand({
   name: "explain",
@@ -44,6 +44,7 @@ export const command = defineCommand({
           } s ago`,
         );
       }
+      for (const line of resumeLines(r)) ctx.out.line(`  ${line}`);
     });
   },
 });

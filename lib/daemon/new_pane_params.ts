@@ -8,7 +8,15 @@
 import { isAbsolute } from "../platform/path.ts";
 import { SkiffError } from "../errors.ts";
 import type { NewPaneRequest } from "./live_workspace.ts";
-import { maybeInt, maybeString, maybeStringRecord, maybeStrings, type Params } from "./params.ts";
+import {
+  maybeInt,
+  maybeString,
+  maybeStringRecord,
+  maybeStrings,
+  needString,
+  type Params,
+} from "./params.ts";
+import { CONVERSATION_ID } from "../agents/records.ts";
 
 /** The largest pane size a client may ask for, in columns or rows. */
 export const MAX_SIZE = 1000;
@@ -36,5 +44,42 @@ export function newPaneRequest(params: Params): NewPaneRequest {
     command: maybeStrings(params, "command"),
     clientEnv: maybeStringRecord(params, "client_env"),
     ...paneSize(params),
+    ...(resumeFlag(params) === false ? { noResume: true } : {}),
+    ...agentParams(params),
+  };
+}
+
+/** Reads the optional `resume` of `pane.new`: true or false. */
+function resumeFlag(params: Params): boolean | undefined {
+  const value = params.resume;
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "boolean") {
+    throw new SkiffError("Bad request: 'resume' must be true or false", { exit: "USAGE" });
+  }
+  return value;
+}
+
+/** Reads the optional `agent` of `pane.new`: `{id, args?, conversation?}`. */
+function agentParams(params: Params): Pick<NewPaneRequest, "agent"> {
+  const value = params.agent;
+  if (value === undefined || value === null) return {};
+  if (typeof value !== "object" || Array.isArray(value)) {
+    throw new SkiffError("Bad request: 'agent' must be {id, args?, conversation?}", {
+      exit: "USAGE",
+    });
+  }
+  const agent = value as Params;
+  const conversation = maybeString(agent, "conversation");
+  if (conversation !== undefined && !CONVERSATION_ID.test(conversation)) {
+    throw new SkiffError("Bad request: 'agent.conversation' is not a conversation id", {
+      exit: "USAGE",
+    });
+  }
+  return {
+    agent: {
+      id: needString(agent, "id"),
+      args: maybeStrings(agent, "args") ?? [],
+      ...(conversation ? { conversation } : {}),
+    },
   };
 }
