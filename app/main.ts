@@ -11,6 +11,7 @@
  */
 
 import type { PaneInfo } from "../lib/protocol/panes.ts";
+import { paneTasks, type TaskSummary } from "../lib/overview/tasks.ts";
 import { Connection } from "./connection.ts";
 import { h } from "./dom.ts";
 import { LedgerScreen } from "./ledger_view.ts";
@@ -30,7 +31,14 @@ const configProblem = document.getElementById("config-problem")!;
 /** What the right side shows. */
 type Screen =
   | { kind: "welcome" }
-  | { kind: "pane"; id: string; view: TerminalView; header: HTMLElement; note?: string }
+  | {
+    kind: "pane";
+    id: string;
+    view: TerminalView;
+    header: HTMLElement;
+    tasks: HTMLElement;
+    note?: string;
+  }
   | { kind: "ledger"; screen: LedgerScreen }
   | { kind: "settings"; screen: SettingsScreen };
 
@@ -48,7 +56,10 @@ function followLedger(ledger: boolean): void {
 }
 
 function closeScreen(): void {
-  if (screen.kind === "pane") screen.view.dispose();
+  if (screen.kind === "pane") {
+    screen.view.dispose();
+    followLedger(false);
+  }
   if (screen.kind === "ledger") followLedger(false);
   screen = { kind: "welcome" };
 }
@@ -91,12 +102,58 @@ function fillPaneHeader(header: HTMLElement, pane: PaneInfo | undefined, note?: 
   );
 }
 
+/** How many of a pane's tasks show above its terminal; the Ledger has the rest. */
+const PANE_TASKS_SHOWN = 3;
+
+/** Shows a pane's tasks above its terminal (open ones first), or nothing when it has none. */
+function fillPaneTasks(list: HTMLElement, tasks: TaskSummary[]): void {
+  list.hidden = tasks.length === 0;
+  const items = tasks.slice(0, PANE_TASKS_SHOWN).map((task) =>
+    h(
+      "li",
+      { "data-uid": task.uid, title: task.result },
+      h("code", {}, task.uid),
+      h("span", { class: `task-state task-${task.state}` }, task.state),
+      h("span", { class: "task-first" }, task.first),
+    )
+  );
+  if (tasks.length > PANE_TASKS_SHOWN) {
+    items.push(
+      h(
+        "li",
+        {},
+        h("a", { href: "#ledger" }, `${tasks.length - PANE_TASKS_SHOWN} more in the Ledger`),
+      ),
+    );
+  }
+  list.replaceChildren(...items);
+}
+
+/** Reads the ledger for the open pane's tasks (the same summary the dashboard shows). */
+async function loadPaneTasks(): Promise<void> {
+  const current = screen;
+  if (current.kind !== "pane") return;
+  let tasks: TaskSummary[] = [];
+  try {
+    tasks = paneTasks((await connection.call("ledger", {})).rows, current.id);
+  } catch {
+    // No ledger, or it cannot be read now: the Ledger screen says why.
+  }
+  if (screen === current) fillPaneTasks(current.tasks, tasks);
+}
+
 function openPane(id: string, focus = true): void {
   closeScreen();
   const header = paneHeader(id);
+  const tasks = h("ul", {
+    class: "pane-tasks",
+    id: "pane-tasks",
+    hidden: true,
+    "aria-label": "Tasks of this pane",
+  });
   const host = h("div", { class: "term-host", id: "terminal" });
   main.replaceChildren(
-    h("section", { class: "screen pane", "aria-labelledby": "pane-head" }, header, host),
+    h("section", { class: "screen pane", "aria-labelledby": "pane-head" }, header, tasks, host),
   );
   const view = new TerminalView(host, id, {
     attached: (pane) => {
@@ -115,7 +172,9 @@ function openPane(id: string, focus = true): void {
         document.getElementById("agent-row"))?.focus();
     },
   });
-  screen = { kind: "pane", id, view, header };
+  screen = { kind: "pane", id, view, header, tasks };
+  followLedger(true);
+  loadPaneTasks();
   fillPaneHeader(header, store.view?.panes.find((p) => p.id === id));
   (globalThis as unknown as { skiffTerminal: TerminalView }).skiffTerminal = view;
   if (focus) view.focus();
@@ -236,6 +295,10 @@ connection.onLive = () => {
     screen.screen.load();
   }
   if (screen.kind === "settings") screen.screen.load();
+  if (screen.kind === "pane") {
+    followLedger(true);
+    loadPaneTasks();
+  }
 };
 connection.onChanged = (what) => {
   if (what === "settings") {
@@ -244,6 +307,7 @@ connection.onChanged = (what) => {
     if (screen.kind === "settings") screen.screen.load();
   }
   if (what === "ledger" && screen.kind === "ledger") screen.screen.load();
+  if (what === "ledger" && screen.kind === "pane") loadPaneTasks();
 };
 connection.onState = (state, why) => {
   linkState.textContent = state === "live"
@@ -258,10 +322,9 @@ connection.onEvent = (event) => {
   if (event.event === "resized" && screen.kind === "pane" && event.pane === screen.id) {
     screen.view.follow(event.cols, event.rows);
   }
-  if (
-    screen.kind === "ledger" && ["gone", "pane-restored", "exit", "turn-end"].includes(event.event)
-  ) {
-    screen.screen.load();
+  if (["gone", "pane-restored", "exit", "turn-end"].includes(event.event)) {
+    if (screen.kind === "ledger") screen.screen.load();
+    if (screen.kind === "pane") loadPaneTasks();
   }
 };
 addEventListener("hashchange", route);

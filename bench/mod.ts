@@ -13,6 +13,7 @@ import { benchLedger } from "./ledger.ts";
 import { benchLoad } from "./load.ts";
 import { benchPanes } from "./panes.ts";
 import { benchWatch } from "./watch.ts";
+import { benchWorktree } from "./worktree.ts";
 
 if (import.meta.main) {
   const log = (line: string) => console.error(line);
@@ -27,6 +28,8 @@ if (import.meta.main) {
   rows.push(...await benchWatch(log));
   log("bench: ledger (ls on 10,000 rows, adds)…");
   rows.push(...await benchLedger(log));
+  log("bench: worktrees (a count after a turn end, ls with worktree panes, diff --stat)…");
+  rows.push(...await benchWorktree(log));
   log("bench: the dashboard (first frame, keys, preview, idle CPU, under a flood)…");
   rows.push(...await benchDash(log));
   console.log(renderTable(rows));

@@ -5,7 +5,7 @@
  */
 
 import { defineCommand, PANE_ARG, SkiffError } from "../lib/cli/mod.ts";
-import { withDaemon } from "../lib/client/mod.ts";
+import { withPane } from "../lib/hosts/resolve.ts";
 
 /** The `capture` command. */
 export const command = defineCommand({
@@ -24,7 +24,11 @@ export const command = defineCommand({
       help: "Include N lines of history",
     },
   ],
-  exits: ["NOT_FOUND", "DAEMON"],
+  exits: [
+    ["UNREACHABLE", "HOST (in HOST:PANE) cannot be reached, or the link was lost"],
+    "NOT_FOUND",
+    "DAEMON",
+  ],
   run: async (ctx) => {
     const lines = ctx.opts.scrollback;
     if (lines !== undefined && (!Number.isInteger(lines) || lines < 0)) {
@@ -32,12 +36,12 @@ export const command = defineCommand({
         exit: "USAGE",
       });
     }
-    const result = await withDaemon((client) =>
+    const result = await withPane(ctx.args.PANE, (client, pane) =>
       client.call("pane.capture", {
-        pane: ctx.args.PANE,
+        pane,
         ansi: ctx.opts.ansi,
         scrollback: ctx.opts.scrollback,
-      }), { pane: ctx.args.PANE });
+      }));
     ctx.out.result(result, () => ctx.out.line(result.text));
   },
 });

@@ -4,19 +4,54 @@
  * @module
  */
 
-import { defineCommand, PANE_ARG } from "../lib/cli/mod.ts";
+import { defineCommand, Exit, type ExitName, PANE_ARG, SkiffError } from "../lib/cli/mod.ts";
 import { page, wantsPager } from "../lib/cli/pager.ts";
-import { withDaemon } from "../lib/client/mod.ts";
+import { parsePaneRef, withPane } from "../lib/hosts/resolve.ts";
+import { runOnHost } from "../lib/hosts/run.ts";
 import type { PaneWorktreeResult } from "../lib/protocol/worktrees.ts";
-import { type FileChange, gitPager, worktreeDiff } from "../lib/worktree/mod.ts";
+import { type FileChange, gitPager, type WorktreeDiff, worktreeDiff } from "../lib/worktree/mod.ts";
 import { writeAllSync } from "../lib/platform/bytes.ts";
 
 /**
- * Finds the worktree of pane `ref`: the one place `diff` looks a pane up
- * (a pane on another host would be found here too).
+ * Finds the worktree of pane `ref`: the one place `diff` looks a pane up,
+ * through the resolver, so `HOST:PANE` finds a pane on another host.
  */
 function paneWorktree(ref: string): Promise<PaneWorktreeResult> {
-  return withDaemon((client) => client.call("pane.worktree", { pane: ref }));
+  return withPane(ref, (client, pane) => client.call("pane.worktree", { pane }));
+}
+
+/**
+ * The diff of a worktree on another host: git runs there, through the host's
+ * own `skiff diff` over the link, and its JSON comes back as a diff.
+ */
+async function diffOnHost(host: string, pane: string, patch: boolean): Promise<WorktreeDiff> {
+  const args = ["diff", pane, "--json", ...(patch ? [] : ["--stat"])];
+  const run = await runOnHost(host, args);
+  if (run.code !== 0) {
+    let error: { message?: string; code?: string } = {};
+    try {
+      error = JSON.parse(run.stderr).error ?? {};
+    } catch {
+      // Not JSON: the host's words as they are.
+    }
+    const exit = (error.code?.toUpperCase() ?? "ERROR") as ExitName;
+    throw new SkiffError(`${host}: ${error.message ?? run.stderr.trim()}`, {
+      exit: exit in Exit ? exit : "ERROR",
+      details: { host },
+    });
+  }
+  const result = JSON.parse(new TextDecoder().decode(run.stdout));
+  return {
+    from: result.from,
+    files: result.changes,
+    stat: { files: result.files, added: result.added, removed: result.removed },
+    patch: typeof result.patch === "string" ? new TextEncoder().encode(result.patch) : null,
+  };
+}
+
+/** The pager for a diff from another host: git's settings here have no repository to read. */
+function gitPagerHere(): string {
+  return Deno.env.get("GIT_PAGER") ?? Deno.env.get("PAGER") ?? "less";
 }
 
 /** One file's line of `--stat`: its path, then +added −removed (or `bin`). */
@@ -43,6 +78,7 @@ export const command = defineCommand({
   ],
   examples: ["skiff diff login", "skiff diff login --stat", "skiff diff p4 --json"],
   exits: [
+    ["UNREACHABLE", "HOST (in HOST:PANE) cannot be reached, or the link was lost"],
     ["NOT_FOUND", "No such pane, the pane has no worktree, its worktree is missing, or no git"],
     "DAEMON",
   ],
@@ -50,13 +86,14 @@ export const command = defineCommand({
     const found = await paneWorktree(ctx.args.PANE);
     const tree = found.worktree;
     const terminal = !ctx.json && wantsPager();
-    const diff = await worktreeDiff(tree, {
-      patch: !ctx.opts.stat,
-      color: terminal,
-    });
+    const host = parsePaneRef(ctx.args.PANE).host;
+    const diff = host === null
+      ? await worktreeDiff(tree, { patch: !ctx.opts.stat, color: terminal })
+      : await diffOnHost(host, found.pane, !ctx.opts.stat);
     const totals = { files: diff.stat.files, added: diff.stat.added, removed: diff.stat.removed };
     if (ctx.json) {
       ctx.out.data({
+        host,
         pane: found.pane,
         name: found.name,
         worktree: { name: tree.name, branch: tree.branch, path: tree.path, base: tree.base },
@@ -91,7 +128,7 @@ export const command = defineCommand({
       );
       text = new TextEncoder().encode(lines.join("\n") + "\n");
     }
-    if (terminal) await page(text, await gitPager(tree.path));
+    if (terminal) await page(text, host === null ? await gitPager(tree.path) : gitPagerHere());
     else writeAllSync(Deno.stdout, text);
   },
 });

@@ -5,18 +5,24 @@
  */
 
 import { defineCommand, PANE_ARG } from "../lib/cli/mod.ts";
-import { withDaemon } from "../lib/client/mod.ts";
 import { resumeLines } from "../lib/client/format.ts";
+import { withPane } from "../lib/hosts/resolve.ts";
+
 /** The `explain` command. */
 export const command = defineCommand({
   name: "explain",
   summary: "Show which agent is in a pane, each signal that fired, and the state",
   args: [PANE_ARG],
-  exits: ["NOT_FOUND", "DAEMON"],
+  exits: [
+    ["UNREACHABLE", "HOST (in HOST:PANE) cannot be reached, or the link was lost"],
+    "NOT_FOUND",
+    "DAEMON",
+  ],
   run: async (ctx) => {
-    const r = await withDaemon((client) => client.call("pane.explain", { pane: ctx.args.PANE }), {
-      pane: ctx.args.PANE,
-    });
+    const r = await withPane(
+      ctx.args.PANE,
+      (client, pane) => client.call("pane.explain", { pane }),
+    );
     ctx.out.result(r, () => {
       const agent = r.agent_label ?? "no known agent";
       ctx.out.line(`${r.name} (${r.id}): ${agent}, state ${r.state}${r.unread ? ", unread" : ""}`);

@@ -5,7 +5,7 @@
  */
 
 import { defineCommand, PANE_ARG } from "../lib/cli/mod.ts";
-import { withDaemon } from "../lib/client/mod.ts";
+import { withPane } from "../lib/hosts/resolve.ts";
 import { checkKeyWords } from "../lib/screen/keys.ts";
 
 /** The `keys` command. */
@@ -20,14 +20,19 @@ export const command = defineCommand({
   ],
   options: [{ name: "literal", short: "l", type: "boolean", help: "Type every word as text" }],
   examples: ["skiff keys web 'echo hello' Enter", "skiff keys web C-c", "skiff keys -l web Enter"],
-  exits: ["NOT_FOUND", "DAEMON", "NOT_RUNNING"],
+  exits: [
+    ["UNREACHABLE", "HOST (in HOST:PANE) cannot be reached, or the link was lost"],
+    "NOT_FOUND",
+    "DAEMON",
+    "NOT_RUNNING",
+  ],
   run: async (ctx) => {
     const words = ctx.args.KEY;
     const literal = ctx.opts.literal;
     if (!literal) checkKeyWords(words);
-    const result = await withDaemon(
-      (client) => client.call("pane.keys", { pane: ctx.args.PANE, keys: words, literal }),
-      { pane: ctx.args.PANE },
+    const result = await withPane(
+      ctx.args.PANE,
+      (client, pane) => client.call("pane.keys", { pane, keys: words, literal }),
     );
     ctx.out.result(result, () => {});
   },

@@ -5,7 +5,7 @@
  */
 
 import { defineCommand, PANE_ARG } from "../lib/cli/mod.ts";
-import { withDaemon } from "../lib/client/mod.ts";
+import { withPane } from "../lib/hosts/resolve.ts";
 
 /** The `kill` command. */
 export const command = defineCommand({
@@ -14,11 +14,16 @@ export const command = defineCommand({
   description:
     "Send SIGHUP to the pane's process (SIGKILL after 2 s if it stays) and remove the pane. Its id is never used again.",
   args: [PANE_ARG],
-  exits: ["NOT_FOUND", "DAEMON"],
+  exits: [
+    ["UNREACHABLE", "HOST (in HOST:PANE) cannot be reached, or the link was lost"],
+    "NOT_FOUND",
+    "DAEMON",
+  ],
   run: async (ctx) => {
-    const pane = await withDaemon((client) => client.call("pane.kill", { pane: ctx.args.PANE }), {
-      pane: ctx.args.PANE,
-    });
+    const pane = await withPane(
+      ctx.args.PANE,
+      (client, ref) => client.call("pane.kill", { pane: ref }),
+    );
     ctx.out.result({ killed: pane }, () => {});
   },
 });

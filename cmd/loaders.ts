@@ -34,6 +34,7 @@ export const LOADERS: Record<string, () => Promise<{ command: CommandSpec }>> = 
   settings: () => import("./settings.ts"),
   watch: () => import("./watch.ts"),
   project: () => import("./project.ts"),
+  host: () => import("./host.ts"),
   hook: () => import("./hook.ts"),
   daemon: () => import("./daemon.ts"),
   completions: () => import("./completions.ts"),

@@ -5,7 +5,7 @@
  */
 
 import { defineCommand, SkiffError } from "../lib/cli/mod.ts";
-import { withDaemon } from "../lib/client/mod.ts";
+import { withPane } from "../lib/hosts/resolve.ts";
 
 /** The `mark` command. */
 export const command = defineCommand({
@@ -17,22 +17,25 @@ export const command = defineCommand({
     {
       name: "SESSION",
       required: true,
-      help: "Session id or name, or one of its panes",
+      help: "Session id or name, or one of its panes; HOST:SESSION on another host",
       complete: "session",
     },
     { name: "KEY[=VALUE]", help: "The mark to set (VALUE defaults to empty)" },
   ],
   options: [{ name: "clear", type: "string", value: "KEY", help: "Remove mark KEY" }],
   examples: ["skiff mark reviewer role=review", "skiff mark reviewer --clear role"],
-  exits: [["NOT_FOUND", "No such session"], "DAEMON"],
+  exits: [
+    ["UNREACHABLE", "HOST (in HOST:PANE) cannot be reached, or the link was lost"],
+    ["NOT_FOUND", "No such session"],
+    "DAEMON",
+  ],
   run: async (ctx) => {
-    const session = ctx.args.SESSION;
     const pair = ctx.args["KEY[=VALUE]"];
     const clear = ctx.opts.clear;
     if (pair !== undefined && clear !== undefined) {
       throw new SkiffError("Give either KEY[=VALUE] or --clear KEY, not both", { exit: "USAGE" });
     }
-    const result = await withDaemon(async (client) => {
+    const result = await withPane(ctx.args.SESSION, async (client, session) => {
       if (clear !== undefined) {
         return await client.call("session.mark", { session, key: clear, value: null });
       }
@@ -43,7 +46,7 @@ export const command = defineCommand({
         return await client.call("session.mark", { session, key, value });
       }
       return await client.call("session.get", { session });
-    });
+    }, { pane: false });
     ctx.out.result(result, () => {
       if (pair === undefined && clear === undefined) {
         for (const [key, value] of Object.entries(result.marks)) {

@@ -57,7 +57,7 @@ export const COMMAND_ROWS: readonly CommandRow[] = [
   },
   {
     name: "wait",
-    summary: "Wait until a pane is idle, working, waiting or exited",
+    summary: "Wait until a pane is idle, working, waiting, exited or a bare shell",
   },
   {
     name: "seen",
@@ -118,6 +118,10 @@ export const COMMAND_ROWS: readonly CommandRow[] = [
   {
     name: "project",
     summary: "Add, list or remove projects",
+  },
+  {
+    name: "host",
+    summary: "Add, list, check or remove other hosts (reached over SSH)",
   },
   {
     name: "hook",

@@ -11,11 +11,12 @@ import {
   parseEnvPairs,
   parseSize,
   secondsToMs,
+  SkiffError,
 } from "../lib/cli/mod.ts";
-import { clientEnv, withDaemon } from "../lib/client/mod.ts";
+import { clientEnv } from "../lib/client/env.ts";
+import { withSkiffd } from "../lib/hosts/resolve.ts";
 import type { NewPaneParams, PaneInfo } from "../lib/protocol/panes.ts";
 import { agentLaunchFor } from "../lib/agents/launch.ts";
-import { loadConfig, projectAt } from "../lib/config/mod.ts";
 
 /** How long `--wait-ready` waits by default, in seconds. */
 export const DEFAULT_READY_SECONDS = 120;
@@ -25,7 +26,7 @@ export const command = defineCommand({
   name: "new",
   summary: "Start a pane running a shell or a command",
   description:
-    "Start a pane and print its id. Without a command it runs your login shell. In a project, it starts in the project's root and runs the project's command, if one is set. Run in a project's folder (its root or below) with no --project, --cwd, --session or --worktree, the pane is that project's and starts in the current folder; a line on stderr says so.",
+    "Start a pane and print its id. Without a command it runs your login shell. In a project, it starts in the project's root and runs the project's command, if one is set. Run in a project's folder (its root or below) with no --project, --cwd or --session, the pane is that project's and starts in the current folder; a line on stderr says so. With --worktree NAME (in a project, or in a project's folder) it starts in a new git worktree of the project's repository instead, on a branch of its own (skiff/NAME), so agents side by side never edit the same checkout; see 'skiff worktree'. --wait-ready returns once the agent in the pane is ready for a task.",
   options: [
     {
       name: "project",
@@ -102,6 +103,12 @@ export const command = defineCommand({
       requires: ["worktree"],
     },
     {
+      name: "host",
+      type: "string",
+      value: "HOST",
+      help: "Start the pane on HOST (see 'skiff host'); it prints HOST:ID",
+    },
+    {
       name: "wait-ready",
       type: "boolean",
       help: "Return once the agent in the pane is idle at its input box",
@@ -120,6 +127,7 @@ export const command = defineCommand({
     "skiff new --name web -- npm run dev",
     "skiff new --project api --name reviewer --agent claude",
     "skiff new --project api --worktree login --agent claude --wait-ready --json",
+    "skiff new --host gpu1 --project api --name reviewer --agent claude",
   ],
   exits: [
     [
@@ -132,14 +140,17 @@ export const command = defineCommand({
     ["TIMEOUT", "--wait-ready: the agent was not ready in time (the pane stays)"],
     ["NOT_RUNNING", "--wait-ready: the pane's process exited first"],
     ["NO_AGENT", "--wait-ready: no agent runs in the pane, so it never gets ready"],
+    ["UNREACHABLE", "--host: the host cannot be reached over SSH"],
+    ["PROTOCOL", "--host: the host's Skiff cannot be used from this one"],
   ],
   run: async (ctx) => {
-    const { cwd, project, agent } = ctx.opts;
+    const { cwd, project, agent, host } = ctx.opts;
     const size = ctx.opts.size === undefined ? undefined : fitPaneSize(parseSize(ctx.opts.size));
     let env = parseEnvPairs(ctx.opts.env);
     let command = ctx.rest;
-    let started: NewPaneParams["agent"];
-    if (agent !== undefined) {
+    let launched: NewPaneParams["launched"];
+    // On another host, skiffd there wires the agent's hooks to its own skiff.
+    if (agent !== undefined && host === undefined) {
       const launch = agentLaunchFor(agent, {
         continue: ctx.opts.continue,
         chooseId: true,
@@ -149,40 +160,48 @@ export const command = defineCommand({
       command = launch.command;
       // The user's --env wins over Skiff's hook wiring.
       env = { ...launch.env, ...env };
-      started = { id: agent, args: ctx.rest, conversation: launch.conversation };
+      launched = { agent, args: ctx.rest, conversation: launch.conversation };
     }
     const worktree = ctx.opts.worktree;
-    // Run in a project's folder (its root or below), a pane is that project's, as with --project.
-    const found = cwd === undefined && project === undefined && worktree === undefined &&
-        ctx.opts.session === undefined
-      ? projectAt(loadConfig(), Deno.cwd())
-      : undefined;
+    // Run in a project's folder (its root or below), a pane is that project's, as with --project
+    // (and a worktree is of that project's repository): skiffd finds it with the config it runs on.
+    // A folder here means nothing on another host.
+    const fromFolder = host === undefined && cwd === undefined && project === undefined &&
+      ctx.opts.session === undefined;
     const params: NewPaneParams = {
-      project: project ?? found?.name,
+      project,
+      ...(fromFolder ? { project_at: Deno.cwd() } : {}),
       // A pane in a worktree is named after it unless named.
       name: ctx.opts.name ?? (worktree === undefined ? agent : undefined),
       session: ctx.opts.session,
       env,
       command,
-      client_env: clientEnv(),
-      ...(started ? { agent: started } : {}),
+      // This terminal's PATH and display mean nothing on another host.
+      ...(host === undefined ? { client_env: clientEnv() } : {}),
+      ...(host !== undefined && agent !== undefined
+        ? { agent: { id: agent, continue: ctx.opts.continue } }
+        : {}),
+      ...(launched ? { launched } : {}),
       ...(ctx.opts["no-resume"] ? { resume: false } : {}),
       ...(size ? { cols: size.cols, rows: size.rows } : {}),
       ...(worktree === undefined
         ? {}
         : { worktree: { name: worktree, branch: ctx.opts.branch, base: ctx.opts.base } }),
     };
-    // Without a project, a pane starts where the command was run, as in tmux.
-    if (cwd !== undefined) params.cwd = resolve(cwd);
-    else if (project === undefined && worktree === undefined) params.cwd = Deno.cwd();
+    // Without a project, a pane starts where the command was run, as in tmux; on another
+    // host, in the project's root or the home folder there.
+    if (cwd !== undefined) params.cwd = host === undefined ? resolve(cwd) : folderOnHost(cwd, host);
+    else if (host === undefined && project === undefined && worktree === undefined) {
+      params.cwd = Deno.cwd();
+    }
     const readyMs = secondsToMs(ctx.opts.timeout ?? DEFAULT_READY_SECONDS, "timeout");
-    const pane = await withDaemon(async (client) => {
+    const pane = await withSkiffd(host, async (client) => {
       const made = await client.call("pane.new", params);
       if (!ctx.opts["wait-ready"]) return made;
       return await client.call("pane.ready", { pane: made.id, timeout_ms: readyMs });
     });
-    if (found) {
-      ctx.out.notice(`In project ${found.name}: this folder is in its root, ${found.root}`);
+    if (fromFolder && pane.project !== null) {
+      ctx.out.notice(`In project ${pane.project}: this folder is in its root`);
     }
     const raised = size?.raisedFrom ?? null;
     if (raised) {
@@ -192,8 +211,8 @@ export const command = defineCommand({
         }, the smallest a pane takes`,
       );
     }
-    ctx.out.result({ ...newPaneJson(pane), size_raised_from: raised }, () => {
-      ctx.out.line(pane.id);
+    ctx.out.result({ ...newPaneJson(pane), host: host ?? null, size_raised_from: raised }, () => {
+      ctx.out.line(host === undefined ? pane.id : `${host}:${pane.id}`);
       if (pane.worktree) {
         ctx.out.notice(
           `Worktree ${pane.worktree.name} on branch ${pane.worktree.branch}: ${pane.worktree.path}`,
@@ -202,6 +221,14 @@ export const command = defineCommand({
     });
   },
 });
+
+/** `--cwd` for a pane on `host`: a path there, so it must be absolute (nothing here resolves it). */
+function folderOnHost(cwd: string, host: string): string {
+  if (cwd.startsWith("/")) return cwd;
+  throw new SkiffError(`--cwd with --host needs an absolute path on ${host}: '${cwd}' is not`, {
+    exit: "USAGE",
+  });
+}
 
 /** What `new --json` prints: the pane's id, name, worktree and branch first, then the whole pane. */
 function newPaneJson(pane: PaneInfo) {

@@ -5,7 +5,7 @@
  */
 
 import { defineCommand, PANE_ARG } from "../lib/cli/mod.ts";
-import { withDaemon } from "../lib/client/mod.ts";
+import { withPane } from "../lib/hosts/resolve.ts";
 
 /** The `rename` command. */
 export const command = defineCommand({
@@ -15,11 +15,16 @@ export const command = defineCommand({
     PANE_ARG,
     { name: "NAME", required: true, help: "The new, unique name" },
   ],
-  exits: ["NOT_FOUND", "DAEMON", ["CONFLICT", "The name is taken"]],
+  exits: [
+    ["UNREACHABLE", "HOST (in HOST:PANE) cannot be reached, or the link was lost"],
+    "NOT_FOUND",
+    "DAEMON",
+    ["CONFLICT", "The name is taken"],
+  ],
   run: async (ctx) => {
-    const pane = await withDaemon(
-      (client) => client.call("pane.rename", { pane: ctx.args.PANE, name: ctx.args.NAME }),
-      { pane: ctx.args.PANE },
+    const pane = await withPane(
+      ctx.args.PANE,
+      (client, ref) => client.call("pane.rename", { pane: ref, name: ctx.args.NAME }),
     );
     ctx.out.result({ pane }, () => {});
   },

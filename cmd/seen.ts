@@ -5,7 +5,7 @@
  */
 
 import { defineCommand, PANE_ARG } from "../lib/cli/mod.ts";
-import { withDaemon } from "../lib/client/mod.ts";
+import { withPane } from "../lib/hosts/resolve.ts";
 
 /** The `seen` command. */
 export const command = defineCommand({
@@ -14,11 +14,16 @@ export const command = defineCommand({
   description:
     "A turn end, an idle after a prompt with no turn, a wait, a bell and an exit set a pane's unread flag. It stays until this command (or the app) clears it. Prints what was cleared: the reasons the pane was unread for.",
   args: [PANE_ARG],
-  exits: ["NOT_FOUND", "DAEMON"],
+  exits: [
+    ["UNREACHABLE", "HOST (in HOST:PANE) cannot be reached, or the link was lost"],
+    "NOT_FOUND",
+    "DAEMON",
+  ],
   run: async (ctx) => {
-    const result = await withDaemon((client) => client.call("pane.seen", { pane: ctx.args.PANE }), {
-      pane: ctx.args.PANE,
-    });
+    const result = await withPane(
+      ctx.args.PANE,
+      (client, pane) => client.call("pane.seen", { pane }),
+    );
     ctx.out.result(result, () =>
       ctx.out.line(
         result.was_unread

@@ -5,7 +5,7 @@
  */
 
 import { defineCommand, PANE_ARG, readStdin, secondsToMs, SkiffError } from "../lib/cli/mod.ts";
-import { withDaemon } from "../lib/client/mod.ts";
+import { withPane } from "../lib/hosts/resolve.ts";
 import { MAX_SEND_TEXT_BYTES, sendTextTooLong } from "../lib/protocol/agents.ts";
 
 /** The `send` command. */
@@ -38,6 +38,7 @@ export const command = defineCommand({
     "skiff send api/worker - --enter < task.md",
   ],
   exits: [
+    ["UNREACHABLE", "HOST (in HOST:PANE) cannot be reached, or the link was lost"],
     "NOT_FOUND",
     "DAEMON",
     "NO_TURN",
@@ -59,14 +60,14 @@ export const command = defineCommand({
       throw new SkiffError(tooLong, { exit: "USAGE", details: { limit: MAX_SEND_TEXT_BYTES } });
     }
     const seconds = ctx.opts.timeout;
-    const result = await withDaemon((client) =>
+    const result = await withPane(ctx.args.PANE, (client, pane) =>
       client.call("pane.send", {
-        pane: ctx.args.PANE,
+        pane,
         text,
         enter: ctx.opts.enter,
         any: ctx.opts.any,
         timeout_ms: seconds === undefined ? undefined : secondsToMs(seconds, "timeout"),
-      }), { pane: ctx.args.PANE });
+      }));
     ctx.out.result(result, () =>
       ctx.out.line(
         result.entered

@@ -5,7 +5,7 @@
  */
 
 import { defineCommand, PANE_ARG, secondsToMs } from "../lib/cli/mod.ts";
-import { withDaemon } from "../lib/client/mod.ts";
+import { withPane } from "../lib/hosts/resolve.ts";
 import type { WaitState } from "../lib/protocol/agents.ts";
 
 const STATES = [
@@ -19,7 +19,7 @@ const STATES = [
 /** The `wait` command. */
 export const command = defineCommand({
   name: "wait",
-  summary: "Wait until a pane is idle, working, waiting or exited",
+  summary: "Wait until a pane is idle, working, waiting, exited or a bare shell",
   description:
     "Wait until the pane shows the state: idle, working or waiting (an agent's states), exited, or shell (no known agent in front). Waiting for an agent's state in a pane with no agent in front fails at once (exit 11), since a shell never gets there; a pane just made or typed into gets 3 s to start one. A pane whose process exited fails for any state but exited (exit 10).",
   args: [PANE_ARG],
@@ -42,6 +42,7 @@ export const command = defineCommand({
   ],
   examples: ["skiff wait reviewer --until idle --timeout 600"],
   exits: [
+    ["UNREACHABLE", "HOST (in HOST:PANE) cannot be reached, or the link was lost"],
     "NOT_FOUND",
     "DAEMON",
     ["TIMEOUT", "The timeout passed first"],
@@ -51,12 +52,12 @@ export const command = defineCommand({
   run: async (ctx) => {
     const until = (ctx.opts.until ?? "idle") as WaitState;
     const seconds = ctx.opts.timeout;
-    const result = await withDaemon((client) =>
+    const result = await withPane(ctx.args.PANE, (client, pane) =>
       client.call("pane.wait", {
-        pane: ctx.args.PANE,
+        pane,
         until,
         timeout_ms: seconds === undefined ? undefined : secondsToMs(seconds, "timeout"),
-      }), { pane: ctx.args.PANE });
+      }));
     ctx.out.result(result, () => ctx.out.line(`${result.name} is ${result.state}`));
   },
 });

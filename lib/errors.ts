@@ -41,6 +41,8 @@ export const Exit = {
   TYPING: 15,
   /** The typed text did not show up in the input box. */
   NOT_DELIVERED: 16,
+  /** Another host (`HOST:PANE`) cannot be reached over SSH, or its link was lost. */
+  UNREACHABLE: 17,
   /** This `skiff` and skiffd speak different protocol versions. */
   PROTOCOL: 18,
 } as const;

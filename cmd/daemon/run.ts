@@ -16,9 +16,11 @@ export const command = defineCommand({
   exits: [["DAEMON", "skiffd could not start"]],
   run: async (ctx) => {
     const { runDaemon } = await import("../../lib/daemon/mod.ts");
-    // The app's server runs inside skiffd; skiffd itself knows nothing of the app.
+    // The app's server and the links to other hosts run inside skiffd; skiffd itself knows
+    // nothing of either.
     const { appService } = await import("../../lib/app/mod.ts");
-    const outcome = await runDaemon({ services: [appService()] });
+    const { hostsService } = await import("../../lib/hosts/service.ts");
+    const outcome = await runDaemon({ services: [appService(), hostsService()] });
     if (outcome.alreadyRunning) {
       const socket = runtimeFiles().socket;
       ctx.out.result(

@@ -9,14 +9,33 @@ import { socketPath } from "../../lib/config/paths.ts";
 import { compareVersions, quietSkewHint, tryConnect } from "../../lib/client/mod.ts";
 import { age } from "../../lib/client/format.ts";
 import { PROTOCOL_VERSION, VERSION } from "../../lib/version.ts";
+import type { WatcherHealth } from "../../lib/protocol/watch.ts";
 
 /** This skiff's own version and protocol, which `daemon status` shows beside skiffd's. */
 const CLIENT = { version: VERSION, protocol: PROTOCOL_VERSION };
 
+/** The watcher's health in one line, as `--json` gives it in `watcher`. */
+function watcherLine(w: WatcherHealth): string {
+  if (!w.running) {
+    return "watcher: not running (skiffd starts it while the Skiff agent's session exists)";
+  }
+  const since = w.started ? `, up ${age(Date.now() - Date.parse(w.started))}` : "";
+  const watching = w.watching.length === 0
+    ? "nothing to watch"
+    : `watching ${w.watching.join(", ")}`;
+  const waiting = w.waiting_lines === 0
+    ? ""
+    : `, ${w.waiting_lines} line${w.waiting_lines === 1 ? "" : "s"} waiting`;
+  const when = w.last_at ? ` (${age(Date.now() - Date.parse(w.last_at))} ago)` : "";
+  const last = w.last === null ? "" : w.ok ? `; last: ${w.last}${when}` : "";
+  const failed = w.ok ? "" : `; its last line failed: ${w.last ?? "unknown"}${when}`;
+  return `watcher: running, pid ${w.pid}${since}, ${watching}${waiting}${last}${failed}`;
+}
+
 /** The `daemon status` command. */
 export const command = defineCommand({
   name: "status",
-  summary: "Show whether skiffd runs, its pid, version, uptime and panes",
+  summary: "Show whether skiffd runs, its pid, version, uptime and panes, and the watcher's health",
   exits: [
     ["DAEMON", "skiffd is not running"],
     ["PROTOCOL", "skiffd speaks another protocol version than this skiff"],
@@ -50,6 +69,7 @@ export const command = defineCommand({
               `(every pane keeps running)`
             : `this skiff is ${VERSION}, older than skiffd`,
         );
+        ctx.out.line(watcherLine(s.watcher));
         if (s.workspace_error) {
           ctx.out.line(`the workspace is not saved: ${s.workspace_error}; see ${s.log}`);
         }

@@ -16,7 +16,14 @@ export const command = defineCommand({
   summary: "Remove a worktree Skiff made (its branch stays unless --delete-branch)",
   description:
     "Remove a worktree's folder and git's entry for it. It refuses, saying what would be lost, a worktree with uncommitted changes or untracked files, or with commits that no branch holds and that are not on the base; and one a running pane is in. --force removes it anyway, ending its panes first. The branch stays unless --delete-branch, which refuses a branch with commits on no other branch and not on the base, unless --force. Files git ignores go with the folder; the output lists them.",
-  args: [{ name: "NAME", required: true, help: "The worktree: NAME, or PROJECT/NAME" }],
+  args: [
+    {
+      name: "NAME",
+      required: true,
+      help: "The worktree: NAME, or PROJECT/NAME",
+      complete: "worktree",
+    },
+  ],
   options: [
     {
       name: "force",

@@ -149,9 +149,10 @@ class AppService implements DaemonService {
   }
 
   #status(): AppStatus {
-    const origin = `http://${APP_HOST}:${this.#listening!.port}/`;
+    // An origin has no path: this is the very value a browser's Origin header holds.
+    const origin = `http://${APP_HOST}:${this.#listening!.port}`;
     return {
-      url: `${origin}?token=${this.#address!.token}`,
+      url: `${origin}/?token=${this.#address!.token}`,
       origin,
       port: this.#listening!.port,
       file: this.#file,

@@ -370,6 +370,32 @@ body[data-link="lost"] .link-state {
 .pane-head button {
   margin-left: auto;
 }
+.pane-tasks {
+  display: flex;
+  flex-wrap: wrap;
+  gap: 4px 16px;
+  margin: 0;
+  padding: 6px 16px;
+  list-style: none;
+  border-bottom: 1px solid var(--line);
+  background: var(--panel);
+  font-size: 12px;
+}
+.pane-tasks[hidden] {
+  display: none;
+}
+.pane-tasks li {
+  display: flex;
+  align-items: center;
+  gap: 6px;
+  min-width: 0;
+}
+.pane-tasks .task-first {
+  overflow: hidden;
+  text-overflow: ellipsis;
+  white-space: nowrap;
+  max-width: 40ch;
+}
 .term-host {
   flex: 1;
   min-height: 0;

@@ -20,6 +20,10 @@ takes \`--json\`: read JSON and exit codes, not the text tables.
   known agent in front, or null), \`state\`, \`unread\`, \`status\`, \`worktree\` (\`{name, branch, path}\` or
   null) and \`diff\` (its changes against the base: \`{files, added, removed}\`, counted after each turn
   end).
+- Panes on other machines (hosts, see \`skiff host ls\`) are named \`HOST:PANE\`, such as
+  \`gpu1:reviewer\`, in every command that takes a pane. \`skiff ls --all-hosts --json\` lists them too,
+  each with \`host\` (null on this machine); a host that does not answer is listed in \`hosts\` with
+  \`why\`. \`skiff new --host HOST …\` starts a pane there. Exit 17 means the host cannot be reached.
 - \`skiff capture PANE\` prints what the pane's screen shows now; \`--scrollback 200\` adds history.
 - \`skiff explain PANE\` says which agent is in front and which signals made its state.
 

@@ -37,6 +37,16 @@ async function openTasks(): Promise<string[]> {
   ) => [e.row.uid, ...(e.tasks ?? []).map((t) => t.row.uid)]);
 }
 
+/** The worktrees Skiff made, from skiffd's records (read, never changed): NAME and PROJECT/NAME. */
+async function worktreeNames(): Promise<string[]> {
+  const { worktreesFile } = await import("../config/paths.ts");
+  const data = JSON.parse(Deno.readTextFileSync(worktreesFile()));
+  return (data.worktrees as { project: string; name: string }[]).flatMap((w) => [
+    w.name,
+    `${w.project}/${w.name}`,
+  ]);
+}
+
 /** The values of `kind` for completion. */
 export async function completionValues(kind: CompleteKind): Promise<string[]> {
   switch (kind) {
@@ -52,6 +62,8 @@ export async function completionValues(kind: CompleteKind): Promise<string[]> {
     }
     case "task":
       return await openTasks();
+    case "worktree":
+      return await worktreeNames();
     case "shell":
       return ["bash", "zsh", "fish"];
     default:

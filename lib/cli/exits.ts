@@ -27,6 +27,7 @@ export const EXIT_MEANINGS: Record<ExitName, string> = {
   DRAFT: "The input box holds a draft, or does not show",
   TYPING: "A person typed into the pane after the check",
   NOT_DELIVERED: "The typed text did not show up in the input box",
+  UNREACHABLE: "The host cannot be reached over SSH, or its link was lost",
   PROTOCOL: "This skiff and skiffd speak different protocol versions",
 };
 

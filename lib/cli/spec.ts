@@ -21,6 +21,7 @@ export type CompleteKind =
   | "project"
   | "agent"
   | "task"
+  | "worktree"
   | "file"
   | "dir"
   | "shell";
@@ -133,7 +134,7 @@ export interface CommandSpec {
 export const PANE_ARG = {
   name: "PANE",
   required: true,
-  help: "Pane id, name, or project/name",
+  help: "Pane id, name, project/name, or HOST:PANE for a pane on another host",
   complete: "pane",
 } as const satisfies ArgSpec;
 

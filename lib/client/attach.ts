@@ -20,8 +20,10 @@ import type { PaneInfo } from "../protocol/panes.ts";
 import { AttachLink, type Reattach, type TerminalSize } from "./attach_link.ts";
 import { KeyFinder } from "./attach_keys.ts";
 import { showHistory } from "./history_pager.ts";
-import { connectDaemon } from "./connect.ts";
-import { mostRecentPane } from "./recent.ts";
+import { socketPath } from "../config/paths.ts";
+import { connectDaemon, tryConnect } from "./connect.ts";
+import { savedPanes } from "./saved_panes.ts";
+import { mostRecentPane, noRunningPane } from "./recent.ts";
 import { nextTerminalInput, unreadTerminalInput } from "./terminal_input.ts";
 
 const encoder = new TextEncoder();
@@ -67,6 +69,8 @@ export interface AttachTerminalOptions {
   again?: string;
   /** The socket; by default the configured one. */
   socket?: string;
+  /** Start skiffd when none answers (default true; false for a link to another host). */
+  start?: boolean;
 }
 
 /**
@@ -182,7 +186,13 @@ export async function attachTerminal(
   const alternate = options.alternateScreen ?? true;
   let picked: ReturnType<typeof mostRecentPane> | undefined;
   if (pane === undefined) {
-    const client = await connectDaemon({ socket: options.socket });
+    const socket = options.socket ?? socketPath();
+    let client = await tryConnect(socket);
+    if (!client) {
+      // With no saved pane, starting skiffd (and the app) would find none either.
+      if (savedPanes(socket)?.length === 0) throw noRunningPane(0);
+      client = await connectDaemon({ socket, start: options.start });
+    }
     try {
       picked = mostRecentPane((await client.call("pane.list", {})).panes);
     } finally {
@@ -208,6 +218,7 @@ export async function attachTerminal(
   };
   const link = await AttachLink.open(pane, {
     socket: options.socket,
+    start: options.start,
     size: terminalSize,
     output: (data) => {
       if (early) early.push(data);

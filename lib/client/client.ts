@@ -38,6 +38,24 @@ interface Pending {
   raw: boolean;
 }
 
+/** The local sockets of links to other hosts this process uses, with each host's name. */
+const linkSockets = new Map<string, string>();
+
+/**
+ * Notes that `path` is the local end of the link to `host` (see
+ * `lib/hosts`): a connection to it reaches that host's skiffd, whose version
+ * is the host's business rather than a local hint, and no skiffd is ever
+ * started on it.
+ */
+export function markLinkSocket(path: string, host: string): void {
+  linkSockets.set(path, host);
+}
+
+/** The host whose link `path` is the local end of, if it is one. */
+export function linkSocketHost(path: string): string | undefined {
+  return linkSockets.get(path);
+}
+
 /** Turns a protocol error into a {@linkcode SkiffError} with the matching exit code. */
 export function errorFromResponse(error: NonNullable<Response["error"]>): SkiffError {
   if (error.code === "protocol_mismatch") return protocolMismatch(error.message, error.details);
@@ -112,13 +130,17 @@ export class DaemonClient {
     this.#pump();
   }
 
-  /** Connects to the socket at `path` and says hello. Throws if nothing listens. */
-  static async connect(path: string): Promise<DaemonClient> {
+  /**
+   * Connects to the socket at `path` and says hello. Throws if nothing
+   * listens. With `host`, the socket is a link's: it reaches that host's
+   * skiffd, whose version is the host's business, not a local hint.
+   */
+  static async connect(path: string, options: { host?: string } = {}): Promise<DaemonClient> {
     const conn = await Deno.connect({ transport: "unix", path });
     const client = new DaemonClient(conn);
     try {
       client.server = await client.call("hello", { protocol: PROTOCOL_VERSION, client: "skiff" });
-      noteDaemon(client.server);
+      if (options.host === undefined && !linkSockets.has(path)) noteDaemon(client.server);
     } catch (error) {
       client.close();
       throw error;

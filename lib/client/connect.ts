@@ -7,7 +7,7 @@
 import { SkiffError } from "../errors.ts";
 import { runtimeFiles, socketPath } from "../config/paths.ts";
 import { fileLockHeld } from "../platform/files.ts";
-import { ConnectionClosed, DaemonClient } from "./client.ts";
+import { ConnectionClosed, DaemonClient, linkSocketHost } from "./client.ts";
 
 /** How long a command waits for a daemon it started. */
 const START_TIMEOUT_MS = 15_000;
@@ -88,7 +88,8 @@ export async function connectDaemon(options: ConnectOptions = {}): Promise<Daemo
   const socket = options.socket ?? socketPath();
   const client = await tryConnect(socket);
   if (client) return client;
-  if (options.start === false) {
+  // The local end of a link to another host is ssh's: a skiffd started there would be a stranger.
+  if (options.start === false || linkSocketHost(socket) !== undefined) {
     throw new SkiffError(`skiffd is not running (socket ${socket})`, { exit: "DAEMON" });
   }
   if (options.pane !== undefined) {

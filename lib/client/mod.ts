@@ -11,6 +11,8 @@ export {
   DaemonClient,
   errorFromResponse,
   EventSubscription,
+  linkSocketHost,
+  markLinkSocket,
 } from "./client.ts";
 export { followEvents, type FollowOptions } from "./follow.ts";
 export {

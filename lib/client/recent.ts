@@ -19,6 +19,16 @@ function idNumber(pane: PaneInfo): number {
   return Number(pane.id.replace(/^\D+/, "")) || 0;
 }
 
+/** The error when there is no running pane to attach to; `exited` panes are there. */
+export function noRunningPane(exited: number): SkiffError {
+  return new SkiffError(
+    exited === 0
+      ? "No panes to attach to; 'skiff new' starts one"
+      : `No running pane to attach to (${exited} exited; 'skiff ls' lists them); 'skiff new' starts one`,
+    { exit: "NOT_FOUND" },
+  );
+}
+
 /**
  * The running pane a person attached to or typed into last (`used`); when
  * no running pane was ever used, the newest running pane. Throws exit
@@ -26,15 +36,7 @@ function idNumber(pane: PaneInfo): number {
  */
 export function mostRecentPane(panes: PaneInfo[]): RecentPane {
   const running = panes.filter((pane) => pane.status === "running");
-  if (running.length === 0) {
-    const exited = panes.length;
-    throw new SkiffError(
-      exited === 0
-        ? "No panes to attach to; 'skiff new' starts one"
-        : `No running pane to attach to (${exited} exited; 'skiff ls' lists them); 'skiff new' starts one`,
-      { exit: "NOT_FOUND" },
-    );
-  }
+  if (running.length === 0) throw noRunningPane(panes.length);
   const used = running.filter((pane) => pane.used !== null);
   if (used.length > 0) {
     const pane = used.reduce((best, pane) =>

@@ -39,6 +39,7 @@ export function compareVersions(a: string, b: string): number {
 
 let older: HelloResult | undefined;
 let quiet = false;
+const hostLines = new Set<string>();
 
 /** Notes the skiffd a connection greeted; an older one earns the hint. */
 export function noteDaemon(server: HelloResult): void {
@@ -50,14 +51,26 @@ export function quietSkewHint(): void {
   quiet = true;
 }
 
+/** Notes the one line about another host whose Skiff differs (`lib/hosts` words it). */
+export function noteHostSkew(line: string): void {
+  hostLines.add(line);
+}
+
 /**
- * The one-line hint for a skiffd older than this `skiff`, once it was met;
- * `undefined` otherwise, or when the command asked for quiet.
+ * The one-line hint for a skiffd older than this `skiff`, once it was met,
+ * and one line per host whose Skiff differs; `undefined` when there is
+ * nothing to say, or when the command asked for quiet.
  */
 export function skewHint(): string | undefined {
-  if (!older || quiet) return undefined;
-  return `skiff: skiffd runs Skiff ${older.version}, older than this skiff (${VERSION}); ` +
-    `run 'skiff daemon upgrade' to move it to ${VERSION} (every pane keeps running)`;
+  if (quiet) return undefined;
+  const lines = [...hostLines];
+  if (older) {
+    lines.unshift(
+      `skiff: skiffd runs Skiff ${older.version}, older than this skiff (${VERSION}); ` +
+        `run 'skiff daemon upgrade' to move it to ${VERSION} (every pane keeps running)`,
+    );
+  }
+  return lines.length > 0 ? lines.join("\n") : undefined;
 }
 
 /** What skiffd says of itself when it refuses a client's protocol. */

@@ -119,8 +119,19 @@ export function splitCommand(command: string): string[] {
  * with ConfigPlaces.onlyKnown, as [agents.NAME] does).
  */
 
-/** The tables of `projects.toml`. `agents` is read by `lib/agents` (profile_toml.ts). */
-export const TOP_LEVEL_TABLES = ["daemon", "projects", "skiff_agent", "attach", "agents"] as const;
+/**
+ * The tables of `projects.toml`. `agents` is read by `lib/agents`
+ * (profile_toml.ts), and `hosts` by `lib/hosts` (config.ts), each host when
+ * it is used, so a broken host never stops anything else.
+ */
+export const TOP_LEVEL_TABLES = [
+  "daemon",
+  "projects",
+  "skiff_agent",
+  "attach",
+  "agents",
+  "hosts",
+] as const;
 
 function table(
   places: ConfigPlaces,

@@ -6,6 +6,7 @@
  */
 
 import { SkiffError } from "../errors.ts";
+import { projectAt } from "../config/projects.ts";
 import { encodeKeys } from "../screen/keys.ts";
 import { AGENT_METHODS } from "./agent_methods.ts";
 import { ENSURE_METHODS } from "./ensure_methods.ts";
@@ -15,7 +16,7 @@ import type { ServiceMethodName } from "../protocol/app.ts";
 import type { MethodName } from "../protocol/methods.ts";
 import type { MethodTable } from "./method_types.ts";
 import { clampSize } from "./pane_env.ts";
-import { MAX_SIZE, newPaneRequest, paneSize as size } from "./new_pane_params.ts";
+import { MAX_SIZE, newPaneRequest, paneSize as size, withAgent } from "./new_pane_params.ts";
 import {
   flag,
   maybeCursor,
@@ -52,8 +53,12 @@ export const METHODS: MethodTable<Exclude<MethodName, "hello" | ServiceMethodNam
   },
 
   "pane.new": async (params, ctx) => {
-    const request = newPaneRequest(params);
+    const request = withAgent(newPaneRequest(params), params);
     const worktree = worktreeParams(params);
+    const projectAtFolder = maybeString(params, "project_at");
+    if (projectAtFolder !== undefined && request.project === undefined && !request.session) {
+      request.project = projectAt(ctx.workspace.config, projectAtFolder)?.name;
+    }
     const pane = worktree
       ? await newPaneInWorktree(ctx, request, worktree)
       : await ctx.workspace.newPane(request);

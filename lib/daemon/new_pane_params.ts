@@ -7,6 +7,7 @@
 
 import { isAbsolute } from "../platform/path.ts";
 import { SkiffError } from "../errors.ts";
+import { agentLaunchFor } from "../agents/launch.ts";
 import type { NewPaneRequest } from "./live_workspace.ts";
 import {
   maybeInt,
@@ -59,27 +60,63 @@ function resumeFlag(params: Params): boolean | undefined {
   return value;
 }
 
-/** Reads the optional `agent` of `pane.new`: `{id, args?, conversation?}`. */
+/** Reads the optional `launched` of `pane.new`: `{agent, args?, conversation?}`. */
 function agentParams(params: Params): Pick<NewPaneRequest, "agent"> {
-  const value = params.agent;
+  const value = params.launched;
   if (value === undefined || value === null) return {};
   if (typeof value !== "object" || Array.isArray(value)) {
-    throw new SkiffError("Bad request: 'agent' must be {id, args?, conversation?}", {
+    throw new SkiffError("Bad request: 'launched' must be {agent, args?, conversation?}", {
       exit: "USAGE",
     });
   }
-  const agent = value as Params;
-  const conversation = maybeString(agent, "conversation");
+  const launched = value as Params;
+  const conversation = maybeString(launched, "conversation");
   if (conversation !== undefined && !CONVERSATION_ID.test(conversation)) {
-    throw new SkiffError("Bad request: 'agent.conversation' is not a conversation id", {
+    throw new SkiffError("Bad request: 'launched.conversation' is not a conversation id", {
       exit: "USAGE",
     });
   }
   return {
     agent: {
-      id: needString(agent, "id"),
-      args: maybeStrings(agent, "args") ?? [],
+      id: needString(launched, "agent"),
+      args: maybeStrings(launched, "args") ?? [],
       ...(conversation ? { conversation } : {}),
+    },
+  };
+}
+
+/**
+ * Applies `pane.new`'s `agent`: the agent's command line and hook wiring,
+ * made here by skiffd (its own `skiff hook`, its own config's agents), with
+ * the request's command as the agent's extra arguments and the request's
+ * env winning over the hook wiring. A pane made for another host's Skiff
+ * this way calls back into the skiffd that owns it.
+ */
+export function withAgent(request: NewPaneRequest, params: Params): NewPaneRequest {
+  const raw = params.agent;
+  if (raw === undefined) return request;
+  const agent = raw as { id?: unknown; continue?: unknown };
+  if (
+    typeof raw !== "object" || raw === null || typeof agent.id !== "string" || agent.id === "" ||
+    (agent.continue !== undefined && typeof agent.continue !== "boolean")
+  ) {
+    throw new SkiffError("Bad request: 'agent' must be {id, continue?}", { exit: "USAGE" });
+  }
+  const extra = request.command ?? [];
+  const launch = agentLaunchFor(agent.id, {
+    continue: agent.continue as boolean | undefined,
+    chooseId: true,
+    extra,
+  });
+  return {
+    ...request,
+    command: launch.command,
+    env: { ...launch.env, ...request.env },
+    // Followed for a resume after a restore, as a pane the client launched.
+    agent: {
+      id: agent.id,
+      args: extra,
+      ...(launch.conversation ? { conversation: launch.conversation } : {}),
     },
   };
 }

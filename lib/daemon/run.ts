@@ -24,13 +24,15 @@ import { EventBus } from "./events.ts";
 import { LiveWorkspace } from "./live_workspace.ts";
 import { preparePanes } from "./pane.ts";
 import { openLog } from "../platform/log.ts";
-import { logApart, spawnApart } from "../platform/apart.ts";
+import { logApart } from "../platform/apart.ts";
 import { SKIFF_AGENT_MARK } from "../protocol/sessions.ts";
+import type { EventFields, EventName } from "../protocol/events.ts";
 import type { DaemonControl } from "./method_types.ts";
 import { Server } from "./server.ts";
 import { type DaemonService, serviceMethods } from "./services.ts";
 import { writeSkiffShim } from "./shim.ts";
 import { WatcherRegistry } from "./watcher_health.ts";
+import { startWatcher as startWatcherApart } from "./watcher_start.ts";
 import { loadWorkspace } from "./workspace.ts";
 import { inodeOf, Ownership, socketAnswers } from "./ownership.ts";
 import { Worktrees } from "../worktree/mod.ts";
@@ -183,7 +185,7 @@ async function serve(
     },
     dropClients: () => server.dropClients(),
   };
-  const watcher = new WatcherRegistry(events);
+  const watcher = new WatcherRegistry(events, log);
   const server: Server = new Server({
     context: (connection) => ({ workspace, events, connection, control, watcher, worktrees }),
     log,
@@ -201,11 +203,7 @@ async function serve(
   // The watcher runs while the Skiff agent's session exists: start it now if
   // the session came back, and whenever a session gets the mark. Its lock
   // keeps it to one.
-  const startWatcher = (why: string) => {
-    spawnApart(["watch"], { unit: files.watchUnit, env: { SKIFF_SOCKET: files.socket } })
-      .then((child) => log(`started the watcher (${why}), pid ${child.pid}`))
-      .catch((error) => log(`could not start the watcher: ${(error as Error).message}`));
-  };
+  const startWatcher = (why: string) => void startWatcherApart(files, why, log);
   if (workspace.sessions.some((s) => Object.hasOwn(s.marks, SKIFF_AGENT_MARK))) {
     startWatcher("the Skiff agent's session exists");
   }
@@ -223,7 +221,11 @@ async function serve(
   }, CWD_REFRESH_MS);
 
   // Services talk to skiffd through its socket, so they start once it answers.
-  const host = { socket: files.socket, log };
+  const host = {
+    socket: files.socket,
+    log,
+    emit: <N extends EventName>(name: N, fields: EventFields<N>) => events.emit(name, fields),
+  };
   for (const service of services) {
     try {
       await service.start(host);

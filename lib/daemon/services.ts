@@ -10,6 +10,7 @@
 
 import { SkiffError } from "../errors.ts";
 import type { ServiceMethodName } from "../protocol/app.ts";
+import type { EventFields, EventName } from "../protocol/events.ts";
 import type { Method, MethodTable } from "./method_types.ts";
 
 /** What skiffd tells a service it starts. */
@@ -18,6 +19,8 @@ export interface ServiceHost {
   socket: string;
   /** Writes a line to skiffd's log. */
   log(line: string): void;
+  /** Sends an event to skiffd's subscribers (the hosts service tells of its links). */
+  emit<N extends EventName>(name: N, fields: EventFields<N>): void;
 }
 
 /** Something skiffd runs while it runs. */

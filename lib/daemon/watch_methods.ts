@@ -7,7 +7,7 @@
 import { SkiffError } from "../errors.ts";
 import type { WatchMethods } from "../protocol/watch.ts";
 import type { MethodTable } from "./method_types.ts";
-import { needInt, type Params } from "./params.ts";
+import { flag, maybeString, needInt, type Params } from "./params.ts";
 
 function paneList(params: Params, key: string): string[] {
   const value = params[key];
@@ -19,8 +19,19 @@ function paneList(params: Params, key: string): string[] {
 
 /** The watcher's methods by name. */
 export const WATCH_METHODS: MethodTable<keyof WatchMethods> = {
-  "watch.register": (params, ctx) =>
-    ctx.watcher.register(ctx.connection, needInt(params, "pid", 1, 2 ** 31)),
+  "watch.register": (params, ctx) => {
+    const started = maybeString(params, "started");
+    const at = started === undefined ? NaN : Date.parse(started);
+    if (started !== undefined && !(at <= Date.now() + 60_000)) {
+      throw new SkiffError("Bad request: 'started' must be a time (ISO 8601), not in the future", {
+        exit: "USAGE",
+      });
+    }
+    return ctx.watcher.register(ctx.connection, needInt(params, "pid", 1, 2 ** 31), {
+      started: started === undefined ? undefined : new Date(Math.min(at, Date.now())),
+      reconnected: flag(params, "reconnected"),
+    });
+  },
 
   "watch.report": (params, ctx) => {
     if (typeof params.ok !== "boolean") {

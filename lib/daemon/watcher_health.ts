@@ -34,9 +34,15 @@ export class WatcherRegistry {
   /** The lines typed about each pane since it was last marked seen. */
   readonly #told = new Map<string, string[]>();
 
-  /** Tells of changes on `events`, and forgets a pane's lines when it is marked seen. */
-  constructor(events: EventBus) {
+  readonly #log: ((line: string) => void) | undefined;
+
+  /**
+   * Tells of changes on `events`, and forgets a pane's lines when it is
+   * marked seen; `log` (skiffd's log) hears when a watcher connects.
+   */
+  constructor(events: EventBus, log?: (line: string) => void) {
     this.#events = events;
+    this.#log = log;
     events.subscribe((event) => {
       if (event.event === "seen") this.#told.delete(event.pane);
     });
@@ -62,18 +68,31 @@ export class WatcherRegistry {
     return { ...this.#health, watching: [...this.#health.watching] };
   }
 
-  /** Makes `connection` the watcher's, until it closes. */
-  register(connection: Connection, pid: number): WatcherHealth {
+  /**
+   * Makes `connection` the watcher's, until it closes. `started` is when its
+   * process started (a watcher that reconnects keeps it); `reconnected`
+   * says it was connected to a skiffd before.
+   */
+  register(
+    connection: Connection,
+    pid: number,
+    options: { started?: Date; reconnected?: boolean } = {},
+  ): WatcherHealth {
     this.#connection = connection;
+    const now = new Date().toISOString();
     this.#health = {
       ...this.#health,
       running: true,
       pid,
-      started: new Date().toISOString(),
+      started: options.started?.toISOString() ?? now,
       ok: true,
-      last: "started",
-      last_at: new Date().toISOString(),
+      last: options.reconnected ? "reconnected" : "started",
+      last_at: now,
     };
+    this.#log?.(
+      `the watcher pid ${pid} ${options.reconnected ? "reconnected" : "connected"}` +
+        (options.started ? `, running since ${this.#health.started}` : ""),
+    );
     connection.onClose(() => {
       if (this.#connection !== connection) return;
       this.#connection = undefined;

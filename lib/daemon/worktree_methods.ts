@@ -103,7 +103,7 @@ export const WORKTREE_METHODS: MethodTable<keyof WorktreeMethods> = {
     return { pruned: await ctx.worktrees.prune(paneFacts(ctx.workspace), dryRun), dry_run: dryRun };
   },
 
-  "pane.worktree": async (params, ctx) => {
+  "pane.worktree": (params, ctx) => {
     const pane = ctx.workspace.resolvePane(needString(params, "pane"));
     const record = ctx.worktrees.get(pane.saved.worktree);
     if (!record) {
@@ -112,7 +112,8 @@ export const WORKTREE_METHODS: MethodTable<keyof WorktreeMethods> = {
         { exit: "NOT_FOUND", details: { pane: pane.id, reason: "no_worktree" } },
       );
     }
-    const worktree = await ctx.worktrees.describe(record, paneFacts(ctx.workspace));
+    // No git here: `skiff diff` reads git itself; the pane's counts follow shortly.
+    const worktree = ctx.worktrees.brief(record, paneFacts(ctx.workspace));
     return { pane: pane.id, name: pane.name, worktree };
   },
 };

@@ -13,6 +13,7 @@ import type { DaemonClient } from "../client/client.ts";
 import { connectDaemon } from "../client/connect.ts";
 import { clientEnv } from "../client/env.ts";
 import { followEvents } from "../client/follow.ts";
+import { nextTerminalInput } from "../client/terminal_input.ts";
 import { socketPath } from "../config/paths.ts";
 import { Exit, SkiffError } from "../errors.ts";
 import { foldEvent } from "../overview/fold.ts";
@@ -75,6 +76,7 @@ class Dashboard implements DashActions {
   #listing: Promise<void> | undefined;
   #listAgain = false;
   #agents: string[] | undefined;
+  readonly #stopReading = new AbortController();
   #ledgerLoading: Promise<void> | undefined;
   #finish: (outcome: DashOutcome) => void = () => {};
   readonly finished: Promise<DashOutcome>;
@@ -121,6 +123,7 @@ class Dashboard implements DashActions {
   /** Gives the terminal back and lets go of everything. */
   close(): void {
     this.#ended = true;
+    this.#stopReading.abort();
     clearTimeout(this.#frameTimer);
     clearTimeout(this.#ageTimer);
     this.#preview.close();
@@ -264,18 +267,13 @@ class Dashboard implements DashActions {
 
   async #readKeys(): Promise<void> {
     const decoder = new TextDecoder();
-    const buffer = new Uint8Array(16 * 1024);
     while (!this.#ended) {
-      let n: number | null;
-      try {
-        n = await Deno.stdin.read(buffer);
-      } catch {
-        n = null;
-      }
-      if (this.#ended) return;
+      // One reader for the whole process: keys typed as an attach ends are not lost.
+      const chunk = await nextTerminalInput({ signal: this.#stopReading.signal });
+      if (this.#ended || chunk === undefined) return;
       // The terminal went away (a dropped SSH link): end as on SIGHUP.
-      if (n === null) return this.end({ code: Exit.OK });
-      for (const key of parseKeys(decoder.decode(buffer.subarray(0, n), { stream: true }))) {
+      if (chunk === null) return this.end({ code: Exit.OK });
+      for (const key of parseKeys(decoder.decode(chunk, { stream: true }))) {
         if (key.name === "char" && key.char === FAULT_KEY) {
           // A fault switch for tests: an error nobody catches, thrown outside any handler.
           setTimeout(() => {
@@ -299,7 +297,8 @@ class Dashboard implements DashActions {
     writeTerminal("\x1b[?2004l\x1b[?7h\x1b[?25h\x1b[0m");
     try {
       const { attachTerminal } = await import("../client/attach.ts");
-      const outcome = await attachTerminal(pane);
+      // The dashboard holds the alternate screen already: the pane is drawn on it.
+      const outcome = await attachTerminal(pane, { alternateScreen: false, socket: this.#socket });
       const label = `${outcome.name} (${outcome.pane})`;
       const lines: Record<string, string> = {
         exited: `${label} exited`,
@@ -394,14 +393,16 @@ class Dashboard implements DashActions {
     };
   }
 
-  /** Reads the known agents' ids, for the new-pane prompt, after the first frame. */
+  /** Reads the known agents' ids (for the new-pane prompt) and the detach key, after the first frame. */
   async #readAgents(): Promise<void> {
     try {
       const { loadConfig } = await import("../config/config.ts");
       const { AgentRegistry } = await import("../agents/registry.ts");
+      const { describeKey } = await import("../config/attach_keys.ts");
       const config = loadConfig();
       this.#agents = new AgentRegistry({ document: config.document, file: config.file })
         .profiles.map((p) => p.id);
+      this.state.detachKey = describeKey(config.attach.detach);
     } catch {
       this.#agents = [];
     }

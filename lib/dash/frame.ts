@@ -324,12 +324,13 @@ function resultBox(state: DashState, box: Box): string[] {
   return lines;
 }
 
-function helpBox(box: Box): string[] {
+function helpBox(box: Box, detachKey: string): string[] {
   const lines = [
     new Row(box.width, STYLE.inverse).add(" Keys ", STYLE.bold).add("(any key closes)").done(),
   ];
   for (const key of LIST_KEYS) {
-    lines.push(new Row(box.width).cell(`  ${key.keys}`, 12, STYLE.bold).add(key.what).done());
+    const what = key.what.replace("Ctrl+\\", detachKey);
+    lines.push(new Row(box.width).cell(`  ${key.keys}`, 12, STYLE.bold).add(what).done());
   }
   lines.push(new Row(box.width).add("  In the ledger:", STYLE.dim).done());
   for (const key of LEDGER_KEYS) {
@@ -390,7 +391,7 @@ export function renderFrame(
     for (let y = 1; y < layout.rows - 1; y++) lines[y] = new Row(layout.cols).done();
     lines[1] = new Row(layout.cols).add("  Listing panes…", STYLE.dim).done();
   } else if (state.mode === "help") {
-    helpBox(body).forEach((line, i) => lines[body.y + i] = line);
+    helpBox(body, state.detachKey).forEach((line, i) => lines[body.y + i] = line);
   } else if (state.mode === "ledger") {
     ledgerBox(state, body).forEach((line, i) => lines[body.y + i] = line);
   } else if (state.mode === "result" && state.result) {

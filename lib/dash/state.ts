@@ -78,6 +78,8 @@ export interface DashState {
   result: ResultState | null;
   /** The time the frame is drawn at (ms), for the ages of states. */
   now: number;
+  /** The key that comes back from an opened pane, as a person presses it (`[attach] detach_key`). */
+  detachKey: string;
 }
 
 /** A fresh state. */
@@ -97,6 +99,7 @@ export function initialState(): DashState {
     ledgerTop: 0,
     result: null,
     now: Date.now(),
+    detachKey: "Ctrl+\\",
   };
 }
 

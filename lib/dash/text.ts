@@ -73,27 +73,39 @@ export function fitRight(text: string, width: number): string {
   return " ".repeat(Math.max(0, width - textWidth(cut))) + cut;
 }
 
-/** How long ago `since` (ISO 8601) was, at `now` (ms): `12s`, `5m`, `3h`, `2d`. */
-export function ago(since: string, now: number): string {
-  const ms = Math.max(0, now - Date.parse(since));
-  if (Number.isNaN(ms)) return "";
-  const s = Math.floor(ms / 1000);
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m`;
-  if (s < 86400) return `${Math.floor(s / 3600)}h`;
-  return `${Math.floor(s / 86400)}d`;
+/** The clock's units for ages: each age changes on its unit's boundary of the wall clock. */
+const UNITS = [
+  { ms: 1000, suffix: "s", below: 60 },
+  { ms: 60_000, suffix: "m", below: 60 },
+  { ms: 3_600_000, suffix: "h", below: 24 },
+  { ms: 86_400_000, suffix: "d", below: Infinity },
+] as const;
+
+/** The unit an age is told in, and how many of it, or undefined for a time that is not one. */
+function age(
+  since: string,
+  now: number,
+): { count: number; unit: typeof UNITS[number] } | undefined {
+  const at = Date.parse(since);
+  if (Number.isNaN(at)) return undefined;
+  for (const unit of UNITS) {
+    // Whole units of the wall clock between the two: every age on the screen changes at the
+    // same moment (a second's, a minute's turn), so a list of ages redraws once, not once each.
+    const count = Math.max(0, Math.floor(now / unit.ms) - Math.floor(at / unit.ms));
+    if (count < unit.below) return { count: unit.ms === 1000 ? count : Math.max(1, count), unit };
+  }
+  return undefined;
 }
 
-/** When `ago(since, …)` next shows another text, in ms after `now`. */
+/** How long ago `since` (ISO 8601) was, at `now` (ms): `12s`, `5m`, `3h`, `2d`. */
+export function ago(since: string, now: number): string {
+  const found = age(since, now);
+  return found ? `${found.count}${found.unit.suffix}` : "";
+}
+
+/** When `ago(since, …)` may next read differently, in ms after `now`: its unit's next turn. */
 export function agoChangesIn(since: string, now: number): number {
-  const ms = Math.max(0, now - Date.parse(since));
-  if (Number.isNaN(ms)) return Infinity;
-  const unit = ms < 60_000
-    ? 1000
-    : ms < 3_600_000
-    ? 60_000
-    : ms < 86_400_000
-    ? 3_600_000
-    : 86_400_000;
-  return unit - (ms % unit);
+  const found = age(since, now);
+  if (!found) return Infinity;
+  return found.unit.ms - (now % found.unit.ms);
 }

@@ -7,11 +7,16 @@
  * @module
  */
 
+import type { HostMethods } from "./hosts.ts";
+
 /** Where the app is served. */
 export interface AppStatus {
   /** The page's address with its token, to open in a browser. */
   url: string;
-  /** The address without the token, for people. */
+  /**
+   * The app's origin, `http://127.0.0.1:PORT`, with no path: the value a
+   * browser's `Origin` header holds for the app's page.
+   */
   origin: string;
   /** The loopback port. */
   port: number;
@@ -29,4 +34,4 @@ export interface AppMethods {
 }
 
 /** The methods skiffd answers through a service it was given, not itself. */
-export type ServiceMethodName = keyof AppMethods;
+export type ServiceMethodName = keyof AppMethods | keyof HostMethods;

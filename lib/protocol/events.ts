@@ -198,6 +198,22 @@ export interface WatcherEvent extends EventBase, WatcherHealth {
   event: "watcher";
 }
 
+/**
+ * A link to another host came up, or could not be kept or made: sent when
+ * the host becomes unreachable (or refused) and when it is up again, never
+ * for each retry in between.
+ */
+export interface HostEvent extends EventBase {
+  /** The event's name. */
+  event: "host";
+  /** The host's name in projects.toml. */
+  host: string;
+  /** `up`, `unreachable` or `refused`. */
+  state: "up" | "unreachable" | "refused";
+  /** Why it is not up (one line), else null. */
+  why: string | null;
+}
+
 /** skiffd re-read its config. */
 export interface DaemonReloadedEvent extends EventBase {
   /** The event's name. */
@@ -237,6 +253,7 @@ export type Event =
   | SeenEvent
   | SessionEndedEvent
   | WatcherEvent
+  | HostEvent
   | DaemonReloadedEvent
   | DaemonStoppingEvent
   | ResyncEvent;
@@ -274,6 +291,7 @@ export const EVENT_NAMES = [
   "seen",
   "session-ended",
   "watcher",
+  "host",
   "daemon-reloaded",
   "daemon-stopping",
   "resync",

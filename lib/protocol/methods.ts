@@ -9,6 +9,7 @@
 import type { AgentMethods } from "./agents.ts";
 import type { AppMethods } from "./app.ts";
 import type { DaemonMethods } from "./daemon.ts";
+import type { HostMethods } from "./hosts.ts";
 import type { PaneMethods } from "./panes.ts";
 import type { SessionEnsureMethods } from "./session_ensure.ts";
 import type { SessionMethods } from "./sessions.ts";
@@ -25,7 +26,8 @@ export interface Methods
     DaemonMethods,
     WatchMethods,
     WorktreeMethods,
-    AppMethods {}
+    AppMethods,
+    HostMethods {}
 
 /** A method's name. */
 export type MethodName = keyof Methods;

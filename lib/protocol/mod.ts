@@ -17,4 +17,5 @@ export * from "./daemon.ts";
 export * from "./events.ts";
 export * from "./watch.ts";
 export * from "./app.ts";
+export * from "./hosts.ts";
 export * from "./worktrees.ts";

@@ -196,11 +196,25 @@ export interface NewPaneParams {
   /** False: a restore never resumes the pane's agent (`skiff new --no-resume`). */
   resume?: boolean;
   /**
-   * The agent the command starts (`skiff new --agent`): the arguments given
+   * The agent that `command` starts, as the client built its launch
+   * (`skiff new --agent` on this host): the agent's id, the arguments given
    * after Skiff's (kept for its resume line), and the id of the new
    * conversation when Skiff chose one.
    */
-  agent?: { id: string; args?: string[]; conversation?: string };
+  launched?: { agent: string; args?: string[]; conversation?: string };
+  /**
+   * Start this agent, with Skiff's hooks wired in by skiffd itself (its own
+   * `skiff hook`, its own config's agents): how `skiff new --host H --agent
+   * ID` starts an agent on another host. `command` then holds the agent's
+   * extra arguments.
+   */
+  agent?: { id: string; continue?: boolean };
+  /**
+   * A folder: with no `project` and no `session`, the pane (and its
+   * worktree) is the project's whose root holds it (the deepest), if any.
+   * `skiff new` sends the folder it was run in.
+   */
+  project_at?: string;
 }
 
 /** The variables a pane takes from the command that starts it, not from skiffd's own start. */

@@ -12,7 +12,7 @@ export interface WatcherHealth {
   running: boolean;
   /** Its process id, while it runs. */
   pid: number | null;
-  /** When it registered (ISO 8601), while it runs. */
+  /** When its process started (ISO 8601; when it registered, for a watcher that does not say), while it runs. */
   started: string | null;
   /** Whether its last line went well (true before any line). */
   ok: boolean;
@@ -40,8 +40,16 @@ export interface WatchReport {
 
 /** The watcher's methods: name → params and result. */
 export interface WatchMethods {
-  /** Makes this connection the watcher's; its end means the watcher stopped. */
-  "watch.register": { params: { pid: number }; result: WatcherHealth };
+  /**
+   * Makes this connection the watcher's; its end means the watcher stopped.
+   * `started` is when the watcher's process started (ISO 8601), so a watcher
+   * that reconnects (after a restart of skiffd) keeps its start time;
+   * `reconnected` says it registered with a skiffd before.
+   */
+  "watch.register": {
+    params: { pid: number; started?: string; reconnected?: boolean };
+    result: WatcherHealth;
+  };
   /** Reports the watcher's last action. */
   "watch.report": { params: WatchReport; result: WatcherHealth };
   /** The watcher's health. */

@@ -119,6 +119,9 @@ export interface WorktreeMethods {
     params: { dry_run?: boolean };
     result: { pruned: WorktreeInfo[]; dry_run: boolean };
   };
-  /** The worktree of a pane (and a fresh count of its changes for `skiff ls`). */
+  /**
+   * The worktree of a pane, as last counted (no git runs), and asks for a
+   * fresh count for `skiff ls`.
+   */
   "pane.worktree": { params: { pane: string }; result: PaneWorktreeResult };
 }

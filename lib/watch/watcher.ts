@@ -24,6 +24,9 @@ import { WakeQueue } from "./queue.ts";
 import { ToldLog } from "./told.ts";
 import { WatchView } from "./view.ts";
 
+/** When this process started: a watcher that reconnects to a new skiffd keeps it. */
+const STARTED = new Date(performance.timeOrigin).toISOString();
+
 /** How long the watcher looks for skiffd again after it went away. */
 export const RECONNECT_MS = 10 * 60_000;
 /** How soon a held line is tried again. */
@@ -87,8 +90,9 @@ class Watcher {
       start: false,
       reconnectMs: this.#options.reconnectMs ?? RECONNECT_MS,
       connected: async (client) => {
+        const reconnected = this.#client !== undefined;
         this.#client = client;
-        await client.call("watch.register", { pid: Deno.pid });
+        await client.call("watch.register", { pid: Deno.pid, started: STARTED, reconnected });
       },
       subscribed: async () => {
         try {

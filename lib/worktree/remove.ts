@@ -204,7 +204,12 @@ export async function removeWorktree(
   return { branchDeleted, ignored };
 }
 
-/** Tidies git's entry for a worktree whose folder went by hand (prune). */
+/** Tidies git's entry for a worktree whose folder went by hand (prune), as far as git can. */
 export async function pruneGitEntry(record: WorktreeRecord): Promise<void> {
-  if (folderExists(record.repo)) await runGit(["worktree", "prune"], { cwd: record.repo });
+  if (!folderExists(record.repo)) return;
+  try {
+    await runGit(["worktree", "prune"], { cwd: record.repo });
+  } catch {
+    // No git: its entry stays until git prunes it itself; the record goes.
+  }
 }

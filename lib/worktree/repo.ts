@@ -21,9 +21,22 @@ export interface RepoPlace {
 
 /**
  * Where `folder` sits in its repository. Throws exit `USAGE` when it is in
- * none (or only in a bare one), naming `what` (such as `Project 'api'`).
+ * none (or only in a bare one), or is not there, naming `what` (such as
+ * `Project 'api'`).
  */
 export async function repoPlace(folder: string, what: string): Promise<RepoPlace> {
+  let isFolder = false;
+  try {
+    isFolder = Deno.statSync(folder).isDirectory;
+  } catch {
+    // Missing: said below.
+  }
+  if (!isFolder) {
+    throw new SkiffError(`${what}: its folder ${folder} does not exist`, {
+      exit: "USAGE",
+      details: { reason: "no_folder", folder },
+    });
+  }
   const result = await runGit(
     ["rev-parse", "--show-toplevel", "--show-prefix", "--path-format=absolute", "--git-common-dir"],
     { cwd: folder, read: true },

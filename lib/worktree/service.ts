@@ -24,21 +24,10 @@ import type {
 import { makeWorktree, planWorktree, unmakeWorktree, type WorktreeRequest } from "./create.ts";
 import { type WorktreeRecord, WorktreeStore } from "./records.ts";
 import { pruneGitEntry, removalLosses, removeWorktree } from "./remove.ts";
-import { inspect, type Inspection } from "./status.ts";
+import { inspect, type Inspection, missingReason } from "./status.ts";
+import { describeAs, type PaneFacts } from "./describe.ts";
 
-/** A pane, as the worktrees need to know it. */
-export interface PaneFacts {
-  /** Its id. */
-  id: string;
-  /** Its name. */
-  name: string;
-  /** Whether its process runs. */
-  status: "running" | "exited";
-  /** Its working folder, as last seen. */
-  cwd: string;
-  /** The id of its worktree, if it was made with one. */
-  worktree?: string;
-}
+export type { PaneFacts };
 
 /** Options for {@linkcode Worktrees}. */
 export interface WorktreesOptions {
@@ -62,6 +51,8 @@ interface Count {
   branch: string | null;
   /** Its changes against the base. */
   stat: DiffStat;
+  /** The whole inspection, when the count came from one. */
+  seen?: Inspection;
 }
 
 const NO_CHANGES: DiffStat = { files: 0, added: 0, removed: 0 };
@@ -117,6 +108,18 @@ export class Worktrees {
    */
   async make(request: WorktreeRequest): Promise<MadeWorktree> {
     const plan = await planWorktree(request, (project, name) => this.#store.named(project, name));
+    // Checked again with no wait between the check and the record, so two `new`s at once make one.
+    const { project, name, path, repo, branch } = plan.record;
+    const clash = this.#store.all.find((r) =>
+      (r.project === project && r.name === name) || r.path === path ||
+      (r.repo === repo && r.branch === branch)
+    );
+    if (clash) {
+      throw new SkiffError(
+        `Worktree '${clash.project}/${clash.name}' was just made with this name, folder or branch: pick another name`,
+        { exit: "CONFLICT", details: { reason: "name_taken" } },
+      );
+    }
     const record = this.#store.add(plan.record);
     try {
       await makeWorktree(record, plan);
@@ -204,6 +207,7 @@ export class Worktrees {
     this.#counts.set(record.id, {
       branch: seen.status?.branch ?? null,
       stat: { ...seen.changes.stat },
+      seen,
     });
   }
 
@@ -213,29 +217,27 @@ export class Worktrees {
     try {
       seen = await inspect(record);
     } catch (error) {
+      // No git is the person's to fix, not a missing worktree: say so.
+      if (error instanceof SkiffError && error.details.reason === "git_missing") throw error;
       seen = { missing: (error as Error).message, status: null, ahead: null, changes: null };
     }
     this.#keep(record, seen);
-    const pane = panes.find((p) => p.worktree === record.id);
-    return {
-      id: record.id,
-      project: record.project,
-      name: record.name,
-      branch: seen.status ? seen.status.branch ?? "(detached)" : record.branch,
-      made_branch: record.branch,
-      branch_created: record.branch_created,
-      base: record.base,
-      base_commit: record.base_commit,
-      path: record.path,
-      repo: record.repo,
-      pane: pane ? { id: pane.id, name: pane.name, status: pane.status } : null,
-      state: seen.missing ? "missing" : "ok",
-      missing: seen.missing,
-      dirty: seen.status ? seen.status.changed.length + seen.status.untracked.length > 0 : null,
-      ahead: seen.ahead,
-      diff: seen.changes ? { ...seen.changes.stat } : null,
-      created: record.created,
-    };
+    return describeAs(record, seen, panes);
+  }
+
+  /**
+   * Describes one worktree from its last count, without running git, and
+   * asks for a fresh count: for `skiff diff`, which reads git itself.
+   */
+  brief(record: WorktreeRecord, panes: readonly PaneFacts[]): WorktreeInfo {
+    const missing = missingReason(record);
+    const seen = this.#counts.get(record.id)?.seen;
+    this.recount(record.id);
+    return describeAs(
+      record,
+      !missing && seen ? seen : { missing, status: null, ahead: null, changes: null },
+      panes,
+    );
   }
 
   /** Lists the worktrees (of `project`, when given), each as git sees it now. */
@@ -319,14 +321,16 @@ export class Worktrees {
   }
 
   /**
-   * Drops the records of worktrees whose folder or repository is gone, and
-   * tidies git's entries for them. With `dryRun`, only says which.
+   * Drops the records of worktrees whose folder or repository is gone (as
+   * the file system says, so a failing git never prunes anything), and tidies
+   * git's entries for them. With `dryRun`, only says which.
    */
   async prune(panes: readonly PaneFacts[], dryRun: boolean): Promise<WorktreeInfo[]> {
     const pruned: WorktreeInfo[] = [];
     for (const record of [...this.#store.all]) {
+      // Only a folder or a repository that is gone: a worktree git cannot read now stays.
+      if (!missingReason(record)) continue;
       const info = await this.describe(record, panes);
-      if (info.state !== "missing") continue;
       pruned.push(info);
       if (dryRun) continue;
       await pruneGitEntry(record);

@@ -97,6 +97,22 @@ Deno.test({
         assertEquals((await get("/result/ffffffff")).status, 404);
         assertEquals((await get(`/result/${review.uid.slice(0, 4)}`)).status, 404);
         assertEquals((await get("/result/..%2f..%2fetc%2fpasswd")).status, 404);
+
+        // A pane's own tasks show above its terminal, open ones first (lib/overview's summary,
+        // as the dashboard shows them), and follow the ledger.
+        await page.evaluate(`location.hash = "#pane/p1"`);
+        await page.locator("#pane-tasks li[data-uid]").first().waitFor();
+        const shown = () =>
+          page.evaluate<string[][]>(`[...document.querySelectorAll("#pane-tasks li")]
+            .map((li) => [li.dataset.uid ?? "", li.innerText.replace(/\\s+/g, " ").trim()])`);
+        assertEquals(await shown(), [
+          [review.uid, `${review.uid} interrupted Review the parser`],
+          [later.uid, `${later.uid} pending Fix the lexer`],
+          [done.uid, `${done.uid} done Old chore`],
+        ]);
+        const more = await add(["--pane", "rev", "--task", "Then the tests"]);
+        await page.locator("#pane-tasks a", { hasText: "1 more in the Ledger" }).waitFor();
+        assertEquals((await shown()).map(([uid]) => uid), [review.uid, later.uid, more.uid, ""]);
         assertEquals(errors, []);
       });
     });

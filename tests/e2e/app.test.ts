@@ -56,10 +56,10 @@ Deno.test("skiff app: one address across restarts, a 0600 token file, and no dat
     const body = await bare.text();
     assert(!body.includes("<html") && !body.includes("xterm"), body);
     assertEquals(
-      (await (await fetch(`${status.origin}app.js`)).text()).includes("WebSocket"),
+      (await (await fetch(`${status.origin}/app.js`)).text()).includes("WebSocket"),
       false,
     );
-    assertEquals((await fetch(`${status.origin}?token=${"0".repeat(64)}`)).status, 401);
+    assertEquals((await fetch(`${status.origin}/?token=${"0".repeat(64)}`)).status, 401);
 
     const login = await fetch(status.url, { redirect: "manual" });
     await login.body?.cancel();
@@ -69,7 +69,7 @@ Deno.test("skiff app: one address across restarts, a 0600 token file, and no dat
     const page = await fetch(status.origin, { headers: { cookie } });
     assertEquals(page.status, 200);
     assertMatch(await page.text(), /<title>Skiff<\/title>/);
-    const script = await fetch(`${status.origin}vendor/xterm.mjs`, {
+    const script = await fetch(`${status.origin}/vendor/xterm.mjs`, {
       headers: { authorization: `Bearer ${token}` },
     });
     assertEquals(script.status, 200);
@@ -95,6 +95,9 @@ Deno.test("skiff app: a WebSocket needs the token and the app's own Origin", asy
     const cookie = login.headers.get("set-cookie")!.split(";")[0];
     const own = `http://127.0.0.1:${status.port}`;
     assertEquals(await handshake(status.port, { Cookie: cookie, Origin: own }), 101);
+    // The origin skiff app prints is the one the check takes (issue 21 item 19).
+    assertEquals(status.origin, own);
+    assertEquals(await handshake(status.port, { Cookie: cookie, Origin: status.origin }), 101);
     assertEquals(await handshake(status.port, { Cookie: cookie, Origin: "http://evil.test" }), 403);
     assertEquals(
       await handshake(status.port, { Cookie: cookie, Origin: `http://localhost:${status.port}` }),

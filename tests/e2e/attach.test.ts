@@ -284,8 +284,13 @@ Deno.test("attach with no pane picks the pane a person used last, else the newes
 
 Deno.test("attach with no pane and no running pane says so and exits 3", async () => {
   await withSkiff(async (skiff) => {
-    await skiff.ok(["daemon", "start"]);
+    // No skiffd and nothing saved: said at once, and nothing is started.
     let term = await attachLast(skiff);
+    assertEquals(await term.exited, 3);
+    assertEquals(term.text().trim(), "skiff: No panes to attach to; 'skiff new' starts one");
+    assertEquals(await skiff.daemonPid(), undefined, "no skiffd was started");
+    await skiff.ok(["daemon", "start"]);
+    term = await attachLast(skiff);
     assertEquals(await term.exited, 3);
     assertEquals(term.text().trim(), "skiff: No panes to attach to; 'skiff new' starts one");
     await skiff.ok(["new", "--name", "done", "--", "true"]);
@@ -299,5 +304,33 @@ Deno.test("attach with no pane and no running pane says so and exits 3", async (
       term.text().trim(),
       "skiff: No running pane to attach to (1 exited; 'skiff ls' lists them); 'skiff new' starts one",
     );
+  });
+});
+
+Deno.test("attach with no pane after a stop starts skiffd and finds the pane used last", async () => {
+  await withSkiff(async (skiff) => {
+    for (const name of ["web", "api"]) await skiff.ok(["new", "--name", name, "--", ...BASH]);
+    let term = await TestTerminal.start(attachArgv("web"), {
+      env: skiff.env,
+      cwd: skiff.env.HOME,
+    });
+    await waitFor("web attached", async () => {
+      const panes = (await skiff.json<{ panes: PaneInfo[] }>(["ls"])).panes;
+      return panes.find((p) => p.name === "web")!.attached === 1;
+    });
+    term.type("\x1c");
+    assertEquals(await term.exited, 0);
+    await skiff.ok(["daemon", "stop"]);
+    // The workspace keeps when web was used; the restored panes are new shells.
+    term = await attachLast(skiff);
+    try {
+      await waitForDrawnAfterRedraw(term, "attached to web (p1), the pane used last", {
+        timeout: 20_000,
+      });
+      term.type("\x1c");
+      assertEquals(await term.exited, 0);
+    } finally {
+      term.kill();
+    }
   });
 });

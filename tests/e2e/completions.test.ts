@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { BASH, withSkiff } from "../helpers/skiff.ts";
+import { addProject, makeRepo } from "../helpers/git.ts";
 
 /** Runs bash completion for `words` (the cursor at the last) and returns COMPREPLY. */
 async function bashComplete(
@@ -49,5 +50,21 @@ Deno.test("completions: an unknown shell is refused with exit 2", async () => {
     const result = await skiff.run(["completions", "tcsh"]);
     assertEquals(result.code, 2);
     assert(/Bad value 'tcsh' for SHELL: use bash, zsh or fish/.test(result.stderr), result.stderr);
+  });
+});
+
+Deno.test("completions: worktree rm completes the worktrees Skiff made", async () => {
+  await withSkiff(async (skiff) => {
+    const repo = await makeRepo(join(skiff.root, "repo"));
+    await addProject(skiff, "demo", repo);
+    await skiff.ok(["new", "--project", "demo", "--worktree", "login", "--", ...BASH]);
+    const script = join(skiff.root, "skiff.bash");
+    await Deno.writeTextFile(script, await skiff.ok(["completions", "bash"]));
+    assertEquals(await bashComplete(script, skiff.env, ["skiff", "worktree", "rm", "lo"]), [
+      "login",
+    ]);
+    assertEquals(await bashComplete(script, skiff.env, ["skiff", "worktree", "rm", "demo/"]), [
+      "demo/login",
+    ]);
   });
 });

@@ -7,8 +7,10 @@
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { openDash, press, rowWith, selectedRow } from "../helpers/dash.ts";
 import { useFakeAgent } from "../helpers/fake_agent.ts";
-import { BASH, type SkiffEnv, waitFor, withSkiff } from "../helpers/skiff.ts";
-import type { TestTerminal } from "../helpers/terminal.ts";
+import { BASH, MAIN, pidAlive, type SkiffEnv, waitFor, withSkiff } from "../helpers/skiff.ts";
+import { sshArgs, SSHD, startSshd } from "../helpers/sshd.ts";
+import { TmuxPane } from "../agents/tmux.ts";
+import { TestTerminal } from "../helpers/terminal.ts";
 import type { PaneInfo } from "../../lib/protocol/panes.ts";
 
 async function panes(skiff: SkiffEnv): Promise<PaneInfo[]> {
@@ -363,6 +365,137 @@ Deno.test("dash: c makes a pane, r renames it, m marks one seen; S says why it c
       await press(term, "m", "Marked done (p1) seen");
       await waitFor("the unread mark to go", () => !rowWith(term, /● done/));
       assertEquals((await panes(skiff)).find((p) => p.name === "done")!.unread, false);
+    } finally {
+      term.kill();
+    }
+  });
+});
+
+Deno.test("dash inside tmux: list, Enter, typing, Ctrl+\\ back, q gives tmux's pane back", async () => {
+  await withSkiff(async (skiff) => {
+    await skiff.ok(["new", "--name", "intmux", "--", ...BASH]);
+    const socket = `skiff-dash-${Deno.pid}-${Date.now()}`;
+    const tmux = await TmuxPane.start({
+      socket,
+      cols: 100,
+      rows: 30,
+      cwd: skiff.env.HOME,
+      env: skiff.env,
+    });
+    const screen = async (pattern: RegExp | string) => {
+      let last = "";
+      await waitFor(`tmux to show ${pattern}`, async () => {
+        last = await tmux.capture();
+        return typeof pattern === "string" ? last.includes(pattern) : pattern.test(last);
+      }).catch((error) => {
+        throw new Error(`${error.message}\n${last}`);
+      });
+      return last;
+    };
+    const format = async (name: string) =>
+      (await tmux.tmux("display-message", "-p", "-t", "main", `#{${name}}`)).trim();
+    try {
+      await tmux.type(`${Deno.execPath()} run -A -q ${MAIN} dash`);
+      await tmux.keys("Enter");
+      await screen(/› +intmux +- +shell/);
+      assertEquals(await format("alternate_on"), "1");
+      await tmux.keys("Enter");
+      await waitFor("the attach", async () => !(await tmux.capture()).includes("watcher: "));
+      await tmux.type("echo inside-$((6*7))");
+      await tmux.keys("Enter");
+      await screen("inside-42");
+      await tmux.keys("C-\\");
+      await screen(/› +intmux/);
+      await tmux.type("q");
+      await screen(/[$#] *$/m);
+      assertEquals(await format("alternate_on"), "0");
+      assertEquals(await format("cursor_flag"), "1");
+    } finally {
+      await tmux.kill();
+    }
+  });
+});
+
+Deno.test({
+  name: "dash over a real SSH login: the list, a pane opened and left, and a dropped link",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    assert(await Deno.stat(SSHD).then(() => true, () => false), `${SSHD} is missing`);
+    await withSkiff(async (skiff) => {
+      await skiff.ok(["new", "--name", "remote", "--", ...BASH]);
+      const sshDir = `${skiff.root}/ssh`;
+      await Deno.mkdir(sshDir);
+      const sshd = await startSshd(sshDir, skiff.env);
+      const term = await TestTerminal.start(sshArgs(sshd), {
+        env: { ...skiff.env, SSH_AUTH_SOCK: "" },
+        cwd: skiff.root,
+        cols: 100,
+        rows: 30,
+      });
+      try {
+        await waitFor("the login shell", () => {
+          term.type("echo LOGGED-$((6*7))\r");
+          return /LOGGED-42/.test(term.text());
+        }, { timeout: 20_000, interval: 1000 });
+        term.type(`'${Deno.execPath()}' run -A -q '${MAIN}' dash\r`);
+        await term.waitForText(/› +remote +- +shell/, { timeout: 30_000 });
+        term.type("\r");
+        await waitFor("the attach", () => !term.text().includes("watcher: "));
+        term.type("echo over-ssh-$((6*7))\r");
+        await term.waitForText("over-ssh-42");
+        term.type(DETACH);
+        await term.waitForText(/› +remote/);
+        // The link drops: sshd hangs up the login, the dashboard gets SIGHUP and ends.
+        // The dashboard of this test's login: the one whose environment names this test's folders.
+        const found = await new Deno.Command("pgrep", {
+          args: ["-f", `${MAIN} dash`],
+          stdout: "piped",
+        })
+          .output();
+        const dashPid = new TextDecoder().decode(found.stdout).trim().split("\n").map(Number)
+          .find((pid) => {
+            try {
+              return Deno.readTextFileSync(`/proc/${pid}/environ`).includes(skiff.root);
+            } catch {
+              return false;
+            }
+          }) ?? 0;
+        assert(dashPid > 0, "the dashboard runs on the far side");
+        term.kill();
+        await waitFor("the dashboard to end with the link", () => !pidAlive(dashPid), {
+          timeout: 15_000,
+        });
+        const [pane] = await panes(skiff);
+        assertEquals([pane.name, pane.status], ["remote", "running"]);
+      } finally {
+        term.kill();
+        await sshd.stop();
+      }
+    });
+  },
+});
+
+Deno.test("dash: the detach key of [attach] comes back, and ? names it", async () => {
+  await withSkiff(async (skiff) => {
+    await Deno.mkdir(skiff.env.SKIFF_CONFIG_DIR, { recursive: true });
+    await Deno.writeTextFile(skiff.configFile, '[attach]\ndetach_key = "C-b"\n');
+    await skiff.ok(["new", "--name", "keyed", "--", ...BASH]);
+    const term = await openDash(skiff, { ready: " keyed " });
+    try {
+      await press(term, "?", /Enter +open the pane full screen; Ctrl\+b comes back here/);
+      await press(term, "x", "j/k move");
+      term.type("\r");
+      await waitFor("the attach", () => !term.text().includes("watcher: "));
+      // The pane takes the terminal's size as it is opened; bash redraws its prompt on that.
+      await waitFor("the pane at the terminal's size", async () => {
+        const pane = (await panes(skiff)).find((p) => p.name === "keyed")!;
+        return pane.attached === 1 && pane.rows === 30;
+      });
+      term.type("echo still-$((6*7))\r");
+      await term.waitForText("still-42");
+      term.type("\x02");
+      await term.waitForText(/› +keyed/);
     } finally {
       term.kill();
     }

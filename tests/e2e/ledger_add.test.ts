@@ -243,7 +243,7 @@ Deno.test("ledger ls: plans with their tasks, --all, --state, --pane and --plan;
     ]);
     assertEquals(uids((await list(skiff, ["--plan", String(b.id)])).rows), [b.uid]);
     await fails(skiff, ["ledger", "ls", "--plan", t3.uid], 2, /is a task, not a plan/);
-    await fails(skiff, ["ledger", "ls", "--state", "open"], 2, /'open' is not a state/);
+    await fails(skiff, ["ledger", "ls", "--state", "opened"], 2, /'opened' is not a state/);
 
     // Text: a header, each plan's tasks indented under it, the first line of a task.
     const text = await skiff.run(["ledger", "ls"]);

@@ -61,10 +61,14 @@ async function setUp(skiff: SkiffEnv): Promise<string> {
 
 /**
  * Starts `ledger add --send --enter` of a task the fake agent takes without
- * starting a turn, and returns once the text shows in its input box.
+ * starting a turn, and returns once the agent got it: the sender is then
+ * waiting for a turn that never starts. The fake agent's prompt log is read,
+ * not its screen: the text shows in the input box only for the Enter delay,
+ * which a capture per process start can miss on a loaded machine.
  */
 async function sendUntilTyped(
   skiff: SkiffEnv,
+  log: string,
   extra: string[],
 ): Promise<{ done: ReturnType<typeof spawn> }> {
   const sending = spawn(skiff, [
@@ -78,33 +82,30 @@ async function sendUntilTyped(
     "--enter",
     ...extra,
   ]);
-  await waitFor("the text in the input box", async () => {
-    const out = await skiff.ok(["capture", "rev"]);
-    return out.includes("NOTURN review this") || out.includes("[Pasted");
-  });
+  await waitFor("the agent to get the task", async () => await submitted(log) > 0);
   // Wrapped, so that awaiting this does not wait for the send to end.
   return { done: sending };
 }
 
 Deno.test("a reload during a send lets it finish and answer; the task is not left pending", async () => {
   await withSkiff(async (skiff) => {
-    await setUp(skiff);
+    const log = await setUp(skiff);
     // NOTURN: the agent takes the text and starts no turn, so the send waits its whole timeout.
-    const sending = (await sendUntilTyped(skiff, ["--timeout", "4", "--json"])).done;
+    const sending = (await sendUntilTyped(skiff, log, ["--timeout", "8", "--json"])).done;
     await skiff.ok(["daemon", "reload"]);
     const result = await sending;
     assertEquals(result.code, 8, result.stderr);
     const out = JSON.parse(result.stdout);
     assertEquals(out.row.stored_state, "blocked");
-    assertMatch(out.row.note, /no turn started within 4 s/);
+    assertMatch(out.row.note, /no turn started within 8 s/);
     assertEquals(JSON.parse(result.stderr).error.code, "no_turn");
   });
 });
 
 Deno.test("a sender that loses skiffd mid-send leaves the task blocked with a note, exit 4", async () => {
   await withSkiff(async (skiff) => {
-    await setUp(skiff);
-    const sending = (await sendUntilTyped(skiff, ["--timeout", "20"])).done;
+    const log = await setUp(skiff);
+    const sending = (await sendUntilTyped(skiff, log, ["--timeout", "20"])).done;
     Deno.kill((await skiff.daemonPid())!, "SIGKILL");
     const result = await sending;
     assertEquals(result.code, 4, result.stderr);

@@ -215,10 +215,17 @@ Deno.test("a person's keys during the Enter delay wait until after the Enter; ty
       // Clear the draft, then keep typing keys that leave no draft: a send is refused as typing.
       term.type("\x7f\x7f\x7f");
       await skiff.waitForScreen("shared", /^> Type a task$/m);
-      term.type("\x1b[D");
-      const typing = await skiff.run(["send", "shared", "x", "--json"]);
-      assertEquals(typing.code, 15);
-      assertEquals(errorOf(typing.stderr).reason, "typing");
+      // The person keeps typing while the send starts, however long a loaded machine takes to
+      // start it: a key every 100 ms is always within the quiet time that a send waits for.
+      let sent = false;
+      const typing = skiff.run(["send", "shared", "x", "--json"]).finally(() => sent = true);
+      while (!sent) {
+        term.type("\x1b[D");
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const refused = await typing;
+      assertEquals(refused.code, 15);
+      assertEquals(errorOf(refused.stderr).reason, "typing");
     } finally {
       term.kill();
     }

@@ -137,8 +137,13 @@ Deno.test("diff: the patch, --stat and --json of a pane's worktree against its b
       json.changes.filter((c) => c.untracked).map((c) => [c.path, c.binary]).sort(),
       [["blob.bin", true], ["untracked.txt", false]],
     );
-    // `diff` counts on demand: ls shows the figures now.
-    assertEquals((await pane(skiff, "d")).diff, { files: 5, added: 8, removed: 2 });
+    // `diff` asks for a count: ls shows the figures soon after, with no turn end.
+    await waitFor(
+      "the count diff asked for",
+      async () =>
+        JSON.stringify((await pane(skiff, "d")).diff) ===
+          JSON.stringify({ files: 5, added: 8, removed: 2 }),
+    );
 
     // A clean worktree, a pane with no worktree, a pane that does not exist.
     await skiff.ok(["new", "--project", "demo", "--worktree", "clean", "--", ...BASH]);

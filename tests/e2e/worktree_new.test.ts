@@ -137,6 +137,10 @@ Deno.test("new --worktree refusals: one line, their exit code, no pane, no workt
     await Deno.mkdir(plain);
     await addProject(skiff, "demo", repo);
     await addProject(skiff, "plain", plain);
+    const gone = join(skiff.root, "gone");
+    await Deno.mkdir(gone);
+    await addProject(skiff, "gone", gone);
+    await Deno.remove(gone);
     await skiff.ok(["new", "--project", "demo", "--worktree", "taken", "--", ...BASH]);
     git(repo, "branch", "skiff/has-branch");
     git(repo, "tag", "v1");
@@ -172,6 +176,7 @@ Deno.test("new --worktree refusals: one line, their exit code, no pane, no workt
         /A pane named 'taken' exists/,
       ],
       [["--project", "nope", "--worktree", "x"], 3, /No project 'nope'/],
+      [["--project", "gone", "--worktree", "x"], 2, /Project 'gone': its folder .* does not exist/],
       // The pane cannot start: the worktree made for it goes again, with its branch.
       [
         ["--project", "demo", "--worktree", "x", "--", "no-such-program-xyz"],
@@ -187,10 +192,13 @@ Deno.test("new --worktree refusals: one line, their exit code, no pane, no workt
   });
 });
 
-Deno.test("new --worktree without git: one line, exit 3, nothing made", async () => {
+Deno.test("without git: new --worktree and worktree ls say so in one line, exit 3; nothing made or lost", async () => {
   await withSkiff(async (skiff) => {
     const repo = await makeRepo(join(skiff.root, "repo"));
     await addProject(skiff, "demo", repo);
+    await skiff.ok(["new", "--project", "demo", "--worktree", "had", "--", ...BASH]);
+    await skiff.ok(["daemon", "stop"]);
+    const path = skiff.env.PATH;
     // skiffd, started by the first command below, finds no git on its PATH.
     skiff.env.PATH = join(skiff.root, "no-bin");
     await refused(skiff, repo, ["new", "--project", "demo", "--worktree", "x"], {
@@ -199,7 +207,18 @@ Deno.test("new --worktree without git: one line, exit 3, nothing made", async ()
     });
     const json = await skiff.run(["new", "--project", "demo", "--worktree", "x", "--json"]);
     assertEquals(JSON.parse(json.stderr).error.code, "not_found");
-    assertEquals(await worktrees(skiff), []);
+    const listed = await skiff.run(["worktree", "ls"]);
+    assertEquals(listed.code, 3, listed.stderr);
+    assertEquals(
+      listed.stderr,
+      "skiff: git is not installed (no 'git' on the PATH skiffd has): worktrees need it\n",
+    );
+    // Prune goes by the file system, so a missing git prunes nothing.
+    assertEquals(await skiff.ok(["worktree", "prune"]), "No missing worktrees.\n");
+    // With git back, the worktree made before is listed as it was.
+    await skiff.ok(["daemon", "stop"]);
+    skiff.env.PATH = path;
+    assertEquals((await worktrees(skiff)).map((w) => [w.name, w.state]), [["had", "ok"]]);
   });
 });
 
@@ -306,5 +325,41 @@ Deno.test("a restored pane whose last folder is gone comes back at its worktree'
     await Deno.remove(join(path, "tmp-sub"));
     const after = (await panes(skiff)).find((p) => p.name === "deep")!;
     assertEquals(after.cwd, path);
+  });
+});
+
+Deno.test("two new --worktree of one name at once: one pane and one worktree, the other refused", async () => {
+  await withSkiff(async (skiff) => {
+    const repo = await makeRepo(join(skiff.root, "repo"));
+    await addProject(skiff, "demo", repo);
+    await skiff.ok(["daemon", "start"]);
+    const args = ["new", "--project", "demo", "--worktree", "same", "--", ...BASH];
+    const results = await Promise.all([skiff.run(args), skiff.run(args), skiff.run(args)]);
+    assertEquals(
+      results.map((r) => r.code).sort(),
+      [0, 5, 5],
+      results.map((r) => r.stderr).join(""),
+    );
+    for (const r of results.filter((r) => r.code === 5)) {
+      assertEquals(r.stderr.trimEnd().split("\n").length, 1);
+    }
+    assertEquals((await panes(skiff)).length, 1);
+    assertEquals((await worktrees(skiff)).map((w) => w.name), ["same"]);
+    assertEquals(git(repo, "worktree", "list").split("\n").length, 2);
+  });
+});
+
+Deno.test("new --worktree run in a project's folder, without --project, is that project's", async () => {
+  await withSkiff(async (skiff) => {
+    const repo = await makeRepo(join(skiff.root, "repo"), { "src/app.ts": "x\n" });
+    await addProject(skiff, "demo", repo);
+    const result = await skiff.run(
+      ["new", "--worktree", "here", "--json", "--", ...BASH],
+      { cwd: join(repo, "src") },
+    );
+    assertEquals(result.code, 0, result.stderr);
+    const out = JSON.parse(result.stdout) as NewJson;
+    assertEquals([out.pane.project, out.branch], ["demo", "skiff/here"]);
+    assertEquals(out.pane.cwd, defaultWorktreePath(skiff, "demo", "here"));
   });
 });

@@ -81,7 +81,7 @@ export async function openApp(
     reducedMotion: options.reducedMotion ? "reduce" : "no-preference",
   });
   await context.grantPermissions(["clipboard-read", "clipboard-write"], {
-    origin: status.origin.replace(/\/$/, ""),
+    origin: status.origin,
   });
   const page = await context.newPage();
   const errors: string[] = [];

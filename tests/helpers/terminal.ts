@@ -105,9 +105,11 @@ export class TestTerminal {
 export const REDRAW_START = "\x1b[H\x1b[2J\x1b[3J";
 
 /**
- * Waits until `text` was printed after the last full redraw that came since
- * `from` (an offset in {@linkcode TestTerminal.raw}): a line drawn over the
- * pane, such as an attach notice, that no redraw painted over since.
+ * Waits until `text` was printed after the first full redraw that came
+ * since `from` (an offset in {@linkcode TestTerminal.raw}): a line drawn over
+ * the pane, such as an attach notice, that the redraw of an attach did not
+ * paint over. (A notice taken away later brings another redraw; that one
+ * does not count.)
  */
 export async function waitForDrawnAfterRedraw(
   term: TestTerminal,
@@ -115,9 +117,9 @@ export async function waitForDrawnAfterRedraw(
   options: WaitOptions & { from?: number } = {},
 ): Promise<void> {
   try {
-    await waitFor(`'${text}' drawn after the redraw`, () => {
+    await waitFor(`'${text}' drawn after the first redraw`, () => {
       const since = term.raw.slice(options.from ?? 0);
-      const redraw = since.lastIndexOf(REDRAW_START);
+      const redraw = since.indexOf(REDRAW_START);
       return redraw !== -1 && since.indexOf(text, redraw) !== -1;
     }, options);
   } catch (error) {

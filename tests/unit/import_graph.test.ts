@@ -23,6 +23,7 @@ const LAYERS: string[][] = [
   ["worktree"],
   ["assets"],
   ["client"],
+  ["hosts"],
   ["tasks"],
   ["daemon"],
   ["skipper"],

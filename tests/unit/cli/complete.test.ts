@@ -51,6 +51,7 @@ Deno.test("complete: choices, folders, and files after --", async () => {
   assertEquals(await words(["wait", "web", "--until", ""]), [
     "exited",
     "idle",
+    "shell",
     "waiting",
     "working",
   ]);

@@ -400,3 +400,23 @@ Deno.test("parseConfig: [attach] keys are read, checked, and the history key can
     /:2:1: unknown key 'detach' in \[attach\]; did you mean 'detach_key'\?/,
   );
 });
+
+Deno.test("parseConfig: a project's worktrees folder, relative to its root, ~ or absolute", () => {
+  const config = parseConfig(
+    [
+      '[projects.api]\nroot = "/code/api"\nworktrees = "../api-worktrees"',
+      '[projects.web]\nroot = "/code/web"\nworktrees = "~/wt/web"',
+      '[projects.cli]\nroot = "/code/cli"',
+    ].join("\n"),
+    FILE,
+  );
+  assertEquals(config.projects.map((p) => p.worktrees), [
+    "/code/api-worktrees",
+    join(homeDir(), "wt", "web"),
+    undefined,
+  ]);
+  const error = assertThrows(() =>
+    parseConfig('[projects.api]\nroot = "/code/api"\nworktrees = 3', FILE)
+  );
+  assertMatch(error.message, /'projects\.api\.worktrees' must be a folder path/);
+});

@@ -120,11 +120,11 @@ for (const [cols, rows] of [[80, 24], [200, 60]] as const) {
     assertMatch(text[1], /⎈ +Skipper +claude +not started +watcher: nothing to watch/);
     assertMatch(text[2], /^ api +10 panes · 5 working · 2 unread/);
     assert(
-      text.some((line) => /^› +pane-1 \[fix\/parser\] +claude +working +1m/.test(line)),
+      text.some((line) => /^› +pane-1 \[fix\/parser\] +claude +working +[12]m/.test(line)),
       text.join("\n"),
     );
     assert(
-      text.some((line) => /● pane-7 +claude +working +1m +turn-end/.test(line)),
+      text.some((line) => /● pane-7 +claude +working +[12]m +turn-end/.test(line)),
       text.join("\n"),
     );
     assert(
