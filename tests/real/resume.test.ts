@@ -126,7 +126,9 @@ for (const agent of AGENTS) {
             const log = await Deno.readTextFile(join(skiff.root, "run", "skiffd.log"))
               .catch(() => "");
             throw new Error(
-              `${(error as Error).message}\n--- explain ${at.pane} ---\n${explain.stdout}${explain.stderr}` +
+              `${
+                (error as Error).message
+              }\n--- explain ${at.pane} ---\n${explain.stdout}${explain.stderr}` +
                 `--- screen ---\n${screen.stdout}\n--- skiffd.log (resume) ---\n${
                   log.split("\n").filter((l) => /resum|conversation|hook/.test(l)).join("\n")
                 }`,
@@ -187,7 +189,11 @@ async function resumeWalk(
   hooksEverywhere: boolean,
 ): Promise<void> {
   const { work, names: [one, two] } = await startTwo(skiff, agent, llm);
-  const marks = { one: `MARKER-ONE-${agent}`, two: `MARKER-TWO-${agent}`, three: `MARKER-THREE-${agent}` };
+  const marks = {
+    one: `MARKER-ONE-${agent}`,
+    two: `MARKER-TWO-${agent}`,
+    three: `MARKER-THREE-${agent}`,
+  };
   at.pane = one;
   await prompt(skiff, one, `remember ${marks.one}`);
   at.pane = two;
@@ -224,7 +230,11 @@ async function resumeWalk(
     });
     await skiff.ok(["wait", name, "--until", "idle", "--timeout", "120"]);
   }
-  console.log(`${agent}: back at its input box ${Math.round(performance.now() - restoring)} ms after the restore`);
+  console.log(
+    `${agent}: back at its input box ${
+      Math.round(performance.now() - restoring)
+    } ms after the restore`,
+  );
 
   // Each agent brings back its own conversation: the marker goes with the next turn.
   at.pane = one;
@@ -242,7 +252,9 @@ async function resumeWalk(
   const expected = rotates ? marks.three : marks.two;
   assert(asked2.body?.includes(expected), `the second pane's turn carries ${expected}`);
   assert(!asked2.body?.includes(marks.one), "and not the first pane's marker");
-  if (rotates) assert(!asked2.body?.includes(marks.two), "nor the conversation before the rotation");
+  if (rotates) {
+    assert(!asked2.body?.includes(marks.two), "nor the conversation before the rotation");
+  }
 }
 
 async function cannotResume(skiff: SkiffEnv, agent: AgentName, llm: FakeLlm): Promise<void> {
