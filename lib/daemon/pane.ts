@@ -164,7 +164,10 @@ export class Pane {
       scrollback: options.scrollback,
       respond: (answer) => ref.pane?.write(encoder.encode(answer)),
     });
-    if (options.prelude) screen.writeSync(encoder.encode(options.prelude));
+    if (options.prelude) {
+      screen.writeSync(encoder.encode(options.prelude));
+      screen.markOldAbove();
+    }
     const pane = new Pane(saved, screen);
     ref.pane = pane;
     pane.#hooks = options.hooks;
