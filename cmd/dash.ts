@@ -4,7 +4,7 @@
  * @module
  */
 
-import { defineCommand } from "../lib/cli/mod.ts";
+import { defineCommand, SkiffError } from "../lib/cli/mod.ts";
 import { runDashboard } from "../lib/dash/mod.ts";
 
 /** The `dash` command. */
@@ -15,10 +15,16 @@ export const command = defineCommand({
     "Open a full-screen dashboard in this terminal: the Skiff agent's row with the watcher's health, then each project with its sessions and panes (agent, state, unread, how long ago the state changed), a live preview of the selected pane with its tasks, and the ledger. Enter opens the selected pane as 'skiff attach' does; Ctrl+\\ comes back. ? shows the keys. 'skiff' with no arguments in a terminal opens it too. It follows skiffd through reloads and restarts, and ends (exit 4) when skiffd is stopped for good.",
   examples: ["skiff dash", "skiff"],
   exits: [
-    ["USAGE", "stdin or stdout is not a terminal"],
+    ["USAGE", "stdin or stdout is not a terminal, or --json was given"],
     ["DAEMON", "skiffd could not be reached, or was stopped for good"],
   ],
   run: async (ctx) => {
+    if (ctx.json) {
+      throw new SkiffError(
+        "skiff dash is a full-screen view and prints no JSON; 'skiff ls --json' lists the panes",
+        { exit: "USAGE" },
+      );
+    }
     const outcome = await runDashboard();
     if (outcome.line) ctx.out.line(outcome.line);
     return outcome.code;

@@ -15,13 +15,13 @@ export const command = defineCommand({
   name: "add",
   summary: "Add a task for a pane, or a plan (no pane)",
   description:
-    "Add a row and print its uid and result path. With --pane it is a task for that pane, stored with the pane's id, name and process generation (skiffd starts if it does not run). Without --pane it is a plan: put tasks under it with --parent. Without --result the path is computed in results/ beside the ledger; no file is made.",
+    "Add a row and print its uid and result path. With --pane it is a task for that pane, stored with the pane's host (HOST:PANE), id, name and process generation (skiffd starts if it does not run). Without --pane it is a plan: put tasks under it with --parent. Without --result the path is computed in results/ beside the ledger; no file is made.",
   options: [
     {
       name: "pane",
       type: "string",
       value: "PANE",
-      help: "The pane: id, name or project/name",
+      help: "The pane: id, name, project/name, or HOST:PANE on another host",
       complete: "pane",
     },
     {

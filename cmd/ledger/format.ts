@@ -14,10 +14,11 @@ export function firstLine(text: string): string {
   return lines.length > 1 ? `${lines[0]} …` : lines[0];
 }
 
-/** A row's pane for people: `p3 (reviewer)`, or `plan` for a plan. */
+/** A row's pane for people: `p3 (reviewer)`, `gpu1:p3 (reviewer)` on a host, or `plan`. */
 export function paneText(row: TaskRow): string {
   if (row.pane === null) return "plan";
-  return row.paneName ? `${row.pane} (${row.paneName})` : row.pane;
+  const pane = row.host ? `${row.host}:${row.pane}` : row.pane;
+  return row.paneName ? `${pane} (${row.paneName})` : pane;
 }
 
 /**

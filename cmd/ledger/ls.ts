@@ -18,7 +18,7 @@ export const command = defineCommand({
   aliases: ["list"],
   summary: "List open plans and tasks, each plan with its tasks",
   description:
-    "List the open rows (not done), each plan with its tasks indented under it. A plan with no tasks shows open (nothing was sent for it). A task shows interrupted when its pane restarted after the send, and gone when its pane no longer exists; this needs skiffd, which ls never starts. When skiffd does not run, ls says so and shows the stored states.",
+    "List the open rows (not done), each plan with its tasks indented under it. A plan with no tasks shows open (nothing was sent for it). A task shows interrupted when its pane restarted after the send, gone when its pane no longer exists, and unreachable when its pane is on another host (HOST:PANE) that cannot be reached now (the pane may be fine); this needs skiffd, which ls never starts, and each host answers within 0.8 s. When skiffd does not run, ls says so and shows the stored states.",
   options: [
     {
       name: "state",
@@ -31,7 +31,7 @@ export const command = defineCommand({
       name: "pane",
       type: "string",
       value: "P",
-      help: "Only tasks on pane P (id or stored name)",
+      help: "Only tasks on pane P (id or stored name; HOST:P on another host)",
       complete: "pane",
     },
     {
@@ -54,12 +54,13 @@ export const command = defineCommand({
       all: ctx.opts.all,
     };
     using ledger = openCliLedger(ctx);
-    const report = await readLiveness();
+    const report = await readLiveness(ledger.openHosts());
     if (ctx.json) {
       // SQLite writes the rows' JSON: for a big ledger, several times faster than objects.
       const head = JSON.stringify({
         schema_version: SCHEMA_VERSION,
         liveness: report.liveness === null ? "unknown" : "known",
+        unreachable: report.unreachable,
       });
       const encoder = new TextEncoder();
       writeChunksSync(Deno.stdout, [

@@ -13,7 +13,7 @@ export const command = defineCommand({
   name: "send",
   summary: "Send a pending or interrupted task to its pane",
   description:
-    "Type the task and its result path into its pane, with every check of 'skiff send', and exit with the same code. Exit 0 makes the task sent and exit 8 blocked, each with the pane's current generation; a refusal leaves the task as it was. A task that is not pending or interrupted is refused (exit 5).",
+    "Type the task and its result path into its pane, with every check of 'skiff send', and exit with the same code. Exit 0 makes the task sent and exit 8 blocked, each with the pane's current generation; a refusal leaves the task as it was. A task that is not pending or interrupted is refused (exit 5). A task on a pane of another host whose host cannot be reached is refused (exit 17) and stays as it was; a link lost during the send leaves it blocked, since whether the text went in is unknown.",
   args: [ID_ARG],
   options: SEND_OPTIONS,
   examples: ["skiff ledger send 7c2e91ab --enter"],

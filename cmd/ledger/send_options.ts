@@ -28,4 +28,8 @@ export const SEND_EXITS: readonly ExitUse[] = [
   "DRAFT",
   ["TYPING", "A person is typing in the pane"],
   "NOT_DELIVERED",
+  [
+    "UNREACHABLE",
+    "The task's host cannot be reached (the task stays as it was), or its link was lost during the send (the task is now blocked)",
+  ],
 ];

@@ -61,8 +61,14 @@ export function openCliLedger(ctx: { out: Output }, options: OpenAgentLedgerOpti
   return ledger;
 }
 
-/** Prints, in text mode, the one notice line that liveness is unknown. */
+/**
+ * Prints, in text mode, the one notice line that liveness is unknown, or one
+ * line for each host of the tasks that could not be reached.
+ */
 export function noticeUnknown(ctx: { out: Output }, report: LivenessReport): void {
+  for (const { host, why } of report.unreachable) {
+    ctx.out.notice(`skiff: host ${host} is unreachable (${why}): its open tasks show unreachable`);
+  }
   if (report.liveness !== null) return;
   ctx.out.notice(
     `skiff: ${report.why}, so liveness is unknown: no task shows interrupted or gone`,

@@ -21,8 +21,8 @@ export const command = defineCommand({
   run: async (ctx) => {
     const ref = ctx.args.ID;
     using ledger = openCliLedger(ctx);
-    ledger.resolve(ref);
-    const report = await readLiveness();
+    const row = ledger.get(ref);
+    const report = await readLiveness(row.host && row.state !== "done" ? [row.host] : []);
     const entry = ledger.show(ref, report.liveness);
     noticeUnknown(ctx, report);
     ctx.out.result(

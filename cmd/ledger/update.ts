@@ -63,7 +63,7 @@ export const command = defineCommand({
       changes.pane = await lookUpPane(paneRef);
       changes.generation = changes.pane.generation;
     } else if (state === "sent" && row.pane !== null) {
-      changes.generation = await currentGeneration(row.pane);
+      changes.generation = await currentGeneration(row.pane, row.host);
     }
     const updated = ledger.update(row.uid, changes);
     const entry = ledger.show(updated.uid, null);

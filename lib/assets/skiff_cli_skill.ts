@@ -63,7 +63,10 @@ there. The exit code tells what happened:
 | 15   | a person is typing in the pane                                       | unchanged |
 | 10   | the pane's process has exited; 11: no known agent is in front        | unchanged |
 | 3    | no such pane; 5: the task is not pending (another send holds it)     | unchanged |
+| 17   | the pane's host cannot be reached (try later)                        | unchanged |
+| 17   | the link to the host went during the send: the text may be in        | \`blocked\` |
 
+A pane on another host is \`--pane HOST:PANE\` (such as \`gpu1:reviewer\`); the row keeps the host.
 Without the ledger, \`skiff send PANE "text" --enter\` runs the same checks with the same exit codes.
 Never give a task with \`skiff keys\`: it types with no checks at all.
 
@@ -117,9 +120,10 @@ repository.
 
 - \`skiff ledger ls --json\` lists open rows. Besides the stored states \`sent\`, \`pending\`, \`blocked\`
   and \`done\`, a task may show \`interrupted\` (its pane restarted after the send: send it again with
-  \`skiff ledger send UID --enter\`) or \`gone\` (its pane no longer exists: re-plan). A plan shows
-  \`done\` when all its tasks are done, \`sent\` while one is open, and \`open\` while it has no tasks
-  (nothing was sent for it yet).
+  \`skiff ledger send UID --enter\`), \`gone\` (its pane no longer exists: re-plan) or \`unreachable\`
+  (its pane is on another host that cannot be reached now: the pane may be fine, so wait for the
+  watcher to say the host is back; do not re-plan yet). A plan shows \`done\` when all its tasks are
+  done, \`sent\` while one is open, and \`open\` while it has no tasks (nothing was sent for it yet).
 - \`skiff ledger show UID --json\` shows one row; a plan comes with its tasks. A task's \`branch\` is
   the branch its pane's worktree was on when it was sent (null for a pane without a worktree).
 - \`skiff wait PANE --until idle --timeout 600\` waits for a turn to end (exit 7 on timeout).

@@ -101,6 +101,9 @@ class Dashboard implements DashActions {
     }
     try {
       this.#draw();
+      // The first listing goes at once, on the connection already open; the event stream's
+      // own listing (once subscribed) follows it, so nothing between the two is missed.
+      this.relist();
       this.#follow();
       this.#readKeys();
       return await this.finished;

@@ -183,55 +183,58 @@ export class HostsService {
     const waitMs = optionalMs(params, "wait_ms", DEFAULT_LIST_WAIT_MS);
     const deadline = Date.now() + waitMs;
     const config = loadConfig();
+    const only = Array.isArray(p.hosts) ? new Set(p.hosts.map(String)) : undefined;
     const hosts = await Promise.all(
-      hostNames(config).map(async (name): Promise<HostListing> => {
-        let link: Link;
-        try {
-          link = await this.#linkFor(hostConfig(config, name));
-        } catch (error) {
-          // A broken table is this host's problem only.
-          const failure = error instanceof SkiffError ? error : new SkiffError(String(error));
-          const raw = config.document.hosts as Record<string, Record<string, unknown>>;
-          return {
-            host: name,
-            ssh: typeof raw?.[name]?.ssh === "string" ? String(raw[name].ssh) : "",
-            state: "refused",
-            why: failure.message,
-            exit: failure.exit,
-            since: new Date().toISOString(),
-            socket: null,
-            remote: null,
-            panes: null,
-          };
-        }
-        if (p.connect === true) link.use();
-        await link.settled(deadline - Date.now());
-        const listing: HostListing = { ...link.describe(), panes: null };
-        if (listing.state === "connecting") {
-          listing.why = `no answer yet: connecting over ssh for ${
-            ((Date.now() - link.since) / 1000).toFixed(1)
-          } s`;
-          listing.exit = "UNREACHABLE";
-        }
-        const rpc = link.rpc;
-        if (p.panes === true && rpc) {
+      hostNames(config).filter((name) => !only || only.has(name)).map(
+        async (name): Promise<HostListing> => {
+          let link: Link;
           try {
-            const left = Math.max(1, deadline - Date.now());
-            const { panes } = await within(
-              rpc.call("pane.list"),
-              left,
-              () => new Error(`no answer within ${(waitMs / 1000).toFixed(1)} s`),
-            );
-            listing.panes = panes as PaneInfo[];
+            link = await this.#linkFor(hostConfig(config, name));
           } catch (error) {
-            // Slow or hanging: this host is left out this time, not waited for.
-            listing.state = "unreachable";
-            listing.why = `its skiffd gave no pane list: ${(error as Error).message}`;
+            // A broken table is this host's problem only.
+            const failure = error instanceof SkiffError ? error : new SkiffError(String(error));
+            const raw = config.document.hosts as Record<string, Record<string, unknown>>;
+            return {
+              host: name,
+              ssh: typeof raw?.[name]?.ssh === "string" ? String(raw[name].ssh) : "",
+              state: "refused",
+              why: failure.message,
+              exit: failure.exit,
+              since: new Date().toISOString(),
+              socket: null,
+              remote: null,
+              panes: null,
+            };
+          }
+          if (p.connect === true) link.use();
+          await link.settled(deadline - Date.now());
+          const listing: HostListing = { ...link.describe(), panes: null };
+          if (listing.state === "connecting") {
+            listing.why = `no answer yet: connecting over ssh for ${
+              ((Date.now() - link.since) / 1000).toFixed(1)
+            } s`;
             listing.exit = "UNREACHABLE";
           }
-        }
-        return listing;
-      }),
+          const rpc = link.rpc;
+          if (p.panes === true && rpc) {
+            try {
+              const left = Math.max(1, deadline - Date.now());
+              const { panes } = await within(
+                rpc.call("pane.list"),
+                left,
+                () => new Error(`no answer within ${(waitMs / 1000).toFixed(1)} s`),
+              );
+              listing.panes = panes as PaneInfo[];
+            } catch (error) {
+              // Slow or hanging: this host is left out this time, not waited for.
+              listing.state = "unreachable";
+              listing.why = `its skiffd gave no pane list: ${(error as Error).message}`;
+              listing.exit = "UNREACHABLE";
+            }
+          }
+          return listing;
+        },
+      ),
     );
     return { hosts };
   }

@@ -9,8 +9,10 @@ import { isShownState, isStoredState, type StoredState } from "./states.ts";
 
 /** A pane, as `add` and `update` take it. */
 export interface LedgerPane {
-  /** The pane id, such as `p3`. */
+  /** The pane id, such as `p3`, on its host. */
   id: string;
+  /** The pane's host (`[hosts.NAME]`); `null` or absent for this machine. */
+  host?: string | null;
   /** The pane's name now, kept for display. */
   name?: string | null;
   /** The pane process's start time in ms since the epoch; `null` or absent if unknown. */

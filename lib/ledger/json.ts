@@ -8,7 +8,8 @@
  *   kind: "task" | "plan",    // a plan has no pane
  *   state: string,            // the shown state: sent, pending, blocked, done, interrupted, gone, open
  *   stored_state: string,     // the stored state: sent, pending, blocked, done
- *   pane: string | null,      // pane id, such as "p3"; null for a plan
+ *   host: string | null,      // the pane's host ([hosts.NAME]); null on this machine, and for a plan
+ *   pane: string | null,      // pane id on its host, such as "p3"; null for a plan
  *   pane_name: string | null, // the pane's name when stored
  *   generation: number | null,// the pane process's start time (ms since the epoch) when stored
  *   branch: string | null,    // the branch of the pane's worktree when the task was last sent
@@ -46,7 +47,9 @@ export interface TaskJson {
   state: ShownState;
   /** The stored state: `sent`, `pending`, `blocked` or `done`. */
   stored_state: string;
-  /** The pane id; `null` for a plan. */
+  /** The pane's host, or `null` for a pane on this machine and for a plan. */
+  host: string | null;
+  /** The pane id on its host; `null` for a plan. */
   pane: string | null;
   /** The pane's name when stored. */
   pane_name: string | null;
@@ -92,6 +95,7 @@ export function toJson(row: TaskRow, shown: Shown): TaskJson {
     kind: row.kind,
     state: shown.state,
     stored_state: row.state,
+    host: row.host,
     pane: row.pane,
     pane_name: row.paneName,
     generation: row.generation,

@@ -354,6 +354,15 @@ export class Ledger {
     });
   }
 
+  /** The hosts of the open tasks (not done), in name order: where to ask which panes live. */
+  openHosts(): string[] {
+    return this.#read(() =>
+      this.#db.prepare(
+        "SELECT DISTINCT host FROM tasks WHERE host IS NOT NULL AND state <> 'done' ORDER BY host",
+      ).all().map((r) => String(r.host))
+    );
+  }
+
   /** The row ids of the tasks another live process is sending now (see `claim.ts`). */
   beingSent(): Set<number> {
     return this.#read(() => tasksBeingSent(this.#db, this.path));

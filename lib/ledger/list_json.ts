@@ -16,7 +16,7 @@
  */
 
 import type { DatabaseSync, SQLInputValue } from "node:sqlite";
-import type { ResolvedFilter } from "./listing.ts";
+import { paneFilter, type ResolvedFilter } from "./listing.ts";
 import { hasNotes } from "./notes.ts";
 import { absoluteResult } from "./result_path.ts";
 import type { Liveness } from "./states.ts";
@@ -49,6 +49,10 @@ interface Shape {
 function taskShown(t: string, l: string, live: boolean): string {
   if (!live) return `${t}.state`;
   return `CASE WHEN ${t}.state = 'done' THEN 'done'
+    WHEN ${t}.host IS NOT NULL AND EXISTS (SELECT 1 FROM live u WHERE u.pane = ${t}.host || ':')
+      THEN 'unreachable'
+    WHEN ${t}.host IS NOT NULL AND NOT EXISTS (SELECT 1 FROM live u WHERE u.pane = ${t}.host || ':*')
+      THEN ${t}.state
     WHEN ${l}.pane IS NULL THEN 'gone'
     WHEN ${t}.state NOT IN ('sent', 'blocked') OR ${l}.generation IS NULL
       OR ${t}.generation IS NULL OR ${l}.generation = ${t}.generation THEN ${t}.state
@@ -76,15 +80,17 @@ function stateOk(shown: string, filter: ResolvedFilter): string {
   return filter.all ? "1" : `(${shown}) <> 'done'`;
 }
 
-/** Whether task row `t` passes the pane filter. */
+/** Whether task row `t` passes the pane filter (`:host` is the filter's host, or NULL). */
 function paneOk(t: string, filter: ResolvedFilter): string {
-  return filter.pane === undefined ? "1" : `(${t}.pane = :pane OR ${t}.pane_name = :pane)`;
+  return filter.pane === undefined
+    ? "1"
+    : `(${t}.host IS :host AND (${t}.pane = :pane OR ${t}.pane_name = :pane))`;
 }
 
 /** Row `t`'s JSON object, in the key order of `json.ts`. */
 function rowJson(t: string, kind: string, shown: string, parent: string, notes: boolean): string {
   return `json_object('id', ${t}.id, 'uid', ${t}.uid, 'kind', '${kind}', 'state', ${shown},
-    'stored_state', ${t}.state, 'pane', ${t}.pane, 'pane_name', ${t}.pane_name,
+    'stored_state', ${t}.state, 'host', ${t}.host, 'pane', ${t}.pane, 'pane_name', ${t}.pane_name,
     'generation', ${t}.generation, 'branch', ${t}.branch, 'task', ${t}.task, 'result', ${
     absolute(`${t}.result`)
   },
@@ -103,7 +109,10 @@ function rowJson(t: string, kind: string, shown: string, parent: string, notes: 
  */
 function listSql({ live, notes, filter }: Shape): string {
   const liveJoin = (t: string, l: string) =>
-    live ? `LEFT JOIN live ${l} ON ${l}.pane = ${t}.pane` : "";
+    live
+      ? `LEFT JOIN live ${l} ON ${l}.pane =
+        CASE WHEN ${t}.host IS NULL THEN ${t}.pane ELSE ${t}.host || ':' || ${t}.pane END`
+      : "";
   const keptTask = (t: string, l: string) =>
     `${stateOk(taskShown(t, l, live), filter)} AND ${paneOk(t, filter)}`;
   const keptTasks = (where: string) =>
@@ -165,7 +174,11 @@ export function listRowsJson(
     folder: folder.endsWith("/") ? folder : `${folder}/`,
   };
   if (liveness !== null) params.live = liveJson(liveness);
-  if (filter.pane !== undefined) params.pane = filter.pane;
+  if (filter.pane !== undefined) {
+    const wanted = paneFilter(filter.pane);
+    params.pane = wanted.pane;
+    params.host = wanted.host;
+  }
   if (filter.planId !== null) params.plan = filter.planId;
   const statement = db.prepare(sql);
   // Arrays are cheaper than an object per row (the method is missing from the types).

@@ -21,7 +21,10 @@ export interface ListFilter {
    * default of open rows only, so `state: "done"` lists done rows.
    */
   state?: ShownState | readonly ShownState[];
-  /** Keep tasks on this pane, named by pane id or by the stored pane name. */
+  /**
+   * Keep tasks on this pane, named by pane id or by the stored pane name;
+   * `HOST:PANE` for a pane on another host.
+   */
   pane?: string;
   /** Keep only this plan (a ref) and its tasks. The plan itself is always listed. */
   plan?: string;
@@ -33,6 +36,14 @@ export interface ListFilter {
 export interface ResolvedFilter extends Omit<ListFilter, "plan"> {
   /** The row id of the plan to keep, or `null` for every plan. */
   planId: number | null;
+}
+
+/** A pane filter split as `HOST:PANE` (the first colon ends the host) or a local pane. */
+export function paneFilter(text: string): { host: string | null; pane: string } {
+  const colon = text.indexOf(":");
+  return colon <= 0
+    ? { host: null, pane: text }
+    : { host: text.slice(0, colon), pane: text.slice(colon + 1) };
 }
 
 /** Groups the tasks of each plan by the plan's row id. Tasks of no (existing) plan are not in it. */
@@ -72,8 +83,10 @@ export function buildList<R extends ListRow>(
     ? null
     : new Set<ShownState>(typeof filter.state === "string" ? [filter.state] : filter.state);
   const stateOk = (s: ShownState) => states ? states.has(s) : filter.all === true || isOpen(s);
+  const wanted = filter.pane === undefined ? undefined : paneFilter(filter.pane);
   const paneOk = (r: R) =>
-    filter.pane === undefined || r.pane === filter.pane || r.paneName === filter.pane;
+    wanted === undefined ||
+    ((r.host ?? null) === wanted.host && (r.pane === wanted.pane || r.paneName === wanted.pane));
   const sorted = [...rows].sort((a, b) => a.id - b.id);
   const plans = tasksByPlan(sorted);
   const entries: Entry<R>[] = [];

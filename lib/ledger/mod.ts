@@ -62,7 +62,9 @@ export { ledgerStamp } from "./stamp.ts";
 export {
   isShownState,
   isStoredState,
+  listedKey,
   type Liveness,
+  paneKey,
   type PaneLiveness,
   planShownState,
   SHOWN_STATES,
@@ -71,4 +73,5 @@ export {
   STORED_STATES,
   type StoredState,
   taskShownState,
+  unreachableKey,
 } from "./states.ts";

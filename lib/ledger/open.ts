@@ -207,7 +207,7 @@ export function openLedger(path: string, options: OpenOptions = {}): Ledger {
       }
     }
     let migrated: Migration | null = null;
-    if (shape === 1 || shape === 2) migrated = migrate(db, abs, now());
+    if (shape === 1 || shape === 2 || shape === 3) migrated = migrate(db, abs, now());
     guarded(abs, () => useWal(db, timeout));
     return new Ledger(db, abs, { now, cwd: options.cwd ?? Deno.cwd(), imported, migrated });
   } catch (error) {

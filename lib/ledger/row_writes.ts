@@ -53,12 +53,13 @@ export function insertTask(db: DatabaseSync, input: AddInput, facts: InsertFacts
     now,
   });
   const run = db.prepare(
-    `INSERT INTO tasks (uid, parent_id, pane, pane_name, generation, state, task, result, ref,
-      created_at, updated_at, sent_at, done_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO tasks (uid, parent_id, host, pane, pane_name, generation, state, task, result,
+      ref, created_at, updated_at, sent_at, done_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     uid,
     parent?.id ?? null,
+    pane?.host ?? null,
     pane?.id ?? null,
     pane?.name ?? null,
     pane?.generation ?? null,
@@ -90,6 +91,7 @@ export function updateTask(
   const set: Record<string, string | number | null> = { updated_at: stamp };
   if (changes.pane !== undefined) {
     if (row.kind === "plan") throw usage(`${row.uid} is a plan, and a plan has no pane`);
+    set.host = changes.pane.host ?? null;
     set.pane = changes.pane.id;
     set.pane_name = changes.pane.name ?? null;
     set.generation = changes.pane.generation ?? null;

@@ -19,7 +19,9 @@ export interface TaskRow {
   parentId: number | null;
   /** The uid of the task's plan, or `null`. */
   parentUid: string | null;
-  /** The pane id, such as `p3`; `null` for a plan. */
+  /** The pane's host (`[hosts.NAME]`), or `null` for a pane on this machine and for a plan. */
+  host: string | null;
+  /** The pane id, such as `p3`, on its host; `null` for a plan. */
   pane: string | null;
   /** The pane's name when the row was stored, for display; `null` if unknown. */
   paneName: string | null;
@@ -48,13 +50,14 @@ export interface TaskRow {
 }
 
 /** The columns every row query selects, from `tasks t` joined to its plan `p`. */
-export const ROW_SELECT = `SELECT t.id, t.uid, t.parent_id, p.uid AS parent_uid, t.pane,
+export const ROW_SELECT = `SELECT t.id, t.uid, t.parent_id, p.uid AS parent_uid, t.host, t.pane,
   t.pane_name, t.generation, t.branch, t.state, t.task, t.result, t.ref, t.created_at, t.updated_at,
   t.sent_at, t.done_at
   FROM tasks t LEFT JOIN tasks p ON p.id = t.parent_id`;
 
 /** {@linkcode ROW_SELECT} with each row's note, for a ledger that has the notes table. */
-export const ROW_SELECT_NOTES = `SELECT t.id, t.uid, t.parent_id, p.uid AS parent_uid, t.pane,
+export const ROW_SELECT_NOTES =
+  `SELECT t.id, t.uid, t.parent_id, p.uid AS parent_uid, t.host, t.pane,
   t.pane_name, t.generation, t.branch, t.state, t.task, t.result, t.ref, t.created_at, t.updated_at,
   t.sent_at, t.done_at, n.note AS note
   FROM tasks t LEFT JOIN tasks p ON p.id = t.parent_id LEFT JOIN task_notes n ON n.task_id = t.id`;
@@ -78,6 +81,7 @@ export function rowFrom(record: Record<string, Value>, ledgerDir: string): TaskR
     kind: pane === null ? "plan" : "task",
     parentId: num(record.parent_id),
     parentUid: str(record.parent_uid),
+    host: str(record.host),
     pane,
     paneName: str(record.pane_name),
     generation: num(record.generation),
@@ -97,7 +101,7 @@ export function rowFrom(record: Record<string, Value>, ledgerDir: string): TaskR
 /** The fields of a row that decide whether and where it is listed, and what state it shows. */
 export type ListRow = Pick<
   TaskRow,
-  "id" | "kind" | "parentId" | "pane" | "paneName" | "generation" | "state"
+  "id" | "kind" | "parentId" | "host" | "pane" | "paneName" | "generation" | "state"
 >;
 
 /** A row with the state it shows, and for a plan the tasks listed under it. */

@@ -1,10 +1,14 @@
 /**
  * The ledger's schema, and how an existing file is recognised.
  *
- * `PRAGMA user_version` holds the schema version. Version 3 is current: the
- * tables of version 2, and in `tasks` the column `branch`, the branch of the
- * pane's worktree when the task was last sent (`NULL` when it has none, or
- * before version 3). Version 2:
+ * `PRAGMA user_version` holds the schema version. Version 4 is current: the
+ * tables of version 3, and in `tasks` the column `host`, the host of the
+ * task's pane (`[hosts.NAME]` in projects.toml; `NULL` for a pane on this
+ * machine, and before version 4). A Skiff before version 4 refuses such a
+ * ledger, so it never takes a remote pane's id for a local one. Version 3:
+ * the tables of version 2, and in `tasks` the column `branch`, the branch of
+ * the pane's worktree when the task was last sent (`NULL` when it has none,
+ * or before version 3). Version 2:
  *
  * - `tasks`: one row per task or plan. `id` comes from AUTOINCREMENT, so
  *   `sqlite_sequence` remembers the highest id ever given and no id is given
@@ -27,7 +31,7 @@ import type { DatabaseSync } from "node:sqlite";
 import { SkiffError } from "../errors.ts";
 
 /** The schema version this Skiff writes and reads. */
-export const LEDGER_VERSION = 3;
+export const LEDGER_VERSION = 4;
 
 /** The statements that make an empty database a version 2 ledger (but not `user_version`). */
 export const SCHEMA_V2 = `
@@ -75,8 +79,14 @@ export const V3_CHANGE = "ALTER TABLE tasks ADD COLUMN branch TEXT;";
 /** The columns of `tasks` in version 3. */
 export const V3_COLUMNS = [...V2_COLUMNS, "branch"] as const;
 
+/** The statement that makes a version 3 ledger a version 4 one (but not `user_version`). */
+export const V4_CHANGE = "ALTER TABLE tasks ADD COLUMN host TEXT;";
+
+/** The columns of `tasks` in version 4. */
+export const V4_COLUMNS = [...V3_COLUMNS, "host"] as const;
+
 /** What an existing database holds: nothing yet, or a ledger of a known version. */
-export type Shape = "empty" | 1 | 2 | 3;
+export type Shape = "empty" | 1 | 2 | 3 | 4;
 
 function userVersion(db: DatabaseSync): number {
   const row = db.prepare("PRAGMA user_version").get() as { user_version: number };
@@ -135,19 +145,20 @@ function shapeOf(db: DatabaseSync, path: string): Shape {
   }
   if (version < 0) throw foreign(path, `its schema version ${version} is unknown`);
   if (!names.has("tasks")) throw foreign(path, "it has no tasks table");
-  const need = version === 1 ? V1_COLUMNS : version === 2 ? V2_COLUMNS : V3_COLUMNS;
+  const need = [V1_COLUMNS, V2_COLUMNS, V3_COLUMNS, V4_COLUMNS][version - 1];
   const have = columns(db, "tasks");
   const missing = need.filter((c) => !have.has(c));
   if (missing.length > 0) {
     throw foreign(path, `its tasks table lacks ${missing.join(", ")}`);
   }
   if (version >= 2 && !names.has("used_uids")) throw foreign(path, "it has no used_uids table");
-  return version as 1 | 2 | 3;
+  return version as 1 | 2 | 3 | 4;
 }
 
 /** Makes the current tables and sets `user_version`. Call inside a write transaction. */
 export function createSchema(db: DatabaseSync): void {
   db.exec(SCHEMA_V2);
   db.exec(V3_CHANGE);
+  db.exec(V4_CHANGE);
   db.exec(`PRAGMA user_version = ${LEDGER_VERSION}`);
 }

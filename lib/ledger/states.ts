@@ -10,10 +10,13 @@
  * | `interrupted` | no     | sent or blocked, then the pane's process restarted   |
  * | `gone`        | no     | not done, and its pane has been closed               |
  * | `open`        | no     | a plan with no tasks: nothing was sent for it        |
+ * | `unreachable` | no     | not done, and its pane's host cannot be reached now  |
  *
  * The shown states need to know which panes are alive, and the generation of
  * each: that is the {@linkcode Liveness} input. When it is `null` (skiffd does
- * not run, so nobody knows), a task shows its stored state.
+ * not run, so nobody knows), a task shows its stored state. A task on a pane
+ * of another host whose host cannot be reached shows `unreachable`, never
+ * `gone`: the pane may be fine.
  *
  * @module
  */
@@ -26,9 +29,16 @@ export type StoredState = typeof STORED_STATES[number];
 
 /**
  * Every state a row can show: the stored ones plus `interrupted` and `gone`
- * (the spec's), and `open` (Skiff's own, for a plan with no tasks).
+ * (the spec's), `open` (Skiff's own, for a plan with no tasks) and
+ * `unreachable` (Skiff's own, for a task whose host cannot be reached).
  */
-export const SHOWN_STATES = [...STORED_STATES, "interrupted", "gone", "open"] as const;
+export const SHOWN_STATES = [
+  ...STORED_STATES,
+  "interrupted",
+  "gone",
+  "open",
+  "unreachable",
+] as const;
 
 /** A state that a row shows. */
 export type ShownState = typeof SHOWN_STATES[number];
@@ -40,10 +50,30 @@ export interface PaneLiveness {
 }
 
 /**
- * The live panes by pane id, or `null` when liveness is unknown (skiffd does
- * not run). A pane missing from the map has been closed.
+ * The live panes by {@linkcode paneKey} (the pane id, or `HOST:ID` for a
+ * pane on another host), or `null` when liveness is unknown (skiffd does
+ * not run). A pane missing from the map has been closed. A host's panes
+ * count only when the map also holds {@linkcode listedKey} for it (its
+ * panes were listed); a host that cannot be reached has
+ * {@linkcode unreachableKey} instead; a host with neither is not known, and
+ * its tasks show their stored state.
  */
 export type Liveness = ReadonlyMap<string, PaneLiveness> | null;
+
+/** The key of a pane in a {@linkcode Liveness}: its id, or `HOST:ID` on another host. */
+export function paneKey(host: string | null | undefined, pane: string): string {
+  return host ? `${host}:${pane}` : pane;
+}
+
+/** The key that marks host `host` unreachable in a {@linkcode Liveness}: `HOST:`. */
+export function unreachableKey(host: string): string {
+  return `${host}:`;
+}
+
+/** The key that says host `host`'s panes were listed in a {@linkcode Liveness}: `HOST:*`. */
+export function listedKey(host: string): string {
+  return `${host}:*`;
+}
 
 /** Whether a string is a stored state. */
 export function isStoredState(value: string): value is StoredState {
@@ -59,6 +89,8 @@ export function isShownState(value: string): value is ShownState {
 export interface StateInput {
   /** The pane id; `null` for a plan. */
   pane: string | null;
+  /** The pane's host, or `null` (or absent) for this machine. */
+  host?: string | null;
   /** The stored generation; `null` when unknown. */
   generation: number | null;
   /** The stored state. */
@@ -68,6 +100,9 @@ export interface StateInput {
 /**
  * The state a task shows.
  *
+ * - `unreachable` when the task is not done and its pane's host cannot be
+ *   reached: nothing is known of the pane. A host not asked shows the stored
+ *   state.
  * - `gone` when the task is not done and its pane is not among the live panes.
  * - `interrupted` when the task is `sent` or `blocked` and the pane's current
  *   generation differs from the stored one. When either generation is unknown
@@ -76,7 +111,9 @@ export interface StateInput {
  */
 export function taskShownState(task: StateInput, liveness: Liveness): ShownState {
   if (liveness === null || task.pane === null || task.state === "done") return task.state;
-  const pane = liveness.get(task.pane);
+  if (task.host && liveness.has(unreachableKey(task.host))) return "unreachable";
+  if (task.host && !liveness.has(listedKey(task.host))) return task.state;
+  const pane = liveness.get(paneKey(task.host, task.pane));
   if (pane === undefined) return "gone";
   if (task.state !== "sent" && task.state !== "blocked") return task.state;
   if (pane.generation === null || task.generation === null) return task.state;

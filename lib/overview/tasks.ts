@@ -32,10 +32,15 @@ export function firstLine(text: string): string {
 
 /**
  * The tasks of pane `pane` (its id) in `rows`: open ones (not done) first,
- * each group in the listing's order.
+ * each group in the listing's order. `host` is the pane's host (null, the
+ * default, for this machine): a pane of another host may have the same id.
  */
-export function paneTasks(rows: readonly TaskJson[], pane: string): TaskSummary[] {
-  const mine = allTasks(rows).filter((row) => row.pane === pane);
+export function paneTasks(
+  rows: readonly TaskJson[],
+  pane: string,
+  host: string | null = null,
+): TaskSummary[] {
+  const mine = allTasks(rows).filter((row) => row.pane === pane && (row.host ?? null) === host);
   const open = mine.filter((row) => row.state !== "done");
   const done = mine.filter((row) => row.state === "done");
   return [...open, ...done].map((row) => ({

@@ -118,6 +118,13 @@ class Watch implements PathWatch {
       return;
     }
     this.#watcher = watcher;
+    // A folder on the way that came between the look above and the arming made no event
+    // here: look again now that the watch is armed, and move down if it did.
+    if (next !== null && nearestFolder(this.#dir).folder !== folder) {
+      queueMicrotask(() => {
+        if (this.#watcher === watcher) this.#rearm();
+      });
+    }
     const watched: WatchedFolder = { folder, next, name: this.#name };
     (async () => {
       for await (const event of watcher) {

@@ -85,6 +85,8 @@ export interface HostLinkParams {
 
 /** The params of `hosts.list`. */
 export interface HostListParams {
+  /** Only these hosts (default: every host of projects.toml). */
+  hosts?: string[];
   /** Make links to hosts that have none (`skiff ls --all-hosts`); default false. */
   connect?: boolean;
   /** List each linked host's panes; default false. */

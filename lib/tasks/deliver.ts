@@ -1,6 +1,9 @@
 /**
  * Sending a ledger task to its pane: claim the row, run the guarded send,
- * record the outcome. `skiff ledger add --send`, `skiff ledger send`, the
+ * record the outcome. A task on a pane of another host goes through that
+ * host's link; a host that cannot be reached is a refusal (exit 17, the row
+ * as it was), and a link lost during the send leaves the task blocked, as a
+ * lost skiffd does. `skiff ledger add --send`, `skiff ledger send`, the
  * watcher's pending lines and the app all deliver through here.
  *
  * The task becomes `sent` only when it was submitted and a turn started
@@ -16,8 +19,11 @@
 import { SkiffError } from "../errors.ts";
 import { ConnectionClosed, type DaemonClient } from "../client/client.ts";
 import { connectDaemon } from "../client/connect.ts";
+import { connectHost, onHost } from "../hosts/resolve.ts";
 import {
   type Ledger,
+  listedKey,
+  paneKey,
   type PaneLiveness,
   type ShownState,
   type TaskRow,
@@ -62,6 +68,27 @@ export const BLOCKED_NOTES = {
   lost: "skiffd closed the connection during the send: whether the text went in is unknown",
 } as const;
 
+/** The note of a task whose host's link went during the send: the outcome is unknown. */
+export function linkLostNote(host: string): string {
+  return `the link to ${host} was lost during the send: whether the text went in is unknown`;
+}
+
+/** A connection to the skiffd of `host` (null: this machine), and how to close it. */
+async function connectFor(host: string | null): Promise<{ client: DaemonClient; close(): void }> {
+  if (host === null) {
+    const client = await connectDaemon();
+    return { client, close: () => client.close() };
+  }
+  const { client, holder } = await connectHost(host);
+  return {
+    client,
+    close: () => {
+      client.close();
+      holder?.close();
+    },
+  };
+}
+
 /**
  * Sends task `ref` to its pane. Refusals, no turn and a lost connection come
  * back as an exit code with the error; other failures throw after the claim
@@ -72,12 +99,28 @@ export async function deliverTask(
   ref: string,
   options: DeliverOptions,
 ): Promise<Delivery> {
-  const client = options.client ?? await connectDaemon();
+  const host = ledger.get(ref).host;
+  let connection: { client: DaemonClient; close(): void };
+  try {
+    connection = options.client
+      ? { client: options.client, close: () => {} }
+      : await connectFor(host);
+  } catch (error) {
+    // A host that cannot be reached, or is not known: nothing was typed and the row stays.
+    if (host === null || !(error instanceof SkiffError)) throw error;
+    const row = ledger.get(ref);
+    const shown = error.exit === "UNREACHABLE" && row.state !== "done"
+      ? "unreachable"
+      : taskShownState(row, null);
+    return { row, shown, send: null, exit: error.code, error };
+  }
+  const client = connection.client;
   try {
     const { panes } = await client.call("pane.list");
     const liveness = new Map<string, PaneLiveness>(
-      panes.map((p) => [p.id, { generation: p.generation }]),
+      panes.map((p) => [paneKey(host, p.id), { generation: p.generation }]),
     );
+    if (host !== null) liveness.set(listedKey(host), { generation: null });
     const row = ledger.claimForSend(ref, { liveness });
     const pane = panes.find((p) => p.id === row.pane);
     const generation = pane?.generation ?? null;
@@ -105,16 +148,20 @@ export async function deliverTask(
         return blocked(error.message.replace(/^Pane '[^']*': /, ""), error, null);
       }
       if (error instanceof ConnectionClosed) {
-        const lost = new SkiffError(
-          `Task ${row.uid}: ${BLOCKED_NOTES.lost}; it is now blocked`,
-          { exit: "DAEMON", cause: error },
-        );
-        return blocked(BLOCKED_NOTES.lost, lost, null);
+        // The outcome is unknown: never back to pending, or the task could be typed twice.
+        const note = host === null ? BLOCKED_NOTES.lost : linkLostNote(host);
+        const lost = new SkiffError(`Task ${row.uid}: ${note}; it is now blocked`, {
+          exit: host === null ? "DAEMON" : "UNREACHABLE",
+          details: host === null ? {} : { host },
+          cause: error,
+        });
+        return blocked(note, lost, null);
       }
       const released = ledger.finishSend(row.uid, "released");
       if (error instanceof SkiffError && error.exit !== "DAEMON" && error.exit !== "ERROR") {
         const shown = taskShownState(released, liveness);
-        return { row: released, shown, send: null, exit: error.code, error };
+        const said = host === null ? error : onHost(host, error) as SkiffError;
+        return { row: released, shown, send: null, exit: said.code, error: said };
       }
       throw error;
     }
@@ -128,6 +175,6 @@ export async function deliverTask(
     const sent = ledger.finishSend(row.uid, "sent", { generation: send.generation, branch });
     return { row: sent, shown: "sent", send, exit: 0 };
   } finally {
-    if (!options.client) client.close();
+    connection.close();
   }
 }

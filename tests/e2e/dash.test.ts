@@ -321,6 +321,9 @@ Deno.test("skiff alone: the dashboard in a terminal, the help when piped", async
     const dash = await skiff.run(["dash"]);
     assertEquals(dash.code, 2);
     assertMatch(dash.stderr, /skiff dash needs a terminal on stdin and stdout/);
+    const json = await skiff.run(["dash", "--json"]);
+    assertEquals(json.code, 2);
+    assertMatch(json.stderr, /prints no JSON; 'skiff ls --json' lists the panes/);
   });
 });
 

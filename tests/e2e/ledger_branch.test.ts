@@ -2,7 +2,7 @@
  * The branch on ledger rows: a task sent to a pane in a worktree stores the
  * branch the worktree is on at the send, `ledger show` and `ledger ls
  * --json` print it; a pane without a worktree stores none; a version 2
- * ledger changes to version 3 on first use, keeping every row.
+ * ledger changes to the current version on first use, keeping every row.
  *
  * @module
  */
@@ -14,6 +14,7 @@ import { useFakeAgent } from "../helpers/fake_agent.ts";
 import { addProject, defaultWorktreePath, git, makeRepo } from "../helpers/git.ts";
 import { type SkiffEnv, waitFor, withSkiff } from "../helpers/skiff.ts";
 import type { TaskJson } from "../../lib/ledger/json.ts";
+import { LEDGER_VERSION } from "../../lib/ledger/schema.ts";
 import type { PaneInfo } from "../../lib/protocol/panes.ts";
 
 function ledgerFile(skiff: SkiffEnv): string {
@@ -102,7 +103,7 @@ Deno.test("ledger: the pane's branch is stored with each task at send; show and 
   });
 });
 
-Deno.test("ledger: a version 2 ledger changes to version 3 on first use, every row kept", async () => {
+Deno.test("ledger: a version 2 ledger changes to the current version on first use, every row kept", async () => {
   await withSkiff(async (skiff) => {
     const path = ledgerFile(skiff);
     skiff.env.SKIFF_LEDGER = path;
@@ -126,7 +127,7 @@ Deno.test("ledger: a version 2 ledger changes to version 3 on first use, every r
     ]);
     const after = new DatabaseSync(path, { readOnly: true });
     try {
-      assertEquals(after.prepare("PRAGMA user_version").get()!.user_version, 3);
+      assertEquals(after.prepare("PRAGMA user_version").get()!.user_version, LEDGER_VERSION);
     } finally {
       after.close();
     }

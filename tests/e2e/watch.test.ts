@@ -198,8 +198,9 @@ Deno.test("watcher: a pending task sent by hand before the line is typed is drop
   await withSkiff(async (skiff) => {
     const rig = await startWatchRig(skiff);
     await startWorker(skiff, "ops");
-    // Keep the Skiff agent busy, so the pending line waits.
-    await skiff.ok(["send", "skipper", "SLOW 8000 think a while", "--enter"]);
+    // Keep the Skiff agent busy until the task was sent by hand, so the pending line waits.
+    const release = join(skiff.root, "release-skipper");
+    await skiff.ok(["send", "skipper", `HOLD ${release} think a while`, "--enter"]);
     const slow = await sendTask(skiff, "ops", "SLOW 500 build");
     const { stdout } = await skiff.run(["ledger", "add", "--pane", "ops", "--task", "Deploy"]);
     const pending = stdout.trim().split(" ")[0];
@@ -207,6 +208,7 @@ Deno.test("watcher: a pending task sent by hand before the line is typed is drop
     // The person sends it by hand (and records that) while the line waits: no pane event
     // tells the watcher, only the ledger it reads again just before typing.
     await skiff.ok(["ledger", "update", pending, "--state", "sent"]);
+    await Deno.writeTextFile(release, "");
     await skiff.ok(["wait", "skipper", "--until", "idle", "--timeout", "20"]);
     await waitFor(
       "the drop in the log",

@@ -156,3 +156,25 @@ export function hangingListener(): { port: number; close: () => void } {
     },
   };
 }
+
+/** The pid of the ssh that holds the local skiffd's link to `name`, if one runs. */
+export async function linkPid(local: SkiffEnv, name: string): Promise<number | undefined> {
+  try {
+    const pid = Number((await Deno.readTextFile(linkFile(local, name, "pid"))).trim());
+    return pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A file of the local skiffd's link to `name`: `pid`, `ctl` or `sock`. */
+export function linkFile(local: SkiffEnv, name: string, ext: "pid" | "ctl" | "sock"): string {
+  return join(local.root, "run", "skiffd.hosts", `${name}.${ext}`);
+}
+
+/** Kills the ssh of the link to `name` (as a network that dies would end it) and returns its pid. */
+export async function killLink(local: SkiffEnv, name: string): Promise<number> {
+  const pid = await waitFor(`the link to ${name}`, () => linkPid(local, name));
+  Deno.kill(pid, "SIGKILL");
+  return pid;
+}

@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { SkiffError } from "../../../lib/errors.ts";
-import { type Ledger, openLedger } from "../../../lib/ledger/mod.ts";
+import { type Ledger, LEDGER_VERSION, openLedger } from "../../../lib/ledger/mod.ts";
 import { assert, assertEquals, assertMatch } from "../../helpers/assert.ts";
 import { NOON, startTogether, tempDir } from "../../helpers/ledger.ts";
 
@@ -191,7 +191,7 @@ Deno.test("a ledger without send_claims gets it on the first claim; version 1 to
     INSERT INTO tasks (pane, state, task, result) VALUES ('p1', 'pending', 'old', 'r.md');`);
   db.close();
   using ledger = open(dir.path);
-  assertEquals(ledger.migrated?.to, 3);
+  assertEquals(ledger.migrated?.to, LEDGER_VERSION);
   const tables = () => {
     const raw = new DatabaseSync(path, { readOnly: true });
     try {

@@ -8,6 +8,7 @@ const KEYS = [
   "kind",
   "state",
   "stored_state",
+  "host",
   "pane",
   "pane_name",
   "generation",
@@ -40,6 +41,7 @@ Deno.test("toJson: one stable shape, keys in order; plans carry tasks", async ()
       kind: "plan",
       state: "sent",
       stored_state: "sent",
+      host: null,
       pane: null,
       pane_name: null,
       generation: null,
@@ -62,7 +64,7 @@ Deno.test("toJson: one stable shape, keys in order; plans carry tasks", async ()
   assertEquals(child.state, "interrupted");
   assertEquals(child.stored_state, "sent");
   assertEquals(child.parent, plan.uid);
-  assertEquals(child.pane, "p3");
+  assertEquals([child.host, child.pane], [null, "p3"]);
   assertEquals(child.pane_name, "reviewer");
   assertEquals(child.generation, 1700);
   assert(child.result.startsWith("/"));

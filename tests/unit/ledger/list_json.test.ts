@@ -46,6 +46,14 @@ function fill(ledger: Ledger): void {
     pane: p1,
     ref: "ref with \"quotes\" and 'single'",
   });
+  // Tasks on panes of other hosts: the same ids as local panes, told apart by the host.
+  const far1 = { ...pane("p1", 1000, "web"), host: "gpu1" };
+  const far2 = { ...pane("p2", 2000, "api"), host: "gpu2" };
+  const farSent = ledger.add({ task: "sent on gpu1:p1", pane: far1, parent: open.uid });
+  ledger.setSent(farSent.uid, 1000);
+  ledger.add({ task: "pending on gpu1:p1", pane: far1 });
+  ledger.add({ task: "sent on gpu2:p2", pane: far2, state: "sent" });
+  ledger.add({ task: "done on gpu2:p2", pane: far2, state: "done" });
   // Rows the CLI never makes but a hand-edited file may hold.
   const orphan = ledger.add({ task: "task whose plan went", pane: p2 });
   const child = ledger.add({ task: "task under a task", pane: p1 });
@@ -72,9 +80,26 @@ const LIVENESS: [string, Liveness][] = [
   ["no panes", live({})],
   ["some panes", live({ p1: 1000, p2: 2001, p3: null })],
   ["all panes", live({ p1: 1000, p2: 2000, p3: 7, p4: 4000 })],
+  [
+    "hosts: gpu1 up, gpu2 unreachable",
+    live({ p1: 1000, "gpu1:*": null, "gpu1:p1": 1000, "gpu2:": null }),
+  ],
+  [
+    "hosts: gpu1 restarted, gpu2 up",
+    live({ "gpu1:*": null, "gpu1:p1": 1001, "gpu2:*": null, "gpu2:p2": 2000 }),
+  ],
+  ["hosts: gpu1 up with no panes, gpu2 not asked", live({ p2: 2000, "gpu1:*": null })],
 ];
 
-const STATES: ShownState[] = ["sent", "pending", "blocked", "done", "interrupted", "gone"];
+const STATES: ShownState[] = [
+  "sent",
+  "pending",
+  "blocked",
+  "done",
+  "interrupted",
+  "gone",
+  "unreachable",
+];
 
 function filters(ledger: Ledger): [string, ListFilter][] {
   const planUid =
@@ -93,6 +118,9 @@ function filters(ledger: Ledger): [string, ListFilter][] {
     ["plan with all", { plan: planUid, all: true }],
     ["plan and state", { plan: planUid, state: "done" }],
     ["no match", { pane: "nobody" }],
+    ["pane on a host", { pane: "gpu1:p1" }],
+    ["pane by name on a host", { pane: "gpu2:api", all: true }],
+    ["pane on a host and state", { pane: "gpu2:p2", state: "unreachable" }],
   ];
 }
 

@@ -2,6 +2,7 @@ import { assert, assertEquals, assertMatch } from "../../helpers/assert.ts";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { open, raw, snapshot, tempDir, throwsSkiff } from "../../helpers/ledger.ts";
+import { LEDGER_VERSION } from "../../../lib/ledger/mod.ts";
 
 /** The version 1 schema, written out here so the test does not lean on the code under test. */
 const V1 = `
@@ -97,7 +98,7 @@ Deno.test("a version 1 ledger becomes version 2: ids kept, fresh unique uids", a
   const path = join(dir.path, "ledger.db");
   makeV1(path);
   const ledger = open(dir.path);
-  assertEquals(ledger.migrated, { from: 1, to: 3, rows: 5 });
+  assertEquals(ledger.migrated, { from: 1, to: LEDGER_VERSION, rows: 5 });
   const rows = ledger.list({ all: true }, null).entries.flatMap((
     e,
   ) => [e.row, ...(e.tasks ?? []).map((t) => t.row)]);
@@ -121,7 +122,7 @@ Deno.test("a version 1 ledger becomes version 2: ids kept, fresh unique uids", a
   assertEquals(ledger.add({ task: "new", pane: { id: "p1" } }).id, 10);
   ledger.close();
   raw(path, (db) => {
-    assertEquals(db.prepare("PRAGMA user_version").get()!.user_version, 3);
+    assertEquals(db.prepare("PRAGMA user_version").get()!.user_version, LEDGER_VERSION);
     const used = db.prepare("SELECT uid FROM used_uids").all().map((r) => String(r.uid));
     assertEquals(used.length, 6);
     for (const uid of uids) assert(used.includes(uid));
@@ -142,7 +143,7 @@ Deno.test("an empty version 1 ledger keeps its id counter", async () => {
   const path = join(dir.path, "ledger.db");
   makeV1(path, []);
   using ledger = open(dir.path);
-  assertEquals(ledger.migrated, { from: 1, to: 3, rows: 0 });
+  assertEquals(ledger.migrated, { from: 1, to: LEDGER_VERSION, rows: 0 });
   assertEquals(ledger.add({ task: "x", pane: { id: "p1" } }).id, 10);
 });
 
@@ -214,7 +215,7 @@ INSERT INTO task_notes VALUES (2, 'no turn started', '2025-01-02T00:00:00.000Z')
 UPDATE sqlite_sequence SET seq = 7 WHERE name = 'tasks';
 `;
 
-Deno.test("a version 2 ledger becomes version 3: every row and field kept, branch empty", async () => {
+Deno.test("a version 2 ledger becomes the current version: every row and field kept, branch and host empty", async () => {
   await using dir = await tempDir();
   const path = join(dir.path, "ledger.db");
   raw(path, (db) => db.exec(V2));
@@ -222,7 +223,7 @@ Deno.test("a version 2 ledger becomes version 3: every row and field kept, branc
     const out: unknown[] = [];
     raw(path, (db) => {
       for (const row of db.prepare("SELECT * FROM tasks ORDER BY id").all()) {
-        const { branch: _, ...rest } = row as Record<string, unknown>;
+        const { branch: _, host: __, ...rest } = row as Record<string, unknown>;
         out.push(rest);
       }
     });
@@ -230,20 +231,51 @@ Deno.test("a version 2 ledger becomes version 3: every row and field kept, branc
   };
   const before = rowsBefore();
   using ledger = open(dir.path);
-  assertEquals(ledger.migrated, { from: 2, to: 3, rows: 3 });
+  assertEquals(ledger.migrated, { from: 2, to: LEDGER_VERSION, rows: 3 });
   assertEquals(rowsBefore(), before, "every row keeps every field");
   assertEquals(ledger.get("2").note, "no turn started");
   assertEquals(ledger.get("2").branch, null);
+  assertEquals(ledger.get("2").host, null);
   assertEquals(ledger.get("aaaaaaa5").state, "done");
   // Ids and uids keep their records: 7 was given, and aaaaaaa3 was used.
   const added = ledger.add({ task: "new", pane: { id: "p3" } });
   assertEquals(added.id, 8);
   assert(!["aaaaaaa1", "aaaaaaa2", "aaaaaaa3", "aaaaaaa5"].includes(added.uid));
   raw(path, (db) => {
-    assertEquals(db.prepare("PRAGMA user_version").get()!.user_version, 3);
+    assertEquals(db.prepare("PRAGMA user_version").get()!.user_version, LEDGER_VERSION);
     assertEquals(db.prepare("SELECT count(*) AS n FROM used_uids").get()!.n, 5);
   });
   const again = open(dir.path);
   assertEquals(again.migrated, null);
   again.close();
+});
+
+Deno.test("a version 3 ledger becomes version 4: every row and field kept, host empty", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, "ledger.db");
+  raw(path, (db) =>
+    db.exec(`${V2}\nALTER TABLE tasks ADD COLUMN branch TEXT;
+    UPDATE tasks SET branch = 'skiff/fix' WHERE id = 2; PRAGMA user_version = 3;`));
+  const rowsOf = (drop: string[]) => {
+    const out: unknown[] = [];
+    raw(path, (db) => {
+      for (const row of db.prepare("SELECT * FROM tasks ORDER BY id").all()) {
+        const rest = { ...row as Record<string, unknown> };
+        for (const column of drop) delete rest[column];
+        out.push(rest);
+      }
+    });
+    return out;
+  };
+  const before = rowsOf([]);
+  using ledger = open(dir.path);
+  assertEquals(ledger.migrated, { from: 3, to: 4, rows: 3 });
+  assertEquals(rowsOf(["host"]), before, "every row keeps every field");
+  assertEquals([ledger.get("2").branch, ledger.get("2").host], ["skiff/fix", null]);
+  const remote = ledger.add({ task: "far", pane: { id: "p1", host: "gpu1" } });
+  assertEquals([remote.pane, remote.host], ["p1", "gpu1"]);
+  raw(path, (db) => {
+    assertEquals(db.prepare("PRAGMA user_version").get()!.user_version, 4);
+    assertEquals(db.prepare("SELECT host FROM tasks WHERE id = ?").get(remote.id)!.host, "gpu1");
+  });
 });

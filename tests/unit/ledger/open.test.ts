@@ -1,7 +1,7 @@
 import { assert, assertEquals } from "../../helpers/assert.ts";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { openLedger, rehearsalLedger } from "../../../lib/ledger/mod.ts";
+import { LEDGER_VERSION, openLedger, rehearsalLedger } from "../../../lib/ledger/mod.ts";
 import { open, pane, raw, snapshot, tempDir, throwsSkiff } from "../../helpers/ledger.ts";
 
 /** Asserts that opening `dir`'s ledger fails with exit DATA and leaves every file as it was. */
@@ -14,7 +14,7 @@ function refusedUntouched(dir: string, why: RegExp): void {
   for (const [name, bytes] of before) assertEquals(after.get(name), bytes, `${name} changed`);
 }
 
-Deno.test("first use makes the folder and a version 3 ledger in WAL mode", async () => {
+Deno.test("first use makes the folder and a ledger of the current version in WAL mode", async () => {
   await using dir = await tempDir();
   const path = join(dir.path, "deep/er/ledger.db");
   const ledger = openLedger(path);
@@ -25,7 +25,7 @@ Deno.test("first use makes the folder and a version 3 ledger in WAL mode", async
   ledger.close();
   ledger.close(); // a second close does nothing
   raw(path, (db) => {
-    assertEquals(db.prepare("PRAGMA user_version").get()!.user_version, 3);
+    assertEquals(db.prepare("PRAGMA user_version").get()!.user_version, LEDGER_VERSION);
     assertEquals(db.prepare("PRAGMA journal_mode").get()!.journal_mode, "wal");
   });
 });
@@ -122,8 +122,18 @@ Deno.test("a ledger from a newer Skiff is refused and left alone", async () => {
   await using dir = await tempDir();
   const path = join(dir.path, "ledger.db");
   open(dir.path).close();
-  raw(path, (db) => db.exec("PRAGMA user_version = 4; PRAGMA journal_mode = DELETE"));
-  refusedUntouched(dir.path, /is from a newer Skiff \(schema 4; this Skiff reads up to 3\)/);
+  raw(
+    path,
+    (db) => db.exec(`PRAGMA user_version = ${LEDGER_VERSION + 1}; PRAGMA journal_mode = DELETE`),
+  );
+  refusedUntouched(
+    dir.path,
+    new RegExp(
+      `is from a newer Skiff \\(schema ${
+        LEDGER_VERSION + 1
+      }; this Skiff reads up to ${LEDGER_VERSION}\\)`,
+    ),
+  );
 });
 
 Deno.test("a folder where the ledger should be is refused", async () => {

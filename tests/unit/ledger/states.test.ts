@@ -1,9 +1,13 @@
 import { assertEquals, assertNotEquals } from "../../helpers/assert.ts";
 import {
   type Entry,
+  listedKey,
   type Liveness,
+  paneKey,
+  type PaneLiveness,
   planShownState,
   taskShownState,
+  unreachableKey,
 } from "../../../lib/ledger/mod.ts";
 import { open, pane, tempDir, throwsSkiff } from "../../helpers/ledger.ts";
 
@@ -257,4 +261,34 @@ Deno.test("remove: a plan with tasks needs withTasks", async () => {
   const removed = ledger.remove(plan.uid, { withTasks: true });
   assertEquals(removed.map((r) => r.uid), [plan.uid, b.uid]);
   assertEquals(ledger.list({ all: true }, null).entries, []);
+});
+
+Deno.test("a task on another host: its pane by HOST:ID, and unreachable (never gone) when its host is", () => {
+  const far = { host: "gpu1", pane: "p3", generation: 5, state: "sent" as const };
+  const local = { pane: "p3", generation: 5, state: "sent" as const };
+  const listed: [string, PaneLiveness] = [listedKey("gpu1"), { generation: null }];
+  const live = new Map([listed, ["gpu1:p3", { generation: 5 }]]);
+  assertEquals(taskShownState(far, live), "sent");
+  assertEquals(taskShownState(local, live), "gone", "a local p3 is another pane");
+  assertEquals(
+    taskShownState(far, new Map([listed, ["gpu1:p3", { generation: 6 }]])),
+    "interrupted",
+  );
+  assertEquals(taskShownState(far, new Map([listed, ["p3", { generation: 5 }]])), "gone");
+  assertEquals(
+    taskShownState(far, new Map([["p3", { generation: 5 }]])),
+    "sent",
+    "a host not asked is not known: the stored state",
+  );
+  const down = new Map<string, PaneLiveness>([
+    [unreachableKey("gpu1"), { generation: null }],
+    ["p3", { generation: 5 }],
+  ]);
+  assertEquals(taskShownState(far, down), "unreachable");
+  assertEquals(taskShownState({ ...far, state: "pending" }, down), "unreachable");
+  assertEquals(taskShownState({ ...far, state: "done" }, down), "done");
+  assertEquals(taskShownState(local, down), "sent", "a local task is not on the host");
+  assertEquals(taskShownState(far, null), "sent", "unknown liveness shows the stored state");
+  assertEquals(paneKey("gpu1", "p3"), "gpu1:p3");
+  assertEquals(paneKey(null, "p3"), "p3");
 });

@@ -11,6 +11,7 @@ function row(uid: string, fields: Partial<TaskJson>): TaskJson {
     kind: "task",
     state: "sent",
     stored_state: "sent",
+    host: null,
     pane: "p1",
     pane_name: "w",
     generation: 1,

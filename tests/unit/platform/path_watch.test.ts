@@ -65,3 +65,36 @@ Deno.test("watchPath follows a file whose folders do not exist yet, through thei
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("watchPath sees a file made at once under folders made at once, however the watch and the making interleave", async () => {
+  const root = await Deno.makeTempDir({ prefix: "skiff-watch-" });
+  try {
+    // Another process makes the folders and the file while the watch moves down from one
+    // folder to the next: a folder made between the watch's look and its arming must not
+    // leave it watching the folder above for a name that came already.
+    for (let round = 0; round < 40; round++) {
+      const file = join(root, String(round), "not", "made", "yet", "tasks.db");
+      let seen = false;
+      const watch = watchPath(file, {
+        changed: () => {
+          try {
+            seen ||= Deno.statSync(file).isFile;
+          } catch {
+            // Not there yet.
+          }
+        },
+      });
+      try {
+        const made = await new Deno.Command("sh", {
+          args: ["-c", 'mkdir -p "$(dirname "$1")" && : > "$1"', "sh", file],
+        }).output();
+        assertEquals(made.code, 0);
+        await waitFor(`round ${round}: the file seen`, () => seen, { timeout: 3000 });
+      } finally {
+        watch.close();
+      }
+    }
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

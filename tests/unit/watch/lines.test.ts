@@ -53,6 +53,7 @@ function row(id: number, fields: Partial<TaskRow>): TaskRow {
     kind: "task",
     parentId: null,
     parentUid: null,
+    host: null,
     pane: "p3",
     paneName: "reviewer",
     generation: 100,
