@@ -152,23 +152,22 @@ export function adoptPanes(workspace: LiveWorkspace, handoff: Handoff): Pane[] {
   return workspace.adopt((saved, base) => {
     const pane = handed.get(saved.id)!;
     const running = pane.pid !== null && pane.fd !== null && pane.fd >= 0;
-    return {
-      pane: Pane.adopt(saved, {
-        ...base,
-        ...(running ? { pty: adoptPty({ fd: pane.fd!, pid: pane.pid!, held: true }) } : {}),
-        ...(pane.exit ? { exit: pane.exit } : {}),
-        ...(pane.exited_at !== null ? { exitedAt: pane.exited_at } : {}),
-        screen: pane.screen,
-        counts: {
-          stateSince: pane.state_since,
-          personTypedAt: pane.person_typed_at,
-          personInputs: pane.person_inputs,
-          outputBytes: pane.output_bytes ?? 0,
-          outputAt: pane.output_at ?? 0,
-        },
-      }),
-      ...(pane.tracker ? { tracker: pane.tracker } : {}),
-    };
+    const adopted = Pane.adopt(saved, {
+      ...base,
+      ...(running ? { pty: adoptPty({ fd: pane.fd!, pid: pane.pid!, held: true }) } : {}),
+      ...(pane.exit ? { exit: pane.exit } : {}),
+      ...(pane.exited_at !== null ? { exitedAt: pane.exited_at } : {}),
+      screen: pane.screen,
+      counts: {
+        stateSince: pane.state_since,
+        personTypedAt: pane.person_typed_at,
+        personInputs: pane.person_inputs,
+        outputBytes: pane.output_bytes ?? 0,
+        outputAt: pane.output_at ?? 0,
+      },
+    });
+    adopted.resume = pane.resume;
+    return { pane: adopted, ...(pane.tracker ? { tracker: pane.tracker } : {}) };
   });
 }
 

@@ -27,6 +27,7 @@ import { writeFileAtomic } from "../platform/files.ts";
 import type { RuntimeFiles } from "../config/paths.ts";
 import type { PtyExit } from "../platform/pty.ts";
 import type { TrackerState } from "../agents/tracker.ts";
+import type { PaneResume } from "../protocol/panes.ts";
 import { isScreenState, type ScreenState } from "../screen/screen_state.ts";
 import type { SavedEvents } from "./events.ts";
 import type { WorkspaceMemory } from "./live_workspace.ts";
@@ -97,6 +98,8 @@ export interface HandedPane {
   output_bytes?: number;
   /** When it last printed (ms since the epoch), or 0. */
   output_at?: number;
+  /** What became of resuming its agent's conversation after a restore, for `skiff explain`. */
+  resume?: PaneResume;
 }
 
 /** The whole handoff (see the module's description). */

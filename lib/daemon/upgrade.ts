@@ -298,6 +298,7 @@ export class Upgrader {
           person_inputs: pane.personInputs,
           output_bytes: pane.outputBytes,
           output_at: pane.outputAt,
+          ...(pane.resume ? { resume: pane.resume } : {}),
         };
       }),
       told: watcher.toldLines(),
