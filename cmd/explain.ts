@@ -5,6 +5,7 @@
  */
 
 import { defineCommand, PANE_ARG } from "../lib/cli/mod.ts";
+import { resumeLines } from "../lib/client/format.ts";
 import { withPane } from "../lib/hosts/resolve.ts";
 
 /** The `explain` command. */
@@ -49,6 +50,7 @@ export const command = defineCommand({
           } s ago`,
         );
       }
+      for (const line of resumeLines(r)) ctx.out.line(`  ${line}`);
     });
   },
 });

@@ -75,6 +75,11 @@ export const command = defineCommand({
       requires: ["agent"],
     },
     {
+      name: "no-resume",
+      type: "boolean",
+      help: "After a restart or a crash, do not resume the pane's agent's conversation",
+    },
+    {
       name: "worktree",
       short: "w",
       type: "string",
@@ -143,12 +148,19 @@ export const command = defineCommand({
     const size = ctx.opts.size === undefined ? undefined : fitPaneSize(parseSize(ctx.opts.size));
     let env = parseEnvPairs(ctx.opts.env);
     let command = ctx.rest;
+    let launched: NewPaneParams["launched"];
     // On another host, skiffd there wires the agent's hooks to its own skiff.
     if (agent !== undefined && host === undefined) {
-      const launch = agentLaunchFor(agent, { continue: ctx.opts.continue, extra: ctx.rest });
+      const launch = agentLaunchFor(agent, {
+        continue: ctx.opts.continue,
+        chooseId: true,
+        extra: ctx.rest,
+        env: { ...Deno.env.toObject(), ...env },
+      });
       command = launch.command;
       // The user's --env wins over Skiff's hook wiring.
       env = { ...launch.env, ...env };
+      launched = { agent, args: ctx.rest, conversation: launch.conversation };
     }
     const worktree = ctx.opts.worktree;
     // Run in a project's folder (its root or below), a pane is that project's, as with --project
@@ -169,6 +181,8 @@ export const command = defineCommand({
       ...(host !== undefined && agent !== undefined
         ? { agent: { id: agent, continue: ctx.opts.continue } }
         : {}),
+      ...(launched ? { launched } : {}),
+      ...(ctx.opts["no-resume"] ? { resume: false } : {}),
       ...(size ? { cols: size.cols, rows: size.rows } : {}),
       ...(worktree === undefined
         ? {}

@@ -1,18 +1,27 @@
 /**
  * How Skiff wires its hooks into an agent it starts, without touching the
  * user's own agent configuration: command-line settings (Claude Code, Codex),
- * or an extra config of Skiff's own that the agent reads through an
- * environment variable (opencode). Never an edit of the user's files.
+ * an extra config of Skiff's own that the agent reads through an
+ * environment variable (opencode), or a system settings layer of Skiff's own
+ * that holds the person's system settings plus Skiff's hooks (Gemini CLI,
+ * Qwen Code; see `system_settings.ts` for when those agents read it). Never
+ * an edit of the user's files.
  *
- * Gemini CLI and Qwen Code read hooks only from the user's or the project's
- * settings (their system layers must be root-owned, or leave hooks out), so
- * Skiff follows them through titles and screens instead.
+ * Hooks serve two ends: an agent's turns (what each event means for its
+ * state), and its conversation's id for a resume after a restore (the events
+ * that name it, from the profile's `resume` rule).
  *
  * @module
  */
 
 import { join } from "../platform/path.ts";
 import type { AgentProfile } from "./profile.ts";
+import {
+  geminiAcceptsSystemFile,
+  personSystemSettings,
+  systemSettingsEnv,
+  withHooks,
+} from "./system_settings.ts";
 
 /** The command a hook runs: this program's `hook` command for an agent and event. */
 export type HookCommand = (agent: string, event: string) => string;
@@ -25,6 +34,13 @@ export interface HookSetup {
   env: Record<string, string>;
   /** Files to write first (Skiff's own settings layers and plugins). */
   files: { path: string; content: string }[];
+  /** Why no hooks are wired, when none are: the agent is followed by its screen. */
+  unwired?: string;
+}
+
+/** Every hook event Skiff subscribes to for `profile`: its state events, then its id events. */
+export function hookEvents(profile: AgentProfile): string[] {
+  return [...new Set([...Object.keys(profile.hooks.events), ...(profile.resume?.id.events ?? [])])];
 }
 
 /** A `hooks` table in the shape Claude Code reads from `--settings`. */
@@ -32,13 +48,30 @@ function claudeHooks(
   agent: string,
   events: string[],
   command: HookCommand,
-): Record<string, unknown> {
-  const table: Record<string, unknown> = {};
+): Record<string, unknown[]> {
+  const table: Record<string, unknown[]> = {};
   for (const event of events) {
     table[event] = [{
       matcher: "*",
       hooks: [{ type: "command", command: command(agent, event), timeout: 5 }],
     }];
+  }
+  return table;
+}
+
+/**
+ * A `hooks` table for Gemini CLI's and Qwen Code's settings: no matcher (a
+ * lifecycle event has none) and their own default time limit (their
+ * `timeout` is in milliseconds, not Claude Code's seconds).
+ */
+function settingsHooks(
+  agent: string,
+  events: string[],
+  command: HookCommand,
+): Record<string, unknown[]> {
+  const table: Record<string, unknown[]> = {};
+  for (const event of events) {
+    table[event] = [{ hooks: [{ type: "command", command: command(agent, event) }] }];
   }
   return table;
 }
@@ -58,6 +91,8 @@ function opencodePlugin(agent: string, events: string[], command: HookCommand): 
     `const COMMAND = ${JSON.stringify(command(agent, "EVENT"))};`,
     "const pending = [];",
     "let running = false;",
+    "// session.updated comes often; only a change of session is news.",
+    "let lastSession;",
     "function pump() {",
     "  if (running || pending.length === 0) return;",
     "  running = true;",
@@ -79,6 +114,13 @@ function opencodePlugin(agent: string, events: string[], command: HookCommand): 
     "export const SkiffHooks = async () => ({",
     "  event: async ({ event }) => {",
     "    if (!WANTED.has(event.type)) return;",
+    '    if (event.type === "session.updated") {',
+    "      const id = event.properties?.info?.id;",
+    "      if (id === undefined || id === lastSession || event.properties?.info?.parentID) return;",
+    "      lastSession = id;",
+    '    } else if (event.type === "session.created" && !event.properties?.info?.parentID) {',
+    "      lastSession = event.properties?.info?.id;",
+    "    }",
     '    if (event.type === "session.status") {',
     "      for (let i = pending.length - 1; i >= 0; i--) {",
     '        if (pending[i].type === "session.status") pending.splice(i, 1);',
@@ -94,15 +136,17 @@ function opencodePlugin(agent: string, events: string[], command: HookCommand): 
 
 /**
  * Returns what wires Skiff's hooks into `profile` when Skiff starts it.
- * Files go into `dir`, a folder of Skiff's own.
+ * Files go into `dir`, a folder of Skiff's own; `env` is the environment the
+ * agent will run in (by default this process's), where the person's own
+ * system settings are found.
  */
 export function hookSetup(
   profile: AgentProfile,
   command: HookCommand,
-  options: { dir: string },
+  options: { dir: string; env?: Record<string, string | undefined> },
 ): HookSetup {
   const none: HookSetup = { args: [], env: {}, files: [] };
-  const events = Object.keys(profile.hooks.events);
+  const events = hookEvents(profile);
   switch (profile.hooks.kind) {
     case "claude-settings": {
       // A file rather than inline JSON: the Skiff agent's start line is typed into a shell,
@@ -135,7 +179,28 @@ export function hookSetup(
         ],
       };
     }
+    case "gemini-system-settings":
+    case "qwen-system-settings": {
+      const agent = profile.hooks.kind === "gemini-system-settings" ? "gemini" : "qwen";
+      const env = options.env ?? Deno.env.toObject();
+      const file = join(options.dir, `${profile.id}-skiff-system-settings.json`);
+      if (agent === "gemini" && !geminiAcceptsSystemFile(file)) {
+        return {
+          ...none,
+          unwired:
+            "Gemini CLI reads a system settings file only where it and its folders belong to root",
+        };
+      }
+      const person = personSystemSettings(agent, env);
+      if (!person.ok) return { ...none, unwired: `the person's system settings: ${person.why}` };
+      const settings = withHooks(person.settings, settingsHooks(profile.id, events, command));
+      return {
+        ...none,
+        env: systemSettingsEnv(agent, file, { path: person.path, env }),
+        files: [{ path: file, content: JSON.stringify(settings, null, 2) }],
+      };
+    }
     default:
-      return none;
+      return { ...none, unwired: `Skiff has no way to wire ${profile.label}'s hooks` };
   }
 }

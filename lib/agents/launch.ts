@@ -1,7 +1,9 @@
 /**
  * The command line and environment that start an agent, with Skiff's hooks
- * wired in and, when asked, the agent's continue line: as words for a new
- * pane (`skiff new --agent`), or as one shell line to type into a shell.
+ * wired in and, when asked, the agent's continue line, its resume line for
+ * one conversation, or a new conversation under an id Skiff chose: as words
+ * for a new pane (`skiff new --agent`), or as one shell line to type into a
+ * shell.
  *
  * @module
  */
@@ -21,6 +23,12 @@ import { AgentRegistry } from "./registry.ts";
 export interface AgentLaunchOptions {
   /** Continue the agent's last conversation in the folder. */
   continue?: boolean;
+  /** Resume this conversation (the agent's own id for it). */
+  resume?: string;
+  /** Start a new conversation under this id, when the agent takes one (see `ResumeRule.newArgs`). */
+  conversation?: string;
+  /** The environment the agent will run in (default: this process's), for hooks set up through it. */
+  env?: Record<string, string | undefined>;
   /** More arguments for the agent, after Skiff's. */
   extra?: string[];
   /** The hook command. */
@@ -35,6 +43,15 @@ export interface AgentLaunch {
   command: string[];
   /** Environment variables to add. */
   env: Record<string, string>;
+  /** The id of the new conversation the command starts, when Skiff chose one. */
+  conversation?: string;
+  /** Why Skiff's hooks are not wired, when they are not. */
+  unwired?: string;
+}
+
+/** `args` with `{id}` replaced by `id`. */
+export function withId(args: readonly string[], id: string): string[] {
+  return args.map((arg) => arg.replaceAll("{id}", id));
 }
 
 /** Writes the hook files `profile` needs and returns how to start it. */
@@ -44,18 +61,38 @@ export function agentLaunch(profile: AgentProfile, options: AgentLaunchOptions):
       exit: "USAGE",
     });
   }
-  const hooks = hookSetup(profile, options.hookCommand, { dir: options.hookDir });
-  if (hooks.files.length > 0) ensureDir(options.hookDir, 0o700);
+  const resume = profile.resume;
+  if (options.resume !== undefined && !resume) {
+    throw new SkiffError(`${profile.label} has no way to resume a conversation by its id`, {
+      exit: "USAGE",
+    });
+  }
+  // The folder first: whether an agent accepts a settings file can depend on its folder.
+  ensureDir(options.hookDir, 0o700);
+  const hooks = hookSetup(profile, options.hookCommand, { dir: options.hookDir, env: options.env });
   for (const file of hooks.files) writeFileAtomic(file.path, file.content, { mode: 0o600 });
+  const fresh = options.resume === undefined && !options.continue &&
+      options.conversation !== undefined && resume?.newArgs
+    ? options.conversation
+    : undefined;
+  const which = options.resume !== undefined
+    ? withId(resume!.args, options.resume)
+    : options.continue
+    ? profile.continueArgs ?? []
+    : fresh !== undefined
+    ? withId(resume!.newArgs!, fresh)
+    : [];
   return {
     command: [
       profile.command,
       ...(profile.startArgs ?? []),
-      ...(options.continue ? profile.continueArgs ?? [] : []),
+      ...which,
       ...hooks.args,
       ...(options.extra ?? []),
     ],
     env: hooks.env,
+    ...(fresh !== undefined ? { conversation: fresh } : {}),
+    ...(hooks.unwired ? { unwired: hooks.unwired } : {}),
   };
 }
 
@@ -69,8 +106,15 @@ export function selfHookCommand(agent: string, event: string): string {
 export interface AgentLaunchForOptions {
   /** Continue the agent's last conversation in the folder. */
   continue?: boolean;
+  /**
+   * For a new conversation, choose its id (when the agent takes one), so
+   * Skiff knows it from the start; the launch says which.
+   */
+  chooseId?: boolean;
   /** More arguments for the agent, after Skiff's. */
   extra?: string[];
+  /** The environment the agent will run in (default: this process's). */
+  env?: Record<string, string | undefined>;
   /** The known agents (default: the built-ins and `[agents]` of the user's config). */
   registry?: AgentRegistry;
   /** The hook command (default: this program's `skiff hook`). */
@@ -92,7 +136,11 @@ export function agentLaunchFor(id: string, options: AgentLaunchForOptions = {}):
   }
   return agentLaunch(profile, {
     continue: options.continue,
+    conversation: options.chooseId && !options.continue && profile.resume?.newArgs
+      ? crypto.randomUUID()
+      : undefined,
     extra: options.extra,
+    env: options.env,
     hookCommand: options.hookCommand ?? selfHookCommand,
     hookDir: options.hookDir ?? join(stateDir(), "hooks"),
   });

@@ -63,8 +63,19 @@ export interface TitleRules {
   idle?: Rule[];
 }
 
-/** How Skiff wires an agent's hooks when it starts the agent. */
-export type HookKind = "claude-settings" | "codex-notify" | "opencode-plugin" | "none";
+/**
+ * How Skiff wires an agent's hooks when it starts the agent: Claude Code's
+ * `--settings` file, Codex's `notify` program, an opencode plugin, or a
+ * system settings layer that Gemini CLI (`gemini-system-settings`) or Qwen
+ * Code (`qwen-system-settings`) reads through an environment variable.
+ */
+export type HookKind =
+  | "claude-settings"
+  | "codex-notify"
+  | "opencode-plugin"
+  | "gemini-system-settings"
+  | "qwen-system-settings"
+  | "none";
 
 /**
  * A hook event whose meaning depends on its payload: the text at `field`
@@ -92,6 +103,51 @@ export interface HookRules {
   kind: HookKind;
   /** What each hook event means. Events not listed mean `info`. */
   events: Readonly<Record<string, HookMeaning>>;
+}
+
+/**
+ * Where an agent keeps a conversation's record. Paths may hold `{id}` (the
+ * conversation's id), `{id8}` (its first 8 characters), `~` and
+ * `${VAR}` / `${VAR:-default}` (read from the pane's environment), and `*`
+ * for one whole part of a path.
+ */
+export interface RecordRule {
+  /** A hook payload field (dotted path) that names the record's file. */
+  field?: string;
+  /** Files to look for. */
+  paths?: string[];
+  /** A SQLite file and a query, with one `?` for the id, that returns a row when the record exists. */
+  sqlite?: { path: string; query: string };
+}
+
+/** How Skiff brings an agent's own conversation back after a restore. */
+export interface ResumeRule {
+  /** The arguments that resume conversation `{id}` (they follow the start arguments). */
+  args: string[];
+  /**
+   * The arguments that start a new conversation under an id Skiff chose
+   * (`{id}`), for agents that take one: the id is known from the start,
+   * even when no hook reaches Skiff.
+   */
+  newArgs?: string[];
+  /** Where hook payloads name the agent's current conversation. */
+  id: {
+    /** The payload field (dotted path) that holds the id. */
+    field: string;
+    /** The events that name it; by default every event but `SessionEnd` (which names the old one). */
+    events?: string[];
+    /** A payload with any of these fields is about another conversation (a subagent's). */
+    unless?: string[];
+    /** The payload field with the conversation's folder (default `cwd`). */
+    cwd?: string;
+    /**
+     * Take an id only once its record exists: Codex tells about its
+     * title-generation threads too, which keep no record.
+     */
+    needsRecord?: boolean;
+  };
+  /** Where the record is kept: a resume is typed only when it is there. */
+  record: RecordRule;
 }
 
 /** One agent. */
@@ -133,6 +189,8 @@ export interface AgentProfile {
   statusApp?: string;
   /** Its hooks. */
   hooks: HookRules;
+  /** How it resumes a conversation by its id after a restore; none when it cannot. */
+  resume?: ResumeRule;
   /** Whether this profile comes from `projects.toml`. */
   custom?: boolean;
 }

@@ -44,6 +44,11 @@ export const AGENT_KEYS = [
   "progress",
   "status_app",
   "hooks",
+  "resume_args",
+  "resume_new_args",
+  "resume_id",
+  "resume_events",
+  "resume_record",
 ] as const;
 
 /** A key of the table: one name, or a path below it (such as `["hooks", "kind"]`). */
@@ -72,6 +77,11 @@ class TableReader {
   /** Refuses a key of `table` (at `under`, the table itself by default) not in `known`. */
   onlyKeys(known: readonly string[], table = this.#table, under: readonly string[] = []): void {
     this.#places.onlyKnown(table, this.path(under), known);
+  }
+
+  /** Whether the table has key `name`. */
+  has(name: string): boolean {
+    return this.#table[name] !== undefined;
   }
 
   string(name: string): string | undefined {
@@ -301,6 +311,41 @@ export function parseAgentProfile(
     ...(progress === undefined ? {} : { progress }),
     ...(statusApp ? { statusApp } : {}),
     hooks: hookRules(reader),
+    ...resumeRule(reader),
     custom: true,
+  };
+}
+
+/**
+ * The resume rule of a custom agent: `resume_args` (with `{id}`), and
+ * optionally `resume_new_args`, `resume_id` (the payload field, default
+ * `session_id`), `resume_events` and `resume_record` (paths; by default the
+ * payload's `transcript_path` names the record).
+ */
+function resumeRule(reader: TableReader): Pick<AgentProfile, "resume"> {
+  const args = reader.commandWords("resume_args");
+  const others = ["resume_new_args", "resume_id", "resume_events", "resume_record"];
+  if (!args) {
+    const stray = others.find((key) => reader.has(key));
+    if (stray) reader.fail(stray, "needs resume_args, the arguments that resume a conversation");
+    return {};
+  }
+  const holdsId = (words: string[]) => words.some((word) => word.includes("{id}"));
+  if (!holdsId(args)) {
+    reader.fail("resume_args", "must hold {id}, where the conversation's id goes");
+  }
+  const newArgs = reader.commandWords("resume_new_args");
+  if (newArgs && !holdsId(newArgs)) {
+    reader.fail("resume_new_args", "must hold {id}, where the new conversation's id goes");
+  }
+  const events = reader.words("resume_events");
+  const paths = reader.words("resume_record");
+  return {
+    resume: {
+      args,
+      ...(newArgs ? { newArgs } : {}),
+      id: { field: reader.string("resume_id") ?? "session_id", ...(events ? { events } : {}) },
+      record: { field: "transcript_path", ...(paths ? { paths } : {}) },
+    },
   };
 }

@@ -29,3 +29,28 @@ export function tildePath(path: string): string {
   if (home && (path === home || path.startsWith(home + "/"))) return "~" + path.slice(home.length);
   return path;
 }
+
+/** What `explain` says of a pane's agent conversation and of the last restore. */
+export function resumeLines(pane: PaneInfo): string[] {
+  const lines: string[] = [];
+  const c = pane.conversation;
+  if (c) {
+    lines.push(
+      `conversation ${c.agent} ${c.id} in ${c.cwd} (${
+        c.live ? "its agent runs" : "its agent is not running"
+      }; named by ${c.source})`,
+    );
+  }
+  if (pane.no_resume) lines.push("resume off for this pane (--no-resume)");
+  const r = pane.resume;
+  if (r) {
+    const said = {
+      waiting: `waits for the new shell's prompt to type: ${r.line}`,
+      typed: `typed: ${r.line}`,
+      skipped: `not resumed: ${r.why}`,
+      failed: `not resumed: ${r.why}`,
+    }[r.state];
+    lines.push(`after the restore, ${r.agent} ${said}`);
+  }
+  return lines;
+}

@@ -37,6 +37,8 @@ export interface Project {
    * absolute; unset: the default in Skiff's data folder.
    */
   worktrees?: string;
+  /** False: a restore resumes no agent in the project's panes (`resume = false`). */
+  resume?: boolean;
 }
 
 /** Settings of skiffd. */
@@ -47,6 +49,8 @@ export interface DaemonConfig {
   shell?: string;
   /** Seconds a turn may take to start after a prompt before it counts as not started. */
   turnStartSeconds: number;
+  /** Whether a restore resumes the conversation of each pane's agent (`resume`, default true). */
+  resume: boolean;
 }
 
 /** Settings of the Skiff agent. */
@@ -143,7 +147,7 @@ function table(
 }
 
 /** The keys of a `[projects.NAME]` table. */
-export const PROJECT_KEYS = ["root", "command", "worktrees"] as const;
+export const PROJECT_KEYS = ["root", "command", "worktrees", "resume"] as const;
 
 function readProjects(places: ConfigPlaces, doc: Record<string, unknown>): Project[] {
   const projects: Project[] = [];
@@ -179,13 +183,19 @@ function readProjects(places: ConfigPlaces, doc: Record<string, unknown>): Proje
       // A relative folder is taken from the project's root, so "../api-worktrees" is a sibling.
       project.worktrees = resolve(project.root, expandHome(entry.worktrees));
     }
+    if (entry.resume !== undefined) {
+      if (typeof entry.resume !== "boolean") {
+        throw places.keyError([...key, "resume"], "must be true or false");
+      }
+      project.resume = entry.resume;
+    }
     projects.push(project);
   }
   return projects;
 }
 
 /** The keys of `[daemon]`. */
-export const DAEMON_KEYS = ["scrollback", "shell", "turn_start_seconds"] as const;
+export const DAEMON_KEYS = ["scrollback", "shell", "turn_start_seconds", "resume"] as const;
 
 function readDaemon(places: ConfigPlaces, doc: Record<string, unknown>): DaemonConfig {
   const daemon = table(places, doc, "daemon");
@@ -210,7 +220,16 @@ function readDaemon(places: ConfigPlaces, doc: Record<string, unknown>): DaemonC
       "must be a number of seconds from 0.5 to 3600",
     );
   }
-  return { scrollback, shell: daemon.shell as string | undefined, turnStartSeconds: turnStart };
+  const resume = daemon.resume ?? true;
+  if (typeof resume !== "boolean") {
+    throw places.keyError(["daemon", "resume"], "must be true or false");
+  }
+  return {
+    scrollback,
+    shell: daemon.shell as string | undefined,
+    turnStartSeconds: turnStart,
+    resume,
+  };
 }
 
 /** Whether a folder setting is absolute or starts with `~` (the only forms allowed). */

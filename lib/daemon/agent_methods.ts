@@ -6,6 +6,7 @@
 
 import { SkiffError } from "../errors.ts";
 import { hookState } from "../agents/hooks.ts";
+import { hookEvents } from "../agents/hook_setup.ts";
 import {
   type AgentMethods,
   MAX_SEND_TEXT_BYTES,
@@ -169,8 +170,15 @@ export const AGENT_METHODS: MethodTable<keyof AgentMethods> = {
     const data = typeof payload === "object" && payload !== null && !Array.isArray(payload)
       ? payload as Record<string, unknown>
       : {};
-    const state = hookState(ctx.workspace.watches.registry().get(agent), event, data);
-    ctx.workspace.watchOf(pane).hook({ agent, event, state, at: Date.now() });
+    const profile = ctx.workspace.watches.registry().get(agent);
+    const state = hookState(profile, event, data);
+    // An event Skiff hears only for the conversation's id says nothing about turns.
+    const idOnly = profile !== undefined && !Object.hasOwn(profile.hooks.events, event) &&
+      hookEvents(profile).includes(event);
+    if (!idOnly) ctx.workspace.watchOf(pane).hook({ agent, event, state, at: Date.now() });
+    ctx.workspace.conversations.heard(pane, profile, { event, payload: data }).catch((error) =>
+      ctx.workspace.log(`pane ${pane.id}: a ${agent} ${event} hook: ${error?.message ?? error}`)
+    );
     return { pane: pane.id, agent, event, state, session: maybeString(params, "session") ?? null };
   },
 };

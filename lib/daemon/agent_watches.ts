@@ -48,6 +48,8 @@ export interface AgentWatchesOptions {
   log: (line: string) => void;
   /** Saves the workspace (unread flags live in it). */
   save: () => void;
+  /** The agent in front of a pane left (exited, or the pane's process did), not at a stop. */
+  agentLeft?: (pane: Pane) => void;
 }
 
 /** The watches of every pane. */
@@ -157,6 +159,7 @@ export class AgentWatches {
 
   #trackerEvent(pane: Pane, event: TrackerEvent): void {
     if (this.#stopping && event.event === "exit") return;
+    if (event.event === "exit" && event.fields.agent) this.#options.agentLeft?.(pane);
     const fields: Record<string, unknown> = {
       ...paneEventFields(pane),
       agent: this.get(pane)?.tracker.agent?.id ?? null,

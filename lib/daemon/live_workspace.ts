@@ -25,6 +25,12 @@ import { SessionEndings } from "./session_endings.ts";
 import { ScreenSaver, type ScreenSaveStats } from "./screen_saver.ts";
 import { ScreenStore } from "./screen_store.ts";
 import { restorePanes } from "./restore.ts";
+import { Conversations } from "./conversations.ts";
+import { planResume, typeIntoNewShell } from "./resume.ts";
+import { selfHookCommand } from "../agents/launch.ts";
+import { stateDir } from "../config/paths.ts";
+import { join } from "../platform/path.ts";
+import type { PaneResume } from "../protocol/panes.ts";
 
 /** What `pane.new` asks for. */
 export interface NewPaneRequest {
@@ -53,6 +59,10 @@ export interface NewPaneRequest {
   clientEnv?: Record<string, string>;
   /** The id of the worktree made for the pane (see {@linkcode PaneWorktrees}). */
   worktree?: string;
+  /** A restore never resumes the pane's agent (`skiff new --no-resume`). */
+  noResume?: boolean;
+  /** The agent the command starts (`skiff new --agent`): see `NewPaneParams.agent`. */
+  agent?: { id: string; args?: string[]; conversation?: string };
 }
 
 /**
@@ -112,6 +122,8 @@ export class LiveWorkspace {
   readonly #endings: SessionEndings;
   /** The agent watch of every pane. */
   readonly watches: AgentWatches;
+  /** Each pane's agent conversation. */
+  readonly conversations: Conversations;
 
   /** Wraps saved data; call {@linkcode LiveWorkspace.restore} to start the saved panes. */
   constructor(data: WorkspaceData, config: ConfigSource, options: LiveWorkspaceOptions) {
@@ -122,17 +134,28 @@ export class LiveWorkspace {
     this.#screens = new ScreenStore(options.screens, { log: options.log });
     this.#screenSaver = new ScreenSaver({ store: this.#screens, log: options.log });
     this.#endings = new SessionEndings(options);
+    this.conversations = new Conversations({
+      save: () => this.save(),
+      log: options.log,
+      env: (pane) => this.#paneEnv(pane.saved),
+    });
     this.watches = new AgentWatches({
       config: () => this.#configSource.recent(),
       events: options.events,
       log: options.log,
       save: () => this.save(),
+      agentLeft: (pane) => this.conversations.agentLeft(pane),
     });
   }
 
   /** The current config, re-read when the file changed. */
   get #config(): Config {
     return this.#configSource.get();
+  }
+
+  /** Writes a line to the daemon's log. */
+  log(line: string): void {
+    this.#options.log(line);
   }
 
   /** The current config. */
@@ -258,6 +281,16 @@ export class LiveWorkspace {
         this.#follow(pane);
         return pane;
       },
+      planResume: (saved) =>
+        planResume(saved, {
+          registry: this.watches.registry(),
+          config: this.#config,
+          session: this.#data.sessions.find((s) => s.id === saved.session),
+          env: this.#paneEnv(saved),
+          hookCommand: selfHookCommand,
+          hookDir: join(stateDir(), "hooks"),
+        }),
+      started: (pane, resume) => this.#resumeIn(pane, resume),
       restored: (pane) => this.#options.events.emit("pane-restored", paneEventFields(pane)),
     });
     if (this.#data.panes.length > 0) this.save();
@@ -265,6 +298,33 @@ export class LiveWorkspace {
     for (const pane of this.#panes.values()) {
       if (pane.status === "running") this.#screenSaver.changed(pane);
     }
+  }
+
+  /**
+   * After a restore: types the resume line of `pane`'s agent once its new
+   * shell shows its prompt (see `resume.ts`), in the background, and keeps
+   * what happened for `skiff explain`. A skipped or failed resume keeps the
+   * conversation's id, no longer live.
+   */
+  #resumeIn(pane: Pane, resume: PaneResume | undefined): void {
+    pane.resume = resume;
+    if (!resume) return;
+    const log = this.#options.log;
+    if (resume.state !== "waiting") {
+      log(`pane ${pane.id}: ${resume.agent} not resumed: ${resume.why}`);
+      this.conversations.agentLeft(pane);
+      return;
+    }
+    log(`pane ${pane.id}: resuming ${resume.agent} conversation ${resume.conversation}`);
+    typeIntoNewShell(pane, this.watchOf(pane), resume.line!).then(() => {
+      if (pane.resume === resume) pane.resume = { ...resume, state: "typed" };
+      log(`pane ${pane.id}: typed ${resume.agent}'s resume line`);
+    }, (error) => {
+      const why = (error as Error)?.message ?? String(error);
+      if (pane.resume === resume) pane.resume = { ...resume, state: "failed", why };
+      log(`pane ${pane.id}: ${resume.agent} not resumed: ${why}`);
+      if (this.#panes.get(pane.id) === pane) this.conversations.agentLeft(pane);
+    });
   }
 
   /** What saving screens has cost so far. */
@@ -359,7 +419,14 @@ export class LiveWorkspace {
       created: new Date().toISOString(),
       generation: this.#nextGeneration(),
       ...(request.worktree ? { worktree: request.worktree } : {}),
+      ...(request.noResume ? { no_resume: true } : {}),
+      ...(request.agent
+        ? { agent_launch: { agent: request.agent.id, args: request.agent.args ?? [] } }
+        : {}),
     };
+    if (request.agent?.conversation) {
+      this.conversations.started({ saved }, request.agent.id, request.agent.conversation);
+    }
     checkProgram(argv[0], this.#paneEnv(saved), cwd);
     this.#data.next_pane++;
     if (!this.#data.sessions.includes(session)) this.#data.sessions.push(session);
@@ -453,6 +520,7 @@ export class LiveWorkspace {
     this.watches.remove(pane);
     this.#screenSaver.forget(pane);
     this.#screens.remove(pane.id);
+    this.conversations.forget(pane);
     const index = this.#data.panes.findIndex((p) => p.id === pane.id);
     if (index !== -1) this.#data.panes.splice(index, 1);
     const session = pane.saved.session;

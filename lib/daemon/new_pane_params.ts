@@ -9,7 +9,15 @@ import { isAbsolute } from "../platform/path.ts";
 import { SkiffError } from "../errors.ts";
 import { agentLaunchFor } from "../agents/launch.ts";
 import type { NewPaneRequest } from "./live_workspace.ts";
-import { maybeInt, maybeString, maybeStringRecord, maybeStrings, type Params } from "./params.ts";
+import {
+  maybeInt,
+  maybeString,
+  maybeStringRecord,
+  maybeStrings,
+  needString,
+  type Params,
+} from "./params.ts";
+import { CONVERSATION_ID } from "../agents/records.ts";
 
 /** The largest pane size a client may ask for, in columns or rows. */
 export const MAX_SIZE = 1000;
@@ -37,6 +45,43 @@ export function newPaneRequest(params: Params): NewPaneRequest {
     command: maybeStrings(params, "command"),
     clientEnv: maybeStringRecord(params, "client_env"),
     ...paneSize(params),
+    ...(resumeFlag(params) === false ? { noResume: true } : {}),
+    ...agentParams(params),
+  };
+}
+
+/** Reads the optional `resume` of `pane.new`: true or false. */
+function resumeFlag(params: Params): boolean | undefined {
+  const value = params.resume;
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "boolean") {
+    throw new SkiffError("Bad request: 'resume' must be true or false", { exit: "USAGE" });
+  }
+  return value;
+}
+
+/** Reads the optional `launched` of `pane.new`: `{agent, args?, conversation?}`. */
+function agentParams(params: Params): Pick<NewPaneRequest, "agent"> {
+  const value = params.launched;
+  if (value === undefined || value === null) return {};
+  if (typeof value !== "object" || Array.isArray(value)) {
+    throw new SkiffError("Bad request: 'launched' must be {agent, args?, conversation?}", {
+      exit: "USAGE",
+    });
+  }
+  const launched = value as Params;
+  const conversation = maybeString(launched, "conversation");
+  if (conversation !== undefined && !CONVERSATION_ID.test(conversation)) {
+    throw new SkiffError("Bad request: 'launched.conversation' is not a conversation id", {
+      exit: "USAGE",
+    });
+  }
+  return {
+    agent: {
+      id: needString(launched, "agent"),
+      args: maybeStrings(launched, "args") ?? [],
+      ...(conversation ? { conversation } : {}),
+    },
   };
 }
 
@@ -57,9 +102,21 @@ export function withAgent(request: NewPaneRequest, params: Params): NewPaneReque
   ) {
     throw new SkiffError("Bad request: 'agent' must be {id, continue?}", { exit: "USAGE" });
   }
+  const extra = request.command ?? [];
   const launch = agentLaunchFor(agent.id, {
     continue: agent.continue as boolean | undefined,
-    extra: request.command ?? [],
+    chooseId: true,
+    extra,
   });
-  return { ...request, command: launch.command, env: { ...launch.env, ...request.env } };
+  return {
+    ...request,
+    command: launch.command,
+    env: { ...launch.env, ...request.env },
+    // Followed for a resume after a restore, as a pane the client launched.
+    agent: {
+      id: agent.id,
+      args: extra,
+      ...(launch.conversation ? { conversation: launch.conversation } : {}),
+    },
+  };
 }

@@ -23,6 +23,7 @@ import { QueryFilter } from "../screen/query_filter.ts";
 import { findScreenSwitch } from "../screen/alt_switch.ts";
 import { joinBytes } from "../platform/bytes.ts";
 import { type SavedScreen, Screen } from "../screen/screen.ts";
+import type { PaneResume } from "../protocol/panes.ts";
 import { IdleCollector } from "../platform/heap.ts";
 import { nextIoTurn } from "../platform/io_turn.ts";
 import { type OutputQueue, type OutputScheduler, sharedScheduler } from "./scheduler.ts";
@@ -134,6 +135,8 @@ export class Pane {
   #output: OutputQueue | undefined;
   /** When the pane's state last changed (ms since the epoch): its start until then. */
   stateSince = Date.now();
+  /** What the last restore did about the pane's agent, in this run of skiffd. */
+  resume: PaneResume | undefined;
   /** Bytes of output the process printed (parsed so far). */
   outputBytes = 0;
   /** When the process last printed (ms since the epoch), or 0. */
@@ -161,7 +164,10 @@ export class Pane {
       scrollback: options.scrollback,
       respond: (answer) => ref.pane?.write(encoder.encode(answer)),
     });
-    if (options.prelude) screen.writeSync(encoder.encode(options.prelude));
+    if (options.prelude) {
+      screen.writeSync(encoder.encode(options.prelude));
+      screen.markOldAbove();
+    }
     const pane = new Pane(saved, screen);
     ref.pane = pane;
     pane.#hooks = options.hooks;

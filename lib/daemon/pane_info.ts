@@ -54,6 +54,12 @@ export function paneInfo(
     attached: pane.attached,
     created: pane.saved.created,
     used: pane.saved.used_at ? new Date(pane.saved.used_at).toISOString() : null,
+    resumed: pane.resume && pane.resume.state !== "skipped" && pane.resume.state !== "failed"
+      ? pane.resume.agent
+      : null,
+    conversation: pane.saved.conversation ? { ...pane.saved.conversation } : null,
+    resume: pane.resume ? { ...pane.resume } : null,
+    no_resume: pane.saved.no_resume ?? false,
     worktree: worktree?.worktree ?? null,
     diff: worktree?.diff ?? null,
   };

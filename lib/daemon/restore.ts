@@ -13,6 +13,7 @@ import type { SavedScreen } from "../screen/screen.ts";
 import type { HistoryCount, ScreenStore } from "./screen_store.ts";
 import type { SavedPane } from "./workspace.ts";
 import type { Pane } from "./pane.ts";
+import type { PaneResume } from "../protocol/panes.ts";
 
 /** How a saved pane comes back. */
 export type RestorePlan =
@@ -78,6 +79,10 @@ export interface RestoreHost {
   startShell: (saved: SavedPane, prelude: string) => Promise<Pane>;
   /** Makes the exited pane `saved`, with its last screen when one was saved. */
   startExited: (saved: SavedPane, screen?: SavedScreen) => Pane;
+  /** Decides whether the pane's agent is resumed (see `resume.ts`). */
+  planResume: (saved: SavedPane) => Promise<PaneResume | undefined>;
+  /** The pane's new shell started: `resume` is what happens to its agent. */
+  started: (pane: Pane, resume: PaneResume | undefined) => void;
   /** Tells that a pane came back. */
   restored: (pane: Pane) => void;
 }
@@ -100,7 +105,12 @@ function isDirectory(path: string): boolean {
 export async function restorePanes(panes: SavedPane[], host: RestoreHost): Promise<void> {
   const now = new Date();
   for (const saved of panes) {
-    const plan = planRestore(saved, host.screens, { now });
+    const resume = saved.exited ? undefined : await host.planResume(saved);
+    const resuming = resume?.state === "waiting";
+    // The agent resumes in its conversation's folder (Claude Code's are per folder).
+    if (resuming) saved.cwd = saved.conversation!.cwd;
+    const then = resuming ? `and ${resume.agent} resumes its conversation` : undefined;
+    const plan = planRestore(saved, host.screens, { now, then });
     if (plan.kind === "exited") {
       const pane = host.startExited(saved, plan.screen);
       host.restored(pane);
@@ -116,6 +126,7 @@ export async function restorePanes(panes: SavedPane[], host: RestoreHost): Promi
     saved.generation = host.nextGeneration();
     saved.command = host.shell();
     const pane = await host.startShell(saved, plan.prelude);
+    host.started(pane, resume);
     host.restored(pane);
     host.log(`pane ${saved.id} (${saved.name}) restored as ${pane.pid}`);
   }

@@ -7,7 +7,7 @@
 
 import { basename, dirname, join } from "../platform/path.ts";
 import { ensureDir, writeFileAtomic } from "../platform/files.ts";
-import { UNREAD_REASONS, type UnreadReason } from "../protocol/panes.ts";
+import { type PaneConversation, UNREAD_REASONS, type UnreadReason } from "../protocol/panes.ts";
 
 /** A session as saved. */
 export interface SavedSession {
@@ -72,6 +72,12 @@ export interface SavedPane {
   used_at?: number;
   /** The id of the git worktree Skiff made for it (`lib/worktree` knows the rest). */
   worktree?: string;
+  /** Its agent's conversation, as the agent's hooks named it: kept for a resume after a restore. */
+  conversation?: PaneConversation;
+  /** Set by `skiff new --no-resume`: a restore never resumes its agent. */
+  no_resume?: boolean;
+  /** The agent `skiff new --agent` started in it, with the arguments given after Skiff's. */
+  agent_launch?: { agent: string; args: string[] };
 }
 
 /** The whole saved workspace. */
@@ -111,11 +117,33 @@ function validExit(value: unknown): value is SavedExit {
     typeof value.at === "string" && !Number.isNaN(Date.parse(value.at));
 }
 
+function validConversation(value: unknown): value is PaneConversation {
+  return isRecord(value) && typeof value.agent === "string" && typeof value.id === "string" &&
+    typeof value.cwd === "string" && (value.record === null || typeof value.record === "string") &&
+    typeof value.live === "boolean" && typeof value.learned === "string" &&
+    typeof value.source === "string";
+}
+
+function validLaunch(value: unknown): value is SavedPane["agent_launch"] {
+  return isRecord(value) && typeof value.agent === "string" && Array.isArray(value.args) &&
+    value.args.every((a) => typeof a === "string");
+}
+
+/** Optional fields and how to tell a good value: a bad one is dropped, keeping the pane. */
+const OPTIONALS: [keyof SavedPane, (value: unknown) => boolean][] = [
+  ["exited", validExit],
+  ["conversation", validConversation],
+  ["no_resume", (v) => typeof v === "boolean"],
+  ["agent_launch", validLaunch],
+];
+
 /** Drops optional fields that do not read as what they should be, keeping the pane. */
 function withValidOptionals(pane: SavedPane): SavedPane {
-  if (pane.exited === undefined || validExit(pane.exited)) return pane;
-  const { exited: _, ...rest } = pane;
-  return rest;
+  const bad = OPTIONALS.filter(([key, valid]) => pane[key] !== undefined && !valid(pane[key]));
+  if (bad.length === 0) return pane;
+  const copy: Record<string, unknown> = { ...pane };
+  for (const [key] of bad) delete copy[key];
+  return copy as unknown as SavedPane;
 }
 
 /** Keeps the unread reasons this Skiff knows; an unread pane from an older file gets none. */

@@ -103,10 +103,22 @@ export interface PaneInfo {
   used: string | null;
   /**
    * Set when skiffd restored the pane after a restart or a crash and Skiff
-   * resumed the conversation of the agent that ran in it: that agent's id.
+   * resumes (or resumed) the conversation of the agent that ran in it: that
+   * agent's id, from the moment the restore decides to resume it (its resume
+   * line goes in once the new shell shows its prompt; `resume` says when).
    * Absent or null: the restored pane is a new shell.
    */
   resumed?: string | null;
+  /**
+   * The conversation of the agent in the pane, as the agent's own hooks
+   * named it (its id follows `/clear` and the like), kept through the
+   * agent's exit and through restores; null when none is known.
+   */
+  conversation?: PaneConversation | null;
+  /** What the last restore did about the pane's agent; null when it restored no agent. */
+  resume?: PaneResume | null;
+  /** Whether the pane was made with `--no-resume`: a restore never resumes its agent. */
+  no_resume?: boolean;
   /** The git worktree Skiff made for the pane (`skiff new --worktree`), or null. */
   worktree: PaneWorktree | null;
   /**
@@ -114,6 +126,44 @@ export interface PaneInfo {
    * turn end, and on demand); null without a worktree or before a count.
    */
   diff: DiffStat | null;
+}
+
+/** An agent's conversation in a pane, as Skiff knows it. */
+export interface PaneConversation {
+  /** The agent (its profile id, such as `claude`). */
+  agent: string;
+  /** The agent's own id for the conversation. */
+  id: string;
+  /** The folder the agent ran in: it resumes there. */
+  cwd: string;
+  /** Where the agent keeps it, when a hook said (a transcript file), or null. */
+  record: string | null;
+  /** Whether the agent ran in the pane when skiffd last knew: only such an agent is resumed. */
+  live: boolean;
+  /** When a hook last named it (ISO 8601). */
+  learned: string;
+  /** What named it: a hook event, `start` (Skiff chose the id) or `resume`. */
+  source: string;
+}
+
+/** What a restore did about the agent that ran in a pane. */
+export interface PaneResume {
+  /**
+   * `waiting`: the resume line goes in once the new shell shows its prompt;
+   * `typed`: it went in; `skipped`: the pane stays a shell (see `why`);
+   * `failed`: typing it was refused (see `why`).
+   */
+  state: "waiting" | "typed" | "skipped" | "failed";
+  /** The agent. */
+  agent: string;
+  /** The conversation's id. */
+  conversation: string;
+  /** The line typed, or to be typed; null when skipped. */
+  line: string | null;
+  /** Why it was skipped or failed; null otherwise. */
+  why: string | null;
+  /** When the restore decided (ISO 8601). */
+  at: string;
 }
 
 /** The params of `pane.new`. */
@@ -143,6 +193,15 @@ export interface NewPaneParams {
   client_env?: Record<string, string>;
   /** Make a git worktree of the project's repository and start the pane in it. */
   worktree?: NewWorktreeParams;
+  /** False: a restore never resumes the pane's agent (`skiff new --no-resume`). */
+  resume?: boolean;
+  /**
+   * The agent that `command` starts, as the client built its launch
+   * (`skiff new --agent` on this host): the agent's id, the arguments given
+   * after Skiff's (kept for its resume line), and the id of the new
+   * conversation when Skiff chose one.
+   */
+  launched?: { agent: string; args?: string[]; conversation?: string };
   /**
    * Start this agent, with Skiff's hooks wired in by skiffd itself (its own
    * `skiff hook`, its own config's agents): how `skiff new --host H --agent

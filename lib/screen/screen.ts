@@ -7,7 +7,7 @@
  */
 
 import xterm from "@xterm/headless";
-import type { IBufferCell, Terminal } from "@xterm/headless";
+import type { IBufferCell, IMarker, Terminal } from "@xterm/headless";
 import serializeAddon from "@xterm/addon-serialize";
 import type { SerializeAddon } from "@xterm/addon-serialize";
 import { renderSgrLine } from "./sgr_line.ts";
@@ -91,6 +91,8 @@ export class Screen {
   #queued = 0;
   /** Follows the history for incremental saves, once asked for. */
   #tap: HistoryTap | undefined;
+  /** The last line of what an earlier process left (see {@linkcode markOldAbove}). */
+  #oldUntil: IMarker | undefined;
 
   /** Makes a blank screen of `cols` × `rows`. */
   constructor(cols: number, rows: number, options: ScreenOptions) {
@@ -159,10 +161,13 @@ export class Screen {
     // A cleared or reset history must be saved again as a whole.
     parser.registerCsiHandler({ final: "J" }, (params) => {
       if (params[0] === 3) this.#tap?.startOver();
+      // A cleared screen holds nothing an earlier process left.
+      if (params[0] === 2 || params[0] === 3) this.#forgetOld();
       return false;
     });
     parser.registerEscHandler({ final: "c" }, () => {
       this.#tap?.startOver();
+      this.#forgetOld();
       return false;
     });
     // XTGETTCAP: a clear "not known" so that programs do not wait for an answer.
@@ -303,9 +308,17 @@ export class Screen {
   /** Returns the visible screen for agent rules. */
   view(): ScreenView {
     const buffer = this.#term.buffer.active;
+    // Rows an earlier process left are not the program's own: they read as blank.
+    const old = buffer.type === "normal" && this.#oldUntil && !this.#oldUntil.isDisposed
+      ? this.#oldUntil.line - buffer.viewportY
+      : -1;
     const rows = [];
     for (let y = 0; y < this.#term.rows; y++) {
-      rows.push(viewRow(buffer.getLine(buffer.viewportY + y), this.#term.cols, this.#scratch));
+      rows.push(
+        y <= old
+          ? { text: "", strong: "" }
+          : viewRow(buffer.getLine(buffer.viewportY + y), this.#term.cols, this.#scratch),
+      );
     }
     return {
       rows,
@@ -315,6 +328,22 @@ export class Screen {
       bracketedPaste: this.bracketedPaste,
       cursorY: buffer.cursorY,
     };
+  }
+
+  /**
+   * Marks everything up to the line above the cursor as left by an earlier
+   * process (the history of a restored pane): {@linkcode view}, which agent
+   * rules read, shows those rows blank while they are on the screen, so an
+   * old agent's busy line or input box never counts as the new program's.
+   */
+  markOldAbove(): void {
+    this.#oldUntil?.dispose();
+    this.#oldUntil = this.#term.registerMarker(-1);
+  }
+
+  #forgetOld(): void {
+    this.#oldUntil?.dispose();
+    this.#oldUntil = undefined;
   }
 
   /** The last OSC 9;4 progress state, if the program sent one. */

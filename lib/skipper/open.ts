@@ -14,6 +14,7 @@ import { agentFolder, type Config, loadConfig } from "../config/config.ts";
 import { SkiffError } from "../errors.ts";
 import { which } from "../platform/shell.ts";
 import type { AgentProfile } from "../agents/profile.ts";
+import { bareShellProblem } from "../agents/bare_shell.ts";
 import type { PaneInfo } from "../protocol/panes.ts";
 import type { EnsureHow, EnsureSessionResult } from "../protocol/session_ensure.ts";
 import type { SessionMarks } from "../protocol/sessions.ts";
@@ -35,6 +36,8 @@ export interface StartOutcome {
   typed: "start" | "continue" | null;
   /** Why nothing was typed, when nothing was. */
   why: string | null;
+  /** How long the open waited for the start-line guard of the same shell (ms); 0 when it did not. */
+  waited_ms?: number;
 }
 
 /** What {@linkcode openSkiffAgent} did. */
@@ -148,41 +151,76 @@ export async function openSkiffAgent(options: OpenSkiffAgentOptions = {}): Promi
 
 /** Why the pane is not a bare shell at its prompt, or `undefined` when it is. */
 function notBare(pane: PaneInfo, profile: AgentProfile): string | undefined {
-  if (pane.status !== "running") return "its process has exited";
-  if (pane.agent === profile.id) return `${profile.label} runs in it`;
-  if (pane.agent !== null) return `another agent (${pane.agent}) is in front`;
-  // Without process facts (not Linux), a pane with no agent counts as its shell.
-  if (pane.foreground && pane.foreground.pid !== pane.pid) {
-    return `a program (${pane.foreground.comm}) is in front of the shell`;
-  }
-  return undefined;
+  return bareShellProblem(pane, profile);
 }
 
 /**
- * Types the start line into a bare shell, unless a start line went in during
- * the last {@linkcode START_GUARD_MS} or a person typed since the check. The
- * time of the line is claimed on the session's marks first, so two opens at
- * once cannot both type.
+ * How long the start-line guard of `mark` still holds for the shell of
+ * generation `generation`, in ms (0: it does not). The guard belongs to the
+ * shell the line was typed into: a restored pane's new shell (another
+ * generation) is not guarded by a line typed into the old one. A mark from
+ * an older Skiff names no generation and guards whatever shell is there.
+ */
+export function guardLeft(mark: string | null, generation: number, now = Date.now()): number {
+  if (mark === null) return 0;
+  const [stamp, of] = mark.split("@");
+  if (of !== undefined && Number(of) !== generation) return 0;
+  const since = now - Number(stamp);
+  return since >= 0 && since < START_GUARD_MS ? START_GUARD_MS - since : 0;
+}
+
+/** The value of {@linkcode START_LINE_MARK} for a line typed now into the shell of `generation`. */
+export function startLineMark(generation: number, now = Date.now()): string {
+  return `${now}@${generation}`;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Types the start line into a bare shell, unless a person typed since the
+ * check. The time of the line (and the shell's generation) is claimed on the
+ * session's marks first, so two opens at once cannot both type. For
+ * {@linkcode START_GUARD_MS} after a start line went into the same shell,
+ * an open waits the guard out, checks again, and types the line only if the
+ * shell is still bare (the agent did not start, or quit).
  */
 async function startIfBare(
   client: DaemonClient,
   ensured: EnsureSessionResult,
   options: { profile: AgentProfile; continue: boolean; missing: SkiffError | null },
 ): Promise<StartOutcome> {
-  const none = (why: string): StartOutcome => ({ typed: null, why });
+  const none = (why: string, waited = 0): StartOutcome => ({
+    typed: null,
+    why,
+    waited_ms: waited,
+  });
   const idle = notBare(ensured.pane, options.profile);
   if (idle) return none(idle);
   if (options.missing) return none(options.missing.message);
-  const previous = ensured.session.marks[START_LINE_MARK] ?? null;
-  const since = Date.now() - Number(previous);
-  if (previous !== null && since >= 0 && since < START_GUARD_MS) {
-    return none(`a start line went in ${Math.round(since / 1000)} s ago`);
+  let previous = ensured.session.marks[START_LINE_MARK] ?? null;
+  let waited = 0;
+  const guard = guardLeft(previous, ensured.pane.generation);
+  if (guard > 0) {
+    const started = Date.now();
+    await sleep(guard);
+    waited = Date.now() - started;
   }
   // Read the state and the person's keystroke count together, then send against that count.
   const explain = await client.call("pane.explain", { pane: ensured.pane.id });
   const stillIdle = notBare(explain, options.profile);
-  if (stillIdle) return none(stillIdle);
-  const stamp = String(Date.now());
+  if (stillIdle) return none(stillIdle, waited);
+  if (waited > 0) {
+    // Another open may have typed a line while this one waited.
+    previous = explain.session_marks[START_LINE_MARK] ?? null;
+    const again = guardLeft(previous, explain.generation);
+    if (again > 0) {
+      return none(
+        `a start line went in ${Math.round((START_GUARD_MS - again) / 1000)} s ago`,
+        waited,
+      );
+    }
+  }
+  const stamp = startLineMark(explain.generation);
   const session = ensured.session.session;
   try {
     await client.call("session.mark", {
@@ -193,7 +231,7 @@ async function startIfBare(
     });
   } catch (error) {
     if (error instanceof SkiffError && error.exit === "CONFLICT") {
-      return none("another open is starting the agent");
+      return none("another open is starting the agent", waited);
     }
     throw error;
   }
@@ -215,7 +253,7 @@ async function startIfBare(
       value: previous,
       expect: stamp,
     }).catch(() => {});
-    return none(error.message);
+    return none(error.message, waited);
   }
-  return { typed: line.continues ? "continue" : "start", why: null };
+  return { typed: line.continues ? "continue" : "start", why: null, waited_ms: waited };
 }

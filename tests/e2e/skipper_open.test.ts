@@ -194,14 +194,15 @@ Deno.test("skipper: a shell left in another folder or with no agent is not adopt
 
 for (const continueArgs of ["--resume-last", undefined]) {
   const what = continueArgs ? "the continue line" : "a start line (no continue line)";
-  Deno.test(`skipper: after a kill -9 of skiffd, one open restores the session and types ${what} once`, async () => {
+  Deno.test(`skipper: a kill -9 of skiffd within 15 s of the start line: the next open restores the session and types ${what} at once, and only once`, async () => {
     await withSkiff(async (skiff) => {
       await useFakeSkipper(skiff, { continueArgs });
       const first = await openJson(skiff);
       assertEquals(first.start.typed, "start", "a new session starts a new conversation");
       await idle(skiff, first.pane!.id);
-      // The first start line is long past (set back on the mark, not waited for).
-      await skiff.ok(["mark", "p1", `${START_LINE_MARK}=${Date.now() - START_GUARD_MS - 1000}`]);
+      // The crash comes while the first start line is still guarded: the guard is its shell's.
+      const typedAt = Number((await marksOf(skiff, "p1"))[START_LINE_MARK].split("@")[0]);
+      assert(Date.now() - typedAt < START_GUARD_MS, "the first start line is still guarded");
       // The agent of the pane that the kill -9 orphans (skiffd is not there to end it).
       const orphan = (await allPanes(skiff))[0].foreground!.pid;
       const pid = (await skiff.daemonPid())!;
@@ -222,12 +223,17 @@ for (const continueArgs of ["--resume-last", undefined]) {
         first.session?.id,
       ]);
       // A custom agent with no continue line starts a new conversation, which is fine.
-      assertEquals(again.start, { typed: continueArgs ? "continue" : "start", why: null });
+      assertEquals(again.start, {
+        typed: continueArgs ? "continue" : "start",
+        why: null,
+        waited_ms: 0,
+      });
       await idle(skiff, "p1");
       assertEquals(await starts(skiff), ["start ", `start ${continueArgs ?? ""}`]);
-      // A second open right after types nothing more.
+      // A second open right after finds the agent running and types nothing more.
       const third = await openJson(skiff);
       assertEquals(third.start.typed, null);
+      assertMatch(third.start.why!, /Fake Agent runs in it/);
       assertEquals((await starts(skiff)).length, 2);
       const log = await Deno.readTextFile(join(skiff.root, "run", "skiffd.log"));
       assertMatch(
@@ -239,21 +245,18 @@ for (const continueArgs of ["--resume-last", undefined]) {
   });
 }
 
-Deno.test("skipper: for 15 s after a start line, another open types nothing", async () => {
+Deno.test("skipper: an open within 15 s of a start line waits the guard out, checks again, and types the line into a shell that is still bare", async () => {
   await withSkiff(async (skiff) => {
     const pane = await startedSkipper(skiff);
     // The agent quits: the session is a bare shell again.
     await quitAgent(skiff, pane);
-    const typedAt = Number((await marksOf(skiff, pane))[START_LINE_MARK]);
+    const typedAt = Number((await marksOf(skiff, pane))[START_LINE_MARK].split("@")[0]);
     assert(Date.now() - typedAt < START_GUARD_MS, "the first start line is still guarded");
     const guarded = await openJson(skiff);
-    assertEquals(guarded.start.typed, null);
-    assertMatch(guarded.start.why!, /a start line went in \d+ s ago/);
-    assertEquals((await starts(skiff)).length, 1);
-    // Once the window has passed (set back on the mark, not waited for), an open starts it.
-    await skiff.ok(["mark", pane, `${START_LINE_MARK}=${Date.now() - START_GUARD_MS - 1000}`]);
-    const later = await openJson(skiff);
-    assertEquals(later.start.typed, "start");
+    assertEquals(guarded.start.typed, "start");
+    assert(guarded.start.waited_ms! > 0, "the open waited for the guard");
+    const typedAgain = Number((await marksOf(skiff, pane))[START_LINE_MARK].split("@")[0]);
+    assert(typedAgain - typedAt >= START_GUARD_MS, "the line went in once the guard was over");
     await idle(skiff, pane);
     assertEquals((await starts(skiff)).length, 2);
   });

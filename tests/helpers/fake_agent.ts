@@ -39,6 +39,9 @@ export function fakeAgentToml(options: FakeAgentTomlOptions = {}): string[] {
     'placeholders = ["^Type a task$"]',
     'title_busy = ["^fake: busy"]',
     `enter_delay_ms = ${options.enterDelayMs ?? 150}`,
+    'resume_args = ["--session", "{id}"]',
+    'resume_new_args = ["--session-id", "{id}"]',
+    'resume_record = "${FAKE_STORE:-~/.fake-agent}/{id}.txt"',
   ];
 }
 

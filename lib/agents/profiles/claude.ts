@@ -55,4 +55,18 @@ export const claude: AgentProfile = {
   },
   progress: true,
   hooks: { kind: "claude-settings", events: CLAUDE_HOOK_EVENTS },
+  // Hooks carry `session_id`, which `/clear` and compaction rotate (SessionStart says so);
+  // subagents' hooks carry an `agent_id`. The transcript is per folder.
+  resume: {
+    args: ["--resume", "{id}"],
+    id: {
+      field: "session_id",
+      events: ["SessionStart", "UserPromptSubmit", "Stop"],
+      unless: ["agent_id"],
+    },
+    record: {
+      field: "transcript_path",
+      paths: ["${CLAUDE_CONFIG_DIR:-~/.claude}/projects/*/{id}.jsonl"],
+    },
+  },
 };

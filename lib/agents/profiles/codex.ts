@@ -71,4 +71,12 @@ export const codex: AgentProfile = {
       ...CLAUDE_HOOK_EVENTS,
     },
   },
+  // Its notify program gets `thread-id` after each turn, the conversation's id (a `codex
+  // resume` keeps it); the internal thread that titles a conversation notifies too, but
+  // keeps no rollout file, so an id counts only once its rollout is there.
+  resume: {
+    args: ["resume", "{id}"],
+    id: { field: "thread-id", events: ["notify"], needsRecord: true },
+    record: { paths: ["${CODEX_HOME:-~/.codex}/sessions/*/*/*/rollout-*-{id}.jsonl"] },
+  },
 };

@@ -45,5 +45,16 @@ export const gemini: AgentProfile = {
     approval: [{ name: "action required title", pattern: /^✋|Action Required/ }],
     idle: [{ name: "ready title", pattern: /^◇/ }],
   },
-  hooks: { kind: "none", events: GEMINI_HOOK_EVENTS },
+  hooks: { kind: "gemini-system-settings", events: GEMINI_HOOK_EVENTS },
+  // It takes the id of a new session (`--session-id`), so Skiff knows it from the start
+  // even where its hooks cannot be wired; SessionStart names the next one after `/clear`.
+  resume: {
+    args: ["--resume", "{id}"],
+    newArgs: ["--session-id", "{id}"],
+    id: { field: "session_id", events: ["SessionStart", "BeforeAgent", "AfterAgent"] },
+    record: {
+      field: "transcript_path",
+      paths: ["${GEMINI_CLI_HOME:-~}/.gemini/tmp/*/chats/session-*-{id8}.jsonl"],
+    },
+  },
 };

@@ -39,4 +39,16 @@ export const hermes: AgentProfile = {
     idle: [{ name: "idle title", pattern: /^✓/ }],
   },
   hooks: { kind: "none", events: COMMON_HOOK_EVENTS },
+  // Skiff cannot wire Hermes's hooks without editing its config; hooks a person points at
+  // `skiff hook hermes EVENT` carry `session_id`. Sessions live in its state database.
+  resume: {
+    args: ["--resume", "{id}"],
+    id: { field: "session_id" },
+    record: {
+      sqlite: {
+        path: "${HERMES_HOME:-~/.hermes}/state.db",
+        query: "SELECT 1 FROM sessions WHERE id = ?",
+      },
+    },
+  },
 };

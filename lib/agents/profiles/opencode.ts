@@ -49,4 +49,21 @@ export const opencode: AgentProfile = {
       "permission.replied": "working",
     },
   },
+  // Its plugin events name the session (`info.id`); a subagent's session has a parent.
+  // Sessions live in a SQLite file in its data folder.
+  resume: {
+    args: ["--session", "{id}"],
+    id: {
+      field: "info.id",
+      events: ["session.created", "session.updated"],
+      unless: ["info.parentID"],
+      cwd: "info.directory",
+    },
+    record: {
+      sqlite: {
+        path: "${OPENCODE_DB:-${XDG_DATA_HOME:-~/.local/share}/opencode/opencode.db}",
+        query: "SELECT 1 FROM session WHERE id = ?",
+      },
+    },
+  },
 };

@@ -7,7 +7,7 @@
  */
 
 import type { AgentProfile } from "../profile.ts";
-import { COMMON_HOOK_EVENTS } from "./hook_events.ts";
+import { CLAUDE_HOOK_EVENTS } from "./hook_events.ts";
 
 /** The Qwen Code profile. */
 export const qwen: AgentProfile = {
@@ -38,5 +38,16 @@ export const qwen: AgentProfile = {
     busy: [{ name: "spinner title", pattern: /^[◐◑◒◓]/ }],
     idle: [{ name: "idle title", pattern: /^✳/ }],
   },
-  hooks: { kind: "none", events: COMMON_HOOK_EVENTS },
+  hooks: { kind: "qwen-system-settings", events: CLAUDE_HOOK_EVENTS },
+  // Like Gemini CLI: it takes the id of a new session, and its hooks (Claude Code's names)
+  // carry `session_id`; each project's chats are in its own folder.
+  resume: {
+    args: ["--resume", "{id}"],
+    newArgs: ["--session-id", "{id}"],
+    id: { field: "session_id", events: ["SessionStart", "UserPromptSubmit", "Stop"] },
+    record: {
+      field: "transcript_path",
+      paths: ["${QWEN_HOME:-~/.qwen}/projects/*/chats/{id}.jsonl"],
+    },
+  },
 };

@@ -5,7 +5,7 @@
  */
 
 import { join } from "node:path";
-import { assertEquals } from "../../helpers/assert.ts";
+import { assertEquals, assertMatch } from "../../helpers/assert.ts";
 import { waitFor } from "../../helpers/skiff.ts";
 import { hookState } from "../../../lib/agents/hooks.ts";
 import { hookSetup } from "../../../lib/agents/hook_setup.ts";
@@ -95,7 +95,8 @@ Deno.test("hook wiring: Claude Code gets --settings naming a file with a hook fo
   assertEquals(setup.args, ["--settings", "/nowhere/claude-skiff-settings.json"]);
   assertEquals(setup.files.map((f) => f.path), ["/nowhere/claude-skiff-settings.json"]);
   const hooks = JSON.parse(setup.files[0].content).hooks;
-  assertEquals(Object.keys(hooks), Object.keys(claude.hooks.events));
+  // Its state events, then SessionStart, which names a new conversation (for a resume).
+  assertEquals(Object.keys(hooks), [...Object.keys(claude.hooks.events), "SessionStart"]);
   assertEquals(hooks.Stop[0].hooks[0].command, "skiff-hook claude Stop");
   assertEquals(setup.env, {});
 });
@@ -113,13 +114,63 @@ Deno.test("hook wiring: Codex gets -c notify=…, which hands the JSON to the ho
   assertEquals(new TextDecoder().decode(out.stdout), '{"type":"agent-turn-complete"}');
 });
 
-Deno.test("hook wiring: agents Skiff cannot wire get nothing", () => {
-  for (const id of ["gemini", "qwen", "grok", "hermes"]) {
-    assertEquals(hookSetup(profile(id), command, { dir: "/nowhere" }), {
-      args: [],
-      env: {},
-      files: [],
+Deno.test("hook wiring: agents Skiff cannot wire get nothing, and say why", () => {
+  for (const id of ["grok", "hermes"]) {
+    const setup = hookSetup(profile(id), command, { dir: "/nowhere" });
+    assertEquals([setup.args, setup.env, setup.files], [[], {}, []]);
+    assertMatch(setup.unwired!, /Skiff has no way to wire/);
+  }
+});
+
+Deno.test("hook wiring: Qwen Code gets a system settings layer: the person's own system settings plus Skiff's hooks", async () => {
+  const root = await Deno.makeTempDir({ prefix: "skiff-hooks-" });
+  try {
+    const own = join(root, "etc-qwen-settings.json");
+    await Deno.writeTextFile(
+      own,
+      `{
+        // A comment, as the agents allow.
+        "model": {"name": "theirs"},
+        "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "their-stop"}]}]}
+      }`,
+    );
+    const env = { QWEN_CODE_SYSTEM_SETTINGS_PATH: own };
+    const setup = hookSetup(profile("qwen"), command, { dir: root, env });
+    const file = join(root, "qwen-skiff-system-settings.json");
+    assertEquals(setup.env, {
+      QWEN_CODE_SYSTEM_SETTINGS_PATH: file,
+      QWEN_CODE_SYSTEM_DEFAULTS_PATH: join(root, "system-defaults.json"),
     });
+    const settings = JSON.parse(setup.files[0].content);
+    assertEquals(setup.files[0].path, file);
+    assertEquals(settings.model, { name: "theirs" }, "the person's settings stay");
+    assertEquals(
+      settings.hooks.Stop.map((e: { hooks: { command: string }[] }) => e.hooks[0].command),
+      [
+        "their-stop",
+        "skiff-hook qwen Stop",
+      ],
+    );
+    assertEquals(settings.hooks.SessionStart[0].hooks[0].command, "skiff-hook qwen SessionStart");
+    // Settings that cannot be read as settings are never hidden: nothing is wired.
+    await Deno.writeTextFile(own, "{ not json");
+    const broken = hookSetup(profile("qwen"), command, { dir: root, env });
+    assertEquals([broken.files, broken.env], [[], {}]);
+    assertMatch(broken.unwired!, /is not JSON/);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("hook wiring: Gemini CLI's layer only where Gemini reads it (root-owned folders)", async () => {
+  const root = await Deno.makeTempDir({ prefix: "skiff-hooks-" });
+  try {
+    // A temp folder is under /tmp, which others may write: Gemini would skip the file.
+    const setup = hookSetup(profile("gemini"), command, { dir: root, env: {} });
+    assertEquals([setup.files, setup.env], [[], {}]);
+    assertMatch(setup.unwired!, /belong to root/);
+  } finally {
+    await Deno.remove(root, { recursive: true });
   }
 });
 

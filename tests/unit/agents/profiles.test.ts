@@ -11,7 +11,12 @@ import { parse as parseToml } from "smol-toml";
 import { AGENT_KEYS, parseAgentProfile } from "../../../lib/agents/profile_toml.ts";
 import { COMMON_HOOK_EVENTS } from "../../../lib/agents/profiles/hook_events.ts";
 import { AgentRegistry } from "../../../lib/agents/registry.ts";
-import { agentLaunchFor, agentStartLine, launchLine } from "../../../lib/agents/launch.ts";
+import {
+  agentLaunch,
+  agentLaunchFor,
+  agentStartLine,
+  launchLine,
+} from "../../../lib/agents/launch.ts";
 import { hookState } from "../../../lib/agents/hooks.ts";
 import { readScreen } from "../../../lib/agents/rules.ts";
 import { BUILT_IN } from "../../../lib/agents/profiles/mod.ts";
@@ -135,6 +140,14 @@ const BAD: [Record<string, unknown>, string][] = [
   [{ command: "mine", prompt: "(.*)", title_approval: {} }, "title_approval"],
   [{ command: "mine", prompt: "(.*)", title_idle: [1] }, "title_idle"],
   [{ command: "mine", prompt: "(.*)", progress: "yes" }, "progress"],
+  [{ command: "mine", prompt: "(.*)", resume_args: "--resume" }, "resume_args"],
+  [{ command: "mine", prompt: "(.*)", resume_id: "x" }, "resume_id"],
+  [{ command: "mine", prompt: "(.*)", resume_args: "-r {id}", resume_id: 5 }, "resume_id"],
+  [
+    { command: "mine", prompt: "(.*)", resume_args: "-r {id}", resume_new_args: "-n" },
+    "resume_new_args",
+  ],
+  [{ command: "mine", prompt: "(.*)", resume_args: "-r {id}", resume_record: [] }, "resume_record"],
   [{ command: "mine", prompt: "(.*)", status_app: "" }, "status_app"],
   [{ command: "mine", prompt: "(.*)", hooks: "claude" }, "hooks"],
   [{ command: "mine", prompt: "(.*)", hooks: { kind: "webhook" } }, "hooks.kind"],
@@ -201,6 +214,78 @@ Deno.test("custom agent: each bad value is refused with one line that names its 
       `${JSON.stringify(table)} → ${error.message}`,
     );
     assert(!error.message.includes("\n"), `${key}: one line`);
+  }
+});
+
+Deno.test("custom agent: resume keys make a resume rule; without resume_args there is none", () => {
+  const profile = parse({
+    command: "mine",
+    prompt: "(.*)",
+    resume_args: "--resume {id}",
+    resume_new_args: ["--id", "{id}"],
+    resume_id: "info.id",
+    resume_events: ["Start", "Turn"],
+    resume_record: "~/.mine/{id}.log",
+  });
+  assertEquals(profile.resume, {
+    args: ["--resume", "{id}"],
+    newArgs: ["--id", "{id}"],
+    id: { field: "info.id", events: ["Start", "Turn"] },
+    record: { field: "transcript_path", paths: ["~/.mine/{id}.log"] },
+  });
+  const plain = parse({ command: "mine", prompt: "(.*)", resume_args: "-r {id}" });
+  assertEquals(plain.resume, {
+    args: ["-r", "{id}"],
+    id: { field: "session_id" },
+    record: { field: "transcript_path" },
+  });
+  assertEquals(parse({ command: "mine", prompt: "(.*)" }).resume, undefined);
+});
+
+Deno.test("launch: a resume line for one conversation, and a new conversation under a chosen id", async () => {
+  const hookDir = await Deno.makeTempDir({ prefix: "skiff-launch-" });
+  try {
+    const registry = new AgentRegistry();
+    const hookCommand = (agent: string, event: string) => `hook ${agent} ${event}`;
+    const lines: Record<string, string[]> = {
+      claude: ["claude", "--resume", "ID"],
+      codex: ["codex", "-c", "allow_login_shell=false", "resume", "ID"],
+      opencode: ["opencode", "--session", "ID"],
+      gemini: ["gemini", "--resume", "ID"],
+      qwen: ["qwen", "--resume", "ID"],
+      hermes: ["hermes", "--resume", "ID"],
+    };
+    for (const [id, start] of Object.entries(lines)) {
+      const launch = agentLaunch(registry.get(id)!, {
+        resume: "ID",
+        extra: ["--x"],
+        hookCommand,
+        hookDir,
+        env: {},
+      });
+      assertEquals(launch.command.slice(0, start.length), start, id);
+      assertEquals(launch.command.at(-1), "--x", id);
+    }
+    const grok = assertThrows(() =>
+      agentLaunch(registry.get("grok")!, { resume: "ID", hookCommand, hookDir })
+    );
+    assertEquals((grok as SkiffError).exit, "USAGE");
+    // Gemini and Qwen take the id of a new session; the others do not get one.
+    const gemini = agentLaunchFor("gemini", { registry, hookCommand, hookDir, chooseId: true });
+    assert(gemini.conversation, "an id was chosen");
+    assertEquals(gemini.command.slice(0, 3), ["gemini", "--session-id", gemini.conversation]);
+    const claude = agentLaunchFor("claude", { registry, hookCommand, hookDir, chooseId: true });
+    assertEquals(claude.conversation, undefined);
+    const continued = agentLaunchFor("qwen", {
+      registry,
+      hookCommand,
+      hookDir,
+      chooseId: true,
+      continue: true,
+    });
+    assertEquals([continued.conversation, continued.command[1]], [undefined, "--continue"]);
+  } finally {
+    await Deno.remove(hookDir, { recursive: true });
   }
 });
 

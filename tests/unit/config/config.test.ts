@@ -28,7 +28,12 @@ Deno.test("parseConfig: defaults for an empty file", () => {
     file: FILE,
     exists: true,
     projects: [],
-    daemon: { scrollback: DEFAULT_SCROLLBACK, shell: undefined, turnStartSeconds: 10 },
+    daemon: {
+      scrollback: DEFAULT_SCROLLBACK,
+      shell: undefined,
+      turnStartSeconds: 10,
+      resume: true,
+    },
     skiffAgent: {
       enabled: false,
       name: "Skipper",

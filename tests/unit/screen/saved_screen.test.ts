@@ -165,3 +165,31 @@ Deno.test("history tap: after a flood scrolled lines away untaken, a take brings
     s.dispose();
   }
 });
+
+Deno.test("markOldAbove: rows an earlier process left read as blank to agent rules, until they scroll away", () => {
+  const s = screen(40, 6);
+  try {
+    print(s, "old busy line · esc to interrupt\r\n── marker ──\r\n");
+    s.markOldAbove();
+    print(s, "$ new shell");
+    const rows = s.view().rows.map((r) => r.text);
+    assertEquals(rows.slice(0, 3), ["", "", "$ new shell"]);
+    assertEquals(s.lines().slice(0, 2), ["old busy line · esc to interrupt", "── marker ──"]);
+    print(s, "\r\n1\r\n2\r\n3\r\n4\r\n5");
+    assertEquals(s.view().rows.map((r) => r.text), ["$ new shell", "1", "2", "3", "4", "5"]);
+  } finally {
+    s.dispose();
+  }
+});
+
+Deno.test("markOldAbove: a program that clears the screen draws where it likes, all of it read", () => {
+  const s = screen(40, 6);
+  try {
+    print(s, "old line\r\n── marker ──\r\n");
+    s.markOldAbove();
+    print(s, "\x1b[H\x1b[2Jtop row of a full-screen app");
+    assertEquals(s.view().rows[0].text, "top row of a full-screen app");
+  } finally {
+    s.dispose();
+  }
+});

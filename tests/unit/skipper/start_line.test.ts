@@ -1,3 +1,5 @@
+import { guardLeft, startLineMark } from "../../../lib/skipper/open.ts";
+import { START_GUARD_MS } from "../../../lib/skipper/marks.ts";
 import { assertEquals, assertMatch } from "../../helpers/assert.ts";
 import { parseConfig } from "../../../lib/config/config.ts";
 import { paneNameFor, skiffAgentProfile, startLine } from "../../../lib/skipper/mod.ts";
@@ -56,4 +58,16 @@ Deno.test("paneNameFor: a pane name from the agent's name", () => {
   assertEquals(paneNameFor("Ship Mate"), "Ship-Mate");
   assertEquals(paneNameFor("  ~Mate! "), "Mate-");
   assertEquals(paneNameFor("!!"), "Skipper");
+});
+
+Deno.test("start-line guard: it belongs to the shell the line went into", () => {
+  const now = 1_000_000;
+  const mark = startLineMark(7, now - 5000);
+  assertEquals(mark, `${now - 5000}@7`);
+  assertEquals(guardLeft(mark, 7, now), START_GUARD_MS - 5000, "the same shell: still guarded");
+  assertEquals(guardLeft(mark, 8, now), 0, "a new shell (a restore): not guarded");
+  assertEquals(guardLeft(startLineMark(7, now - START_GUARD_MS), 7, now), 0, "over");
+  assertEquals(guardLeft(null, 7, now), 0);
+  // A mark from an older Skiff names no shell: it guards whatever shell is there.
+  assertEquals(guardLeft(String(now - 1000), 9, now), START_GUARD_MS - 1000);
 });

@@ -1,0 +1,270 @@
+/**
+ * Real agent CLIs, offline against the fake model server, resume their own
+ * conversations after a crash of skiffd (issue 19):
+ *
+ * - Two panes of the same agent in the same folder each get a prompt with a
+ *   marker of its own. In the second, the conversation rotates (`/clear`,
+ *   or the agent's own way to start a new one) and a third marker goes in.
+ * - skiffd is killed with `kill -9`; the next command restores the panes,
+ *   and Skiff types each agent's resume line into its new shell.
+ * - Each agent is back with its own conversation: the first request of the
+ *   turn it runs for a new prompt carries that pane's marker (the first
+ *   pane's, and in the second pane the marker after the rotation), and
+ *   never the other's.
+ *
+ * Grok (the community CLI, 0.0.34) cannot resume a conversation: its pane
+ * comes back as a shell, and `explain` says why.
+ *
+ * Which agents run: `SKIFF_REAL_AGENTS` (a comma list, or `all`); by default
+ * Claude Code and Codex. `SKIFF_REQUIRE_AGENTS` makes a missing one fail.
+ */
+
+import { join } from "node:path";
+import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
+import { pidAlive, type SkiffEnv, waitFor, withSkiff } from "../helpers/skiff.ts";
+import { type FakeLlm, type RequestRecord, startFakeLlm } from "../fixtures/fake_llm_server.ts";
+import { agentInstalled, type AgentName, AGENTS, prepareAgent } from "../agents/agent_env.ts";
+import type { PaneInfo } from "../../lib/protocol/panes.ts";
+
+function listed(variable: string, fallback: string): string[] {
+  const value = Deno.env.get(variable) ?? fallback;
+  return value === "all" || value === "1" ? [...AGENTS] : value.split(",").filter(Boolean);
+}
+
+const selected = listed("SKIFF_REAL_AGENTS", "claude,codex");
+const required = listed("SKIFF_REQUIRE_AGENTS", "");
+
+/** How each agent starts a new conversation in its running TUI. */
+const ROTATE: Partial<Record<AgentName, string>> = {
+  claude: "/clear",
+  codex: "/new",
+  opencode: "/new",
+  gemini: "/clear",
+  qwen: "/clear",
+};
+
+async function pane(skiff: SkiffEnv, name: string): Promise<PaneInfo> {
+  const { panes } = await skiff.json<{ panes: PaneInfo[] }>(["ls"]);
+  const found = panes.find((p) => p.name === name);
+  assert(found, `pane ${name} is listed`);
+  return found;
+}
+
+/** Sends `text` as a prompt and waits until the turn ended. */
+async function prompt(skiff: SkiffEnv, name: string, text: string): Promise<void> {
+  await skiff.ok(["send", name, text, "--enter", "--timeout", "60"]);
+  await skiff.ok(["wait", name, "--until", "idle", "--timeout", "120"]);
+}
+
+/** Types a slash command (typed, not pasted, so the agent takes it as a command). */
+async function command(skiff: SkiffEnv, name: string, line: string): Promise<void> {
+  for (const ch of line) await skiff.ok(["keys", "--literal", name, ch]);
+  await skiff.waitForScreen(name, line, { timeout: 15_000 });
+  await skiff.ok(["keys", name, "Enter"]);
+}
+
+/** Waits until pane `name`'s conversation satisfies `check`; returns it. */
+function conversation(
+  skiff: SkiffEnv,
+  name: string,
+  check: (c: NonNullable<PaneInfo["conversation"]>) => boolean,
+  what: string,
+): Promise<NonNullable<PaneInfo["conversation"]>> {
+  return waitFor(`${name}: ${what}`, async () => {
+    const c = (await pane(skiff, name)).conversation;
+    return c && check(c) ? c : undefined;
+  }, { timeout: 90_000, interval: 250 });
+}
+
+/**
+ * The request of the turn for `query`: the first one after `since` whose
+ * last user text holds `query` and that offers tools (a side request, such
+ * as a title, offers none).
+ */
+function turnRequest(llm: FakeLlm, since: number, query: string): RequestRecord | undefined {
+  return llm.requests().slice(since).find((r) =>
+    (r.lastText ?? "").includes(query) && (r.tools?.length ?? 0) > 0
+  );
+}
+
+/** A state folder Gemini CLI accepts a settings file in (root-owned folders), when one can be had. */
+async function rootOwnedStateDir(): Promise<string | undefined> {
+  if (Deno.uid() !== 0) return undefined;
+  try {
+    return await Deno.makeTempDir({ dir: "/run", prefix: "skiff-real-" });
+  } catch {
+    return undefined;
+  }
+}
+
+for (const agent of AGENTS) {
+  const installed = agentInstalled(agent);
+  const mustRun = required.includes(agent);
+  const canResume = agent !== "grok";
+  Deno.test({
+    name: canResume
+      ? `real ${agent}: after kill -9, two panes in one folder each resume their own conversation, one after a rotation`
+      : `real ${agent}: after kill -9, its pane is a shell, and explain says it cannot resume`,
+    ignore: !mustRun && (!selected.includes(agent) || !installed),
+    sanitizeOps: false,
+    sanitizeResources: false,
+    fn: async () => {
+      assert(installed, `${agent} is not installed: run tests/agents/install.sh ${agent}`);
+      const llm = await startFakeLlm({ delayMs: 60 });
+      // Gemini reads Skiff's hooks only from a root-owned folder; elsewhere it runs on the
+      // id Skiff gave its session, and a rotation goes unseen (see the README).
+      const secure = agent === "gemini" ? await rootOwnedStateDir() : undefined;
+      try {
+        await withSkiff(async (skiff) => {
+          const at = { pane: `${agent}-1` };
+          try {
+            if (canResume) await resumeWalk(skiff, agent, llm, at, secure !== undefined);
+            else await cannotResume(skiff, agent, llm);
+          } catch (error) {
+            const explain = await skiff.run(["explain", at.pane]);
+            const screen = await skiff.run(["capture", at.pane, "--scrollback", "60"]);
+            const log = await Deno.readTextFile(join(skiff.root, "run", "skiffd.log"))
+              .catch(() => "");
+            throw new Error(
+              `${
+                (error as Error).message
+              }\n--- explain ${at.pane} ---\n${explain.stdout}${explain.stderr}` +
+                `--- screen ---\n${screen.stdout}\n--- skiffd.log (resume) ---\n${
+                  log.split("\n").filter((l) => /resum|conversation|hook/.test(l)).join("\n")
+                }`,
+            );
+          }
+        }, secure ? { SKIFF_STATE_DIR: join(secure, "state") } : {});
+      } finally {
+        await llm.close();
+        if (secure) await Deno.remove(secure, { recursive: true }).catch(() => {});
+      }
+    },
+  });
+}
+
+/** Starts the agent in two panes of one folder, as a person does; returns `--env` words. */
+async function startTwo(
+  skiff: SkiffEnv,
+  agent: AgentName,
+  llm: FakeLlm,
+): Promise<{ work: string; names: [string, string] }> {
+  const work = join(skiff.root, "work");
+  const launch = await prepareAgent(agent, {
+    home: join(skiff.root, "agent-home"),
+    workdir: work,
+    llmPort: llm.port,
+  });
+  const env = Object.entries(launch.env).flatMap(([k, v]) => ["--env", `${k}=${v}`]);
+  const names: [string, string] = [`${agent}-1`, `${agent}-2`];
+  for (const name of names) {
+    await skiff.ok([
+      "new",
+      "--agent",
+      agent,
+      "--name",
+      name,
+      "--cwd",
+      work,
+      ...env,
+      "--",
+      ...launch.args,
+    ]);
+  }
+  for (const name of names) await skiff.ok(["wait", name, "--until", "idle", "--timeout", "120"]);
+  return { work, names };
+}
+
+async function crash(skiff: SkiffEnv): Promise<void> {
+  const pid = (await skiff.daemonPid())!;
+  Deno.kill(pid, "SIGKILL");
+  await waitFor("skiffd to die", () => !pidAlive(pid));
+}
+
+async function resumeWalk(
+  skiff: SkiffEnv,
+  agent: AgentName,
+  llm: FakeLlm,
+  at: { pane: string },
+  hooksEverywhere: boolean,
+): Promise<void> {
+  const { work, names: [one, two] } = await startTwo(skiff, agent, llm);
+  const marks = {
+    one: `MARKER-ONE-${agent}`,
+    two: `MARKER-TWO-${agent}`,
+    three: `MARKER-THREE-${agent}`,
+  };
+  at.pane = one;
+  await prompt(skiff, one, `remember ${marks.one}`);
+  at.pane = two;
+  await prompt(skiff, two, `remember ${marks.two}`);
+  const first = await conversation(skiff, one, (c) => c.live, "a conversation");
+  const second = await conversation(skiff, two, (c) => c.live && c.id !== first.id, "its own");
+  assertEquals([first.agent, first.cwd], [agent, work]);
+
+  // The second pane's conversation rotates; its new id is followed.
+  const rotates = agent !== "gemini" || hooksEverywhere;
+  if (rotates) {
+    await command(skiff, two, ROTATE[agent]!);
+    await skiff.ok(["wait", two, "--until", "idle", "--timeout", "60"]);
+    await prompt(skiff, two, `remember ${marks.three}`);
+    await conversation(skiff, two, (c) => c.id !== second.id, "the new conversation");
+  }
+
+  await crash(skiff);
+  const restoring = performance.now();
+  await skiff.ok(["ls"]);
+  for (const name of [one, two]) {
+    at.pane = name;
+    const typed = await waitFor(`${name}'s resume line`, async () => {
+      const p = await pane(skiff, name);
+      if (p.resume?.state === "skipped" || p.resume?.state === "failed") {
+        throw new Error(`${name} not resumed: ${p.resume.why}`);
+      }
+      return p.resume?.state === "typed" ? p : undefined;
+    }, { timeout: 60_000 });
+    assertEquals(typed.resumed, agent);
+    assertEquals(typed.cwd, work);
+    await waitFor(`${name}: ${agent} back`, async () => (await pane(skiff, name)).agent === agent, {
+      timeout: 60_000,
+    });
+    await skiff.ok(["wait", name, "--until", "idle", "--timeout", "120"]);
+  }
+  console.log(
+    `${agent}: back at its input box ${
+      Math.round(performance.now() - restoring)
+    } ms after the restore`,
+  );
+
+  // Each agent brings back its own conversation: the marker goes with the next turn.
+  at.pane = one;
+  let since = llm.requests().length;
+  await prompt(skiff, one, `QUERY-ONE what did I ask you to remember`);
+  const asked = turnRequest(llm, since, "QUERY-ONE");
+  assert(asked, "the resumed agent asked the model");
+  assert(asked.body?.includes(marks.one), `the first pane's turn carries ${marks.one}`);
+  assert(!asked.body?.includes(marks.two), "and not the other pane's marker");
+  at.pane = two;
+  since = llm.requests().length;
+  await prompt(skiff, two, `QUERY-TWO what did I ask you to remember`);
+  const asked2 = turnRequest(llm, since, "QUERY-TWO");
+  assert(asked2, "the second resumed agent asked the model");
+  const expected = rotates ? marks.three : marks.two;
+  assert(asked2.body?.includes(expected), `the second pane's turn carries ${expected}`);
+  assert(!asked2.body?.includes(marks.one), "and not the first pane's marker");
+  if (rotates) {
+    assert(!asked2.body?.includes(marks.two), "nor the conversation before the rotation");
+  }
+}
+
+async function cannotResume(skiff: SkiffEnv, agent: AgentName, llm: FakeLlm): Promise<void> {
+  const { names: [one] } = await startTwo(skiff, agent, llm);
+  await prompt(skiff, one, "remember MARKER-GROK");
+  await crash(skiff);
+  await skiff.ok(["ls"]);
+  const info = await pane(skiff, one);
+  assertEquals([info.agent, info.resumed], [null, null]);
+  // Grok's hooks cannot be wired, so Skiff knows no conversation of it to resume.
+  assertEquals(info.conversation, null);
+  assertMatch(await skiff.ok(["explain", one]), /no known agent, state shell/);
+}
