@@ -12,6 +12,7 @@ import { benchDash } from "./dash.ts";
 import { benchLedger } from "./ledger.ts";
 import { benchLoad } from "./load.ts";
 import { benchPanes } from "./panes.ts";
+import { benchUpgrade } from "./upgrade.ts";
 import { benchWatch } from "./watch.ts";
 import { benchWorktree } from "./worktree.ts";
 
@@ -26,6 +27,8 @@ if (import.meta.main) {
   rows.push(...await benchAgents(log));
   log("bench: the watcher (a turn end to the Skiff agent's line)…");
   rows.push(...await benchWatch(log));
+  log("bench: skiff daemon upgrade with 200 panes…");
+  rows.push(...await benchUpgrade(log));
   log("bench: ledger (ls on 10,000 rows, adds)…");
   rows.push(...await benchLedger(log));
   log("bench: worktrees (a count after a turn end, ls with worktree panes, diff --stat)…");

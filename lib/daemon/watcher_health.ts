@@ -70,6 +70,18 @@ export class WatcherRegistry {
     }
   }
 
+  /** The lines remembered for each pane, for a new skiffd after an upgrade. */
+  toldLines(): Record<string, string[]> {
+    return Object.fromEntries([...this.#told].map(([pane, lines]) => [pane, [...lines]]));
+  }
+
+  /** Remembers lines a skiffd before this one remembered (see {@linkcode WatcherRegistry.toldLines}). */
+  rememberTold(told: Record<string, string[]>): void {
+    for (const [pane, lines] of Object.entries(told)) {
+      this.remember(lines.map((line) => ({ pane, line })));
+    }
+  }
+
   /** The health now. */
   status(): WatcherHealth {
     return { ...this.#health, watching: [...this.#health.watching] };
