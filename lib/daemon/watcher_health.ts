@@ -53,6 +53,13 @@ export class WatcherRegistry {
     return tells.filter((t) => this.#told.get(t.pane)?.includes(t.line)).map((t) => t.line);
   }
 
+  /** Forgets the lines typed about `pane`; returns how many there were. */
+  forget(pane: string): number {
+    const lines = this.#told.get(pane)?.length ?? 0;
+    this.#told.delete(pane);
+    return lines;
+  }
+
   /** Remembers lines that went in, each until its pane is marked seen. */
   remember(tells: readonly TellLine[]): void {
     for (const { pane, line } of tells) {
