@@ -74,11 +74,16 @@ Deno.test("upgrade faults: a failure at each step leaves the old skiffd and ever
         assertEquals(await picture(skiff), before);
         const status = await skiff.json<DaemonStatus>(["daemon", "status"]);
         assertEquals([status.upgrade?.ok, status.upgrade?.step], [false, step]);
+        assertMatch(
+          await skiff.ok(["daemon", "status"]),
+          new RegExp(`the last upgrade \\(\\d+s ago\\) stopped at its ${step} step: `),
+        );
         await countsOn(skiff, 10);
       });
     }
     await t.step("then an upgrade without a fault goes through", async () => {
       await skiff.ok(["daemon", "upgrade"]);
+      assertMatch(await skiff.ok(["daemon", "status"]), /upgraded in place from \S+ \d+s ago/);
       assertEquals(await picture(skiff), before);
       await countsOn(skiff, 10);
     });
