@@ -20,9 +20,12 @@ import { execInPlace } from "../platform/exec.ts";
 import { loadPtyModule } from "../platform/pty.ts";
 import { adoptPty } from "../platform/pty_adopted.ts";
 import { ptyReader } from "../platform/pty_reader.ts";
+import { ownCpuMs } from "../platform/proc.ts";
 import { Screen } from "../screen/screen.ts";
+import { SCREEN_STATE_VERSION, type ScreenState } from "../screen/screen_state.ts";
 import { PROTOCOL_VERSION, VERSION } from "../version.ts";
 import {
+  type HandedPane,
   type Handoff,
   HANDOFF_CHECK_ENV,
   HANDOFF_ENV,
@@ -143,32 +146,93 @@ export function faultAt(mode: StartMode, step: UpgradeStep): void {
   }
 }
 
+/** How many busy panes are taken over before the new skiffd commits. */
+const HOT_PANES = 16;
+/** How many more panes are taken over between two turns of the event loop. */
+const BATCH = 8;
+
 /**
- * Builds every pane of the handoff into `workspace`, each terminal held
- * until {@linkcode commitAdoption}.
+ * The order panes are taken over in: `hot` ones (a person attached, or
+ * output in the last seconds: see `upgrade.ts`) before the commit, most
+ * recent output first, so their output stands still least; the `rest` after
+ * it, a few at a time, while the hot ones already run on.
  */
-export function adoptPanes(workspace: LiveWorkspace, handoff: Handoff): Pane[] {
-  const handed = new Map(handoff.panes.map((p) => [p.id, p]));
-  return workspace.adopt((saved, base) => {
-    const pane = handed.get(saved.id)!;
-    const running = pane.pid !== null && pane.fd !== null && pane.fd >= 0;
-    const adopted = Pane.adopt(saved, {
-      ...base,
-      ...(running ? { pty: adoptPty({ fd: pane.fd!, pid: pane.pid!, held: true }) } : {}),
-      ...(pane.exit ? { exit: pane.exit } : {}),
-      ...(pane.exited_at !== null ? { exitedAt: pane.exited_at } : {}),
-      screen: pane.screen,
-      counts: {
-        stateSince: pane.state_since,
-        personTypedAt: pane.person_typed_at,
-        personInputs: pane.person_inputs,
-        outputBytes: pane.output_bytes ?? 0,
-        outputAt: pane.output_at ?? 0,
-      },
-    });
-    adopted.resume = pane.resume;
-    return { pane: adopted, ...(pane.tracker ? { tracker: pane.tracker } : {}) };
+export function adoptionOrder(handoff: Handoff): { hot: string[]; rest: string[] } {
+  const hot = handoff.panes.filter((p) => p.hot && p.pid !== null)
+    .sort((a, b) => (b.output_at ?? 0) - (a.output_at ?? 0))
+    .slice(0, HOT_PANES).map((p) => p.id);
+  const first = new Set(hot);
+  return {
+    hot,
+    rest: handoff.workspace.data.panes.map((p) => p.id).filter((id) => !first.has(id)),
+  };
+}
+
+/**
+ * Builds pane `id` of the handoff into `workspace`, its terminal held until
+ * it thaws (see {@linkcode adoptPty}). With `blankIfBroken`, a screen that
+ * cannot be rebuilt starts blank rather than leaving the process unread.
+ */
+export function adoptPane(
+  workspace: LiveWorkspace,
+  handed: HandedPane,
+  options: { blankIfBroken?: boolean } = {},
+): Pane {
+  return workspace.adopt(handed.id, (saved, base) => {
+    const running = handed.pid !== null && handed.fd !== null && handed.fd >= 0;
+    const pty = running ? adoptPty({ fd: handed.fd!, pid: handed.pid!, held: true }) : undefined;
+    const build = (screen: ScreenState) =>
+      Pane.adopt(saved, {
+        ...base,
+        ...(pty ? { pty } : {}),
+        ...(handed.exit ? { exit: handed.exit } : {}),
+        ...(handed.exited_at !== null ? { exitedAt: handed.exited_at } : {}),
+        screen,
+        counts: {
+          stateSince: handed.state_since,
+          personTypedAt: handed.person_typed_at,
+          personInputs: handed.person_inputs,
+          outputBytes: handed.output_bytes ?? 0,
+          outputAt: handed.output_at ?? 0,
+        },
+      });
+    let adopted: Pane;
+    try {
+      adopted = build(handed.screen);
+    } catch (error) {
+      if (!options.blankIfBroken) throw error;
+      const { cols, rows } = handed.screen;
+      adopted = build({ version: SCREEN_STATE_VERSION, cols, rows, history: 0, vt: "", title: "" });
+    }
+    adopted.resume = handed.resume;
+    return { pane: adopted, ...(handed.tracker ? { tracker: handed.tracker } : {}) };
   });
+}
+
+/**
+ * After the commit: takes over the panes `ids` a few at a time, each read
+ * again as soon as it is built, with a turn of the event loop between, so
+ * that the panes already running on are read and served meanwhile.
+ */
+export async function adoptRest(
+  workspace: LiveWorkspace,
+  handoff: Handoff,
+  ids: readonly string[],
+  log: (line: string) => void,
+): Promise<Pane[]> {
+  const handed = new Map(handoff.panes.map((p) => [p.id, p]));
+  const panes: Pane[] = [];
+  for (let i = 0; i < ids.length; i++) {
+    try {
+      const pane = adoptPane(workspace, handed.get(ids[i])!, { blankIfBroken: true });
+      pane.thaw();
+      panes.push(pane);
+    } catch (error) {
+      log(`pane ${ids[i]} could not be taken over: ${(error as Error)?.message ?? error}`);
+    }
+    if ((i + 1) % BATCH === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+  return panes;
 }
 
 /** When the new program reached each point of taking over (ms since the epoch). */
@@ -208,7 +272,7 @@ export function commitAdoption(
     from: h.from.version,
     version: VERSION,
     ...(undone ? { error: mode.undo!.error, step: mode.undo!.step } : {}),
-    panes: panes.length,
+    panes: h.panes.length,
     ms: {
       ...Object.fromEntries(Object.entries(timings).filter(([key]) => !key.endsWith("_at"))),
       ...(timings.freeze_at !== undefined ? { freeze: now - timings.freeze_at } : {}),
@@ -218,9 +282,16 @@ export function commitAdoption(
         ? { adopt: marks.adopted - marks.read }
         : {}),
       ...(marks.adopted !== undefined ? { listen: now - marks.adopted } : {}),
+      ...cpuTakeover(timings.cpu_at),
     },
     at: new Date(now).toISOString(),
   };
+}
+
+/** The CPU time the new program used from the exec to the commit (load does not change it). */
+function cpuTakeover(before: number | undefined): Record<string, number> {
+  const now = ownCpuMs();
+  return before === undefined || now === undefined ? {} : { cpu_takeover: now - before };
 }
 
 /**

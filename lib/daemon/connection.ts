@@ -144,13 +144,13 @@ export class Connection {
 
   /**
    * Tells an attached terminal to leave and come back (an upgrade): its keys
-   * typed before it heard are still read. Returns false for a connection
-   * that is not an attached terminal.
+   * typed before it heard are still read. Returns whether it may type: a
+   * terminal that only watches (a preview) has no keys to wait for.
    */
   sendAway(reason: string): boolean {
     if (!this.#attach) return false;
     this.#sendAway({ reason, returning: true });
-    return true;
+    return !this.#attach.listener.watching;
   }
 
   /**

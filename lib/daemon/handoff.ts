@@ -100,6 +100,8 @@ export interface HandedPane {
   output_at?: number;
   /** What became of resuming its agent's conversation after a restore, for `skiff explain`. */
   resume?: PaneResume;
+  /** Whether it was busy (a person attached, or output just now): it is taken over first. */
+  hot?: boolean;
 }
 
 /** The whole handoff (see the module's description). */

@@ -320,28 +320,27 @@ export class LiveWorkspace {
   }
 
   /**
-   * Takes over the panes of a skiffd before this one (`skiff daemon
-   * upgrade`): `make` builds each saved pane's {@linkcode Pane} (see
-   * {@linkcode Pane.adopt}) from the options given, and each goes on as if
-   * this workspace had started it, with its agent watch where it was.
+   * Takes over pane `id` of a skiffd before this one (`skiff daemon
+   * upgrade`): `make` builds its {@linkcode Pane} (see {@linkcode Pane.adopt})
+   * from the options given, and it goes on as if this workspace had started
+   * it, with its agent watch where it was. Until every pane is taken over,
+   * the workspace lists only those that are.
    */
   adopt(
+    id: string,
     make: (saved: SavedPane, base: Pick<PaneAdoptOptions, "hooks" | "scrollback">) => {
       pane: Pane;
       tracker?: TrackerState;
     },
-  ): Pane[] {
+  ): Pane {
+    const saved = this.#data.panes.find((p) => p.id === id);
+    if (!saved) throw new Error(`the workspace has no pane ${id}`);
     const scrollback = this.#config.daemon.scrollback;
-    const base = { hooks: this.#paneHooks(), scrollback };
-    const adopted: Pane[] = [];
-    for (const saved of this.#data.panes) {
-      const { pane, tracker } = make(saved, base);
-      this.#follow(pane);
-      if (pane.status === "running") this.#screenSaver.add(pane, { scrollback });
-      if (tracker) this.watches.get(pane)?.tracker.restore(tracker);
-      adopted.push(pane);
-    }
-    return adopted;
+    const { pane, tracker } = make(saved, { hooks: this.#paneHooks(), scrollback });
+    this.#follow(pane);
+    if (pane.status === "running") this.#screenSaver.add(pane, { scrollback });
+    if (tracker) this.watches.get(pane)?.tracker.restore(tracker);
+    return pane;
   }
 
   /** What this workspace keeps only in memory, for a new skiffd after an upgrade. */

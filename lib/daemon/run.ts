@@ -44,8 +44,10 @@ import { startWatcher as startWatcherApart } from "./watcher_start.ts";
 import { loadWorkspace, parseWorkspace } from "./workspace.ts";
 import { type HeldLock, inodeOf, Ownership, socketAnswers } from "./ownership.ts";
 import {
+  adoptionOrder,
   type AdoptMarks,
-  adoptPanes,
+  adoptPane,
+  adoptRest,
   checkHandoff,
   commitAdoption,
   execBack,
@@ -57,6 +59,9 @@ import { Upgrader } from "./upgrade.ts";
 import type { UpgradeStep } from "./handoff.ts";
 import { Worktrees } from "../worktree/mod.ts";
 import { countWorktreesOnTurnEnd } from "./worktree_methods.ts";
+
+/** Requests on one pane that may be served while a new skiffd still takes other panes over. */
+const PASS_GATE = new Set(["attach", "pane.capture", "pane.get"]);
 
 /** How often each pane's working folder is re-read (so a restore finds it) and a failed save is tried again. */
 const CWD_REFRESH_MS = 5000;
@@ -299,6 +304,17 @@ async function serve(
     log,
     serviceMethods: serviceMethods(services),
     lastUpgrade: () => upgrader.last,
+    // While a new skiffd takes panes over, a terminal may attach to (or look at) one it has.
+    passesGate: (request) => {
+      const pane = request.params?.pane;
+      if (!PASS_GATE.has(request.method) || typeof pane !== "string") return false;
+      try {
+        workspace.resolvePane(pane);
+        return true;
+      } catch {
+        return false;
+      }
+    },
   });
   const upgrader = new Upgrader({
     files,
@@ -315,21 +331,29 @@ async function serve(
   if (mode.kind === "adopt") {
     faultAt(mode, "adopt");
     adopting.marks.read = Date.now();
-    const panes = adoptPanes(workspace, mode.handoff);
+    const order = adoptionOrder(mode.handoff);
+    const handed = new Map(mode.handoff.panes.map((p) => [p.id, p]));
+    const hot = order.hot.map((id) => adoptPane(workspace, handed.get(id)!));
     adopting.marks.adopted = Date.now();
     adopting.step = "listen";
     faultAt(mode, "listen");
+    // Requests wait until every pane is taken over; hello is answered at once.
+    server.gate();
     await server.listenFd(mode.handoff.fds.listener);
     ownership.listening();
     ownership.start();
     // The commit point: from here on this program owns every pane.
-    const outcome = commitAdoption(mode, panes, adopting.marks);
+    const outcome = commitAdoption(mode, hot, adopting.marks);
     adopting.committed = true;
     upgrader.took(outcome);
+    const rest = await adoptRest(workspace, mode.handoff, order.rest, log);
+    outcome.ms.freeze_all = Date.now() - (mode.handoff.timings.freeze_at ?? Date.now());
+    server.open();
     log(
       outcome.ok
-        ? `upgrade ${outcome.id}: skiffd ${outcome.from} → ${VERSION}, ${panes.length} panes ` +
-          `taken over; output stood still ${outcome.ms.freeze ?? "?"} ms`
+        ? `upgrade ${outcome.id}: skiffd ${outcome.from} → ${VERSION}, ${outcome.panes} panes ` +
+          `taken over; output stood still ${outcome.ms.freeze ?? "?"} ms (${hot.length} busy ` +
+          `panes), ${outcome.ms.freeze_all} ms (all)`
         : `upgrade ${outcome.id} undone: ${outcome.error}`,
     );
     if (outcome.ok) {
@@ -337,10 +361,10 @@ async function serve(
         from_version: outcome.from,
         version: VERSION,
         pid: Deno.pid,
-        panes: panes.length,
+        panes: outcome.panes,
       });
     }
-    for (const pane of panes) workspace.watches.get(pane)?.evaluate();
+    for (const pane of [...hot, ...rest]) workspace.watches.get(pane)?.evaluate();
   } else {
     // Listen before restoring, so that clients waiting on a start see us at once.
     await server.listen(files.socket);

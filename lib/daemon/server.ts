@@ -57,6 +57,8 @@ export interface ServerOptions {
   serviceMethods?: Map<string, Method>;
   /** How the last upgrade went, for the hello of `skiff daemon upgrade`. */
   lastUpgrade?: () => UpgradeOutcome | null;
+  /** Whether a request may pass the gate (see {@linkcode Server.gate}) before it opens. */
+  passesGate?: (request: Request) => boolean;
 }
 
 /**
@@ -84,6 +86,7 @@ export class Server {
   readonly #inflight = new Map<number, string>();
   #nextRequest = 1;
   #holding = false;
+  #gate: PromiseWithResolvers<void> | undefined;
 
   /** Makes a server; call {@linkcode Server.listen}. */
   constructor(options: ServerOptions) {
@@ -221,6 +224,21 @@ export class Server {
     return true;
   }
 
+  /**
+   * Keeps requests waiting (hello is still answered) until
+   * {@linkcode Server.open}: a new skiffd taking over in place has not built
+   * every pane yet.
+   */
+  gate(): void {
+    this.#gate ??= Promise.withResolvers<void>();
+  }
+
+  /** Lets requests that waited at the gate through, in order. */
+  open(): void {
+    this.#gate?.resolve();
+    this.#gate = undefined;
+  }
+
   /** Serves requests again after {@linkcode Server.hold}. */
   release(): void {
     this.#holding = false;
@@ -262,6 +280,7 @@ export class Server {
       });
       return;
     }
+    if (this.#gate && !this.#options.passesGate?.(request)) await this.#gate.promise;
     if (connection.upgradeOnly && !UPGRADE_METHODS.has(request.method)) {
       connection.send({ id: request.id, error: protocolRefusal(params.protocol) });
       return;

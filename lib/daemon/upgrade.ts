@@ -51,6 +51,7 @@ import { closeOnExec } from "../platform/cloexec.ts";
 import { childReaper } from "../platform/child_reaper.ts";
 import { descriptorOf, execInPlace, ownCommandLine } from "../platform/exec.ts";
 import { ptyReader } from "../platform/pty_reader.ts";
+import { ownCpuMs } from "../platform/proc.ts";
 import { PROTOCOL_VERSION, VERSION } from "../version.ts";
 import type { EventBus } from "./events.ts";
 import {
@@ -76,6 +77,8 @@ const CHECK_TIMEOUT_MS = 30_000;
 const QUIESCE_TIMEOUT_MS = 15_000;
 /** How long a pane whose process just ended may take to tell its exit. */
 const EXIT_SETTLE_MS = 3000;
+/** A pane that printed this recently is taken over first (see `adopt.ts`). */
+const HOT_OUTPUT_MS = 10_000;
 /** Requests that may be cut off by the exec: waits the client can make again. */
 const MAY_CUT = new Set(["daemon.upgrade", "pane.wait"]);
 
@@ -178,6 +181,7 @@ export class Upgrader {
       step = "freeze";
       const freezeStart = performance.now();
       timings.freeze_at = Date.now();
+      const freezeCpu = ownCpuMs();
       frozen = workspace.panes;
       const stuck = frozen.filter((pane) => !pane.freeze());
       if (stuck.length > 0) {
@@ -201,6 +205,11 @@ export class Upgrader {
       files.push(handoffFile(this.#parts.files, request.id));
       handoff.timings.save = Math.round(performance.now() - saveStart);
       handoff.frozen_at = Date.now();
+      const cpu = ownCpuMs();
+      if (cpu !== undefined && freezeCpu !== undefined) {
+        handoff.timings.cpu_hold = cpu - freezeCpu;
+        handoff.timings.cpu_at = cpu;
+      }
       writeHandoff(files[1], handoff);
 
       step = "exec";
@@ -299,6 +308,7 @@ export class Upgrader {
           output_bytes: pane.outputBytes,
           output_at: pane.outputAt,
           ...(pane.resume ? { resume: pane.resume } : {}),
+          hot: live && (pane.attached > 0 || Date.now() - pane.outputAt < HOT_OUTPUT_MS),
         };
       }),
       told: watcher.toldLines(),

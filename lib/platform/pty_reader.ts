@@ -189,7 +189,8 @@ export class PtyReader {
     if (copy < 0) return null;
     const id = this.#next++;
     this.#sinks.set(id, sink);
-    this.#send(options.paused ? OP.watchPaused : OP.watch, id, copy);
+    // A paused source is not polled, so the thread need not wake for it.
+    this.#send(options.paused ? OP.watchPaused : OP.watch, id, copy, !options.paused);
     return {
       // A pause needs no wake: the thread sees it before it reads again.
       pause: () => this.#send(OP.pause, id, -1, false),

@@ -48,9 +48,13 @@ export interface UpgradeOutcome {
   /** How many panes were handed over. */
   panes: number;
   /**
-   * How long it took (ms): `check` (the new program's check), `freeze`
-   * (the panes' output stood still, handed over: the longest stall), `total`
-   * (from the request to the new skiffd answering).
+   * How long it took (ms): `check` (the new program's check), `freeze` (how
+   * long the busy panes' output stood still: those a person was attached to
+   * or that printed in the last seconds, taken over first), `freeze_all`
+   * (until the last pane read again), and the steps between (`quiesce`,
+   * `hold`, `save`, `start`, `read`, `adopt`, `listen`); `cpu_hold` and
+   * `cpu_takeover` are the CPU time of the old program's freeze and of the
+   * new program's start, which load does not change.
    */
   ms: Record<string, number>;
   /** When it ended (ISO 8601). */

@@ -345,3 +345,20 @@ Deno.test("upgrade: across a change of protocol, both ways; meanwhile the other 
     await next.remove();
   }
 });
+
+Deno.test("upgrade: skiff wait goes on through it and sees the end it waited for", async () => {
+  await withSkiff(async (skiff) => {
+    await skiff.ok(["new", "--name", "job", "--", ...BASH, "-c", "read line; exit 0"]);
+    const waiting = skiff.run(["wait", "job", "--until", "exited", "--timeout", "120"]);
+    // The wait is under way before the upgrade cuts it off.
+    await waitFor(
+      "the wait to be under way",
+      async () =>
+        (await skiff.json<DaemonStatus>(["daemon", "status"])).clients >= 2 ? true : undefined,
+    );
+    await skiff.ok(["daemon", "upgrade"]);
+    await skiff.ok(["keys", "job", "Enter"]);
+    const result = await waiting;
+    assertEquals([result.code, result.stdout.trim()], [0, "job is exited"], result.stderr);
+  });
+});

@@ -100,7 +100,7 @@ Deno.test("upgrade faults: a program whose daemon cannot start is refused or und
     version: "0.97.0",
     edits: [{
       path: "lib/daemon/adopt.ts",
-      find: /export function adoptPanes\([^)]*\): Pane\[\] \{/,
+      find: "export function adoptionOrder(handoff: Handoff): { hot: string[]; rest: string[] } {",
       replace: '$&\n  throw new Error("taking panes over is broken on purpose");',
     }],
   });
