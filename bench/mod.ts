@@ -9,9 +9,11 @@
 import { type BenchRow, renderTable } from "./harness.ts";
 import { benchAgents } from "./agents.ts";
 import { benchDash } from "./dash.ts";
+import { benchHosts } from "./hosts.ts";
 import { benchLedger } from "./ledger.ts";
 import { benchLoad } from "./load.ts";
 import { benchPanes } from "./panes.ts";
+import { benchUpgrade } from "./upgrade.ts";
 import { benchWatch } from "./watch.ts";
 import { benchWorktree } from "./worktree.ts";
 
@@ -26,11 +28,15 @@ if (import.meta.main) {
   rows.push(...await benchAgents(log));
   log("bench: the watcher (a turn end to the Skiff agent's line)…");
   rows.push(...await benchWatch(log));
+  log("bench: skiff daemon upgrade with 200 panes…");
+  rows.push(...await benchUpgrade(log));
   log("bench: ledger (ls on 10,000 rows, adds)…");
   rows.push(...await benchLedger(log));
   log("bench: worktrees (a count after a turn end, ls with worktree panes, diff --stat)…");
   rows.push(...await benchWorktree(log));
   log("bench: the dashboard (first frame, keys, preview, idle CPU, under a flood)…");
   rows.push(...await benchDash(log));
+  log("bench: hosts over loopback SSH (a send, ls --all-hosts, a remote turn end to the line)…");
+  rows.push(...await benchHosts(log));
   console.log(renderTable(rows));
 }

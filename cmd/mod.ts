@@ -129,7 +129,7 @@ export const COMMAND_ROWS: readonly CommandRow[] = [
   },
   {
     name: "daemon",
-    summary: "Run, start, stop, restart, reload or inspect skiffd",
+    summary: "Run, start, stop, restart, upgrade, reload or inspect skiffd",
   },
   {
     name: "completions",

@@ -7,6 +7,7 @@
 import { defineCommand, PANE_ARG, secondsToMs } from "../lib/cli/mod.ts";
 import { withPane } from "../lib/hosts/resolve.ts";
 import type { WaitState } from "../lib/protocol/agents.ts";
+import { waitFollowingUpgrades } from "../lib/client/wait.ts";
 
 const STATES = [
   "idle",
@@ -52,12 +53,13 @@ export const command = defineCommand({
   run: async (ctx) => {
     const until = (ctx.opts.until ?? "idle") as WaitState;
     const seconds = ctx.opts.timeout;
+    const timeoutMs = seconds === undefined ? undefined : secondsToMs(seconds, "timeout");
+    const local = !ctx.args.PANE.includes(":");
     const result = await withPane(ctx.args.PANE, (client, pane) =>
-      client.call("pane.wait", {
-        pane,
-        until,
-        timeout_ms: seconds === undefined ? undefined : secondsToMs(seconds, "timeout"),
-      }));
+      local
+        // A local pane's wait follows skiffd through an upgrade.
+        ? waitFollowingUpgrades(client, pane, { until, timeoutMs })
+        : client.call("pane.wait", { pane, until, timeout_ms: timeoutMs }));
     ctx.out.result(result, () => ctx.out.line(`${result.name} is ${result.state}`));
   },
 });

@@ -88,6 +88,34 @@ export interface TrackerSnapshot {
   hook: HookReport | null;
 }
 
+/**
+ * The tracker's memory, as plain data: what a new skiffd needs after
+ * `skiff daemon upgrade` to go on following a pane mid-turn (see
+ * {@linkcode AgentTracker.save}). Times are ms since the epoch.
+ */
+export interface TrackerState {
+  /** The agent in front, by id, or null. */
+  agent: string | null;
+  /** The state. */
+  state: PaneState;
+  /** Whether a turn is under way. */
+  in_turn: boolean;
+  /** How many turns have started. */
+  turns: number;
+  /** The last hook report. */
+  hook: HookReport | null;
+  /** Since when the screen looked idle, if it does. */
+  raw_idle_since: number | null;
+  /** The last sign of work. */
+  last_working_at: number;
+  /** When a prompt went in that no turn followed yet. */
+  submitted_at: number | null;
+  /** When the agent appeared. */
+  agent_since: number;
+  /** Since when it has looked working without a confirmed turn. */
+  working_since: number | null;
+}
+
 /** Follows one pane's agent. */
 export class AgentTracker {
   readonly #registry: () => AgentRegistry;
@@ -366,6 +394,42 @@ export class AgentTracker {
       composer: this.#reading?.composer ?? null,
       hook: this.#hook ?? null,
     };
+  }
+
+  /** The tracker's memory, to go on elsewhere with {@linkcode AgentTracker.restore}. */
+  save(): TrackerState {
+    return {
+      agent: this.#agent?.id ?? null,
+      state: this.#state,
+      in_turn: this.#inTurn,
+      turns: this.#turns,
+      hook: this.#hook ? { ...this.#hook } : null,
+      raw_idle_since: this.#rawIdleSince ?? null,
+      last_working_at: this.#lastWorkingAt,
+      submitted_at: this.#submittedAt ?? null,
+      agent_since: this.#agentSince,
+      working_since: this.#workingSince ?? null,
+    };
+  }
+
+  /**
+   * Takes up a memory saved by {@linkcode AgentTracker.save} on a new
+   * tracker. An agent the registry no longer knows is forgotten: the next
+   * reading starts over, as for an agent that just appeared.
+   */
+  restore(state: TrackerState): void {
+    const agent = state.agent === null ? undefined : this.#registry().get(state.agent);
+    if (state.agent !== null && !agent) return;
+    this.#agent = agent;
+    this.#state = state.state;
+    this.#inTurn = state.in_turn;
+    this.#turns = state.turns;
+    this.#hook = state.hook ?? undefined;
+    this.#rawIdleSince = state.raw_idle_since ?? undefined;
+    this.#lastWorkingAt = state.last_working_at;
+    this.#submittedAt = state.submitted_at ?? undefined;
+    this.#agentSince = state.agent_since;
+    this.#workingSince = state.working_since ?? undefined;
   }
 
   /** How long the current agent has been in front (ms), or 0. */

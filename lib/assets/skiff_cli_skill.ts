@@ -145,11 +145,17 @@ follow needs you. Each starts with \`[watch]\`, names the pane, and says what ha
 \`\`\`text
 [watch] pane reviewer 3f2a9c1b is idle. Read it, then mark it seen.
 [watch] pane reviewer 3f2a9c1b is idle: task 7c2e91ab is pending: skiff ledger send 7c2e91ab --enter. Read it, then mark it seen.
+[watch] pane gpu1:reviewer 3f2a9c1b is idle. Read it, then mark it seen.
+[watch] host gpu1 is unreachable: 2 tasks wait. Its panes may be fine; you hear when it is back.
 \`\`\`
 
 Answer each line: read the pane (its result file, then its screen), decide the next step, run the
-command the line names if it still makes sense, and mark the pane seen. A pane you do not mark seen
-is named again by the next watcher run.
+command the line names if it still makes sense, and mark the pane seen. A pane named \`HOST:NAME\` is
+on another host: use that name as it is (\`skiff capture gpu1:reviewer\`, \`skiff seen
+gpu1:reviewer\`).
+A host that is unreachable needs nothing from you but patience (tell the person if it lasts); its
+tasks show \`unreachable\` until the line that it is back. A pane you do not mark seen is named again
+by the next watcher run.
 
 ## JSON
 

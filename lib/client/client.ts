@@ -132,15 +132,26 @@ export class DaemonClient {
 
   /**
    * Connects to the socket at `path` and says hello. Throws if nothing
-   * listens. With `host`, the socket is a link's: it reaches that host's
-   * skiffd, whose version is the host's business, not a local hint.
+   * listens. With `upgrade`, a skiffd of another protocol greets it too
+   * (only `daemon.upgrade` may follow), and tells how its last upgrade went.
+   * With `host`, the socket is a link's: it reaches that host's skiffd,
+   * whose version is the host's business, not a local hint.
    */
-  static async connect(path: string, options: { host?: string } = {}): Promise<DaemonClient> {
+  static async connect(
+    path: string,
+    options: { upgrade?: boolean; host?: string } = {},
+  ): Promise<DaemonClient> {
     const conn = await Deno.connect({ transport: "unix", path });
     const client = new DaemonClient(conn);
     try {
-      client.server = await client.call("hello", { protocol: PROTOCOL_VERSION, client: "skiff" });
-      if (options.host === undefined && !linkSockets.has(path)) noteDaemon(client.server);
+      client.server = await client.call("hello", {
+        protocol: PROTOCOL_VERSION,
+        client: "skiff",
+        ...(options.upgrade ? { upgrade: true } : {}),
+      });
+      if (!options.upgrade && options.host === undefined && !linkSockets.has(path)) {
+        noteDaemon(client.server);
+      }
     } catch (error) {
       client.close();
       throw error;

@@ -40,6 +40,8 @@ export class Connection {
   readonly id: number;
   /** Whether `hello` succeeded. */
   greeted = false;
+  /** Whether the client speaks another protocol and greeted only to upgrade skiffd. */
+  upgradeOnly = false;
   readonly #socket: Socket;
   readonly #splitter = new LineSplitter();
   #mode: "rpc" | "events" | "attach" = "rpc";
@@ -138,6 +140,17 @@ export class Connection {
     if (this.#attach) this.#sendAway({ reason: "reload", returning: true });
     else if (this.#mode !== "rpc" || this.#inflight === 0) this.end();
     else this.#endWhenIdle = true;
+  }
+
+  /**
+   * Tells an attached terminal to leave and come back (an upgrade): its keys
+   * typed before it heard are still read. Returns whether it may type: a
+   * terminal that only watches (a preview) has no keys to wait for.
+   */
+  sendAway(reason: string): boolean {
+    if (!this.#attach) return false;
+    this.#sendAway({ reason, returning: true });
+    return !this.#attach.listener.watching;
   }
 
   /**

@@ -17,6 +17,16 @@ export type EventSink = (event: Event) => void;
 /** How many recent events the backlog keeps. */
 export const EVENT_BACKLOG = 4096;
 
+/** A bus's run as saved by {@linkcode EventBus.save}. */
+export interface SavedEvents {
+  /** The run's id. */
+  run: string;
+  /** The number of its last event. */
+  seq: number;
+  /** Its recent events, oldest first. */
+  backlog: Event[];
+}
+
 /** Options for {@linkcode EventBus.subscribe}. */
 export interface SubscribeOptions {
   /** Send the events after this place first (or a `resync` when they are not known). */
@@ -32,10 +42,24 @@ export class EventBus {
   readonly #limit: number;
   #seq = 0;
 
-  /** Makes a bus for a new run; `backlog` is how many events it keeps. */
-  constructor(options: { run?: string; backlog?: number } = {}) {
-    this.run = options.run ?? crypto.randomUUID().slice(0, 8);
+  /**
+   * Makes a bus for a new run; `backlog` is how many events it keeps. With
+   * `from`, it goes on with a run saved by {@linkcode EventBus.save} (a new
+   * skiffd after an upgrade): the same run, numbers and recent events, so
+   * followers resume with nothing missed and nothing told twice.
+   */
+  constructor(options: { run?: string; backlog?: number; from?: SavedEvents } = {}) {
+    this.run = options.from?.run ?? options.run ?? crypto.randomUUID().slice(0, 8);
     this.#limit = options.backlog ?? EVENT_BACKLOG;
+    if (options.from) {
+      this.#seq = options.from.seq;
+      this.#backlog.push(...options.from.backlog.slice(-this.#limit));
+    }
+  }
+
+  /** The run, its last number and the recent events, for {@linkcode EventBus} `from`. */
+  save(): SavedEvents {
+    return { run: this.run, seq: this.#seq, backlog: [...this.#backlog] };
   }
 
   /** The place of the last event sent. */

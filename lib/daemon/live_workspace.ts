@@ -11,7 +11,8 @@ import type { Config, ConfigSource, Project } from "../config/config.ts";
 import { loginShell } from "../platform/spawn_self.ts";
 import { AgentWatches, paneEventFields } from "./agent_watches.ts";
 import type { EventBus } from "./events.ts";
-import { type AttachEndDetails, Pane } from "./pane.ts";
+import { type AttachEndDetails, Pane, type PaneAdoptOptions, type PaneHooks } from "./pane.ts";
+import type { TrackerState } from "../agents/tracker.ts";
 import type { PtyExit } from "../platform/pty.ts";
 import type { PaneWatch } from "./pane_watch.ts";
 import type { SavedPane, SavedSession, WorkspaceData } from "./workspace.ts";
@@ -20,8 +21,8 @@ import { paneInfo, type PaneWorktreeView } from "./pane_info.ts";
 import { WorkspaceSaver } from "./saver.ts";
 import { checkName, uniqueName } from "./names.ts";
 import { checkProgram, clampSize, DEFAULT_SIZE, paneEnv } from "./pane_env.ts";
-import { SessionReaper } from "./reaper.ts";
-import { SessionEndings } from "./session_endings.ts";
+import { type DoomedSession, SessionReaper } from "./reaper.ts";
+import { type EndedSessions, SessionEndings } from "./session_endings.ts";
 import { ScreenSaver, type ScreenSaveStats } from "./screen_saver.ts";
 import { ScreenStore } from "./screen_store.ts";
 import { restorePanes } from "./restore.ts";
@@ -74,6 +75,18 @@ export interface PaneWorktrees {
   paneView(id: string | undefined): PaneWorktreeView | null;
   /** The folder of worktree `id`, for a restored pane whose last folder is gone. */
   folderOf(id: string | undefined): string | undefined;
+}
+
+/** What a workspace keeps only in memory (see {@linkcode LiveWorkspace.memory}). */
+export interface WorkspaceMemory {
+  /** The workspace as saved, with every change (also one a full disk kept from the file). */
+  data: WorkspaceData;
+  /** The last generation given, so the next one is later. */
+  last_generation: number;
+  /** Which sessions told their end, and those removed whose end is still to be told. */
+  endings: EndedSessions;
+  /** Killed panes whose leftovers are still to be ended. */
+  doomed: DoomedSession[];
 }
 
 /** Options for {@linkcode LiveWorkspace}. */
@@ -210,23 +223,28 @@ export class LiveWorkspace {
     return paneEnv(saved, { socket: this.#options.socket, binDir: this.#options.binDir });
   }
 
-  async #start(saved: SavedPane, argv: string[], prelude?: string): Promise<Pane> {
+  /** The callbacks every pane of this workspace gets, started here or adopted. */
+  #paneHooks(): PaneHooks {
     const events = this.#options.events;
     const watchHooks = this.watches.paneHooks();
+    return {
+      ...watchHooks,
+      activity: (p) => {
+        watchHooks.activity(p);
+        this.#screenSaver.changed(p);
+      },
+      exited: (p, exit) => this.#exited(p, exit),
+      title: (p, title) => events.emit("title", { ...paneEventFields(p), title }),
+    };
+  }
+
+  async #start(saved: SavedPane, argv: string[], prelude?: string): Promise<Pane> {
     const pane = await Pane.start(saved, {
       argv,
       env: this.#paneEnv(saved),
       scrollback: this.#config.daemon.scrollback,
       prelude,
-      hooks: {
-        ...watchHooks,
-        activity: (p) => {
-          watchHooks.activity(p);
-          this.#screenSaver.changed(p);
-        },
-        exited: (p, exit) => this.#exited(p, exit),
-        title: (p, title) => events.emit("title", { ...paneEventFields(p), title }),
-      },
+      hooks: this.#paneHooks(),
     });
     this.#follow(pane);
     this.#screenSaver.add(pane, { scrollback: this.#config.daemon.scrollback });
@@ -240,7 +258,8 @@ export class LiveWorkspace {
   }
 
   #exited(pane: Pane, exit: PtyExit): void {
-    this.#options.log(`pane ${pane.id} exited code=${exit.exitCode} signal=${exit.signal}`);
+    const code = exit.unknown ? "unknown" : exit.exitCode;
+    this.#options.log(`pane ${pane.id} exited code=${code} signal=${exit.signal}`);
     if (!this.#stopping) {
       // Its last screen and its exit are kept, so the pane stays exited through a restart.
       this.#screenSaver.saveNow(pane);
@@ -298,6 +317,47 @@ export class LiveWorkspace {
     for (const pane of this.#panes.values()) {
       if (pane.status === "running") this.#screenSaver.changed(pane);
     }
+  }
+
+  /**
+   * Takes over pane `id` of a skiffd before this one (`skiff daemon
+   * upgrade`): `make` builds its {@linkcode Pane} (see {@linkcode Pane.adopt})
+   * from the options given, and it goes on as if this workspace had started
+   * it, with its agent watch where it was. Until every pane is taken over,
+   * the workspace lists only those that are.
+   */
+  adopt(
+    id: string,
+    make: (saved: SavedPane, base: Pick<PaneAdoptOptions, "hooks" | "scrollback">) => {
+      pane: Pane;
+      tracker?: TrackerState;
+    },
+  ): Pane {
+    const saved = this.#data.panes.find((p) => p.id === id);
+    if (!saved) throw new Error(`the workspace has no pane ${id}`);
+    const scrollback = this.#config.daemon.scrollback;
+    const { pane, tracker } = make(saved, { hooks: this.#paneHooks(), scrollback });
+    this.#follow(pane);
+    if (pane.status === "running") this.#screenSaver.add(pane, { scrollback });
+    if (tracker) this.watches.get(pane)?.tracker.restore(tracker);
+    return pane;
+  }
+
+  /** What this workspace keeps only in memory, for a new skiffd after an upgrade. */
+  memory(): WorkspaceMemory {
+    return {
+      data: structuredClone(this.#data),
+      last_generation: this.#lastGeneration,
+      endings: this.#endings.save(),
+      doomed: this.#reaper.doomed(),
+    };
+  }
+
+  /** Takes up what a skiffd before this one kept in memory (see {@linkcode LiveWorkspace.memory}). */
+  recall(memory: Omit<WorkspaceMemory, "data">): void {
+    this.#lastGeneration = Math.max(this.#lastGeneration, memory.last_generation);
+    this.#endings.recall(memory.endings);
+    for (const doomed of memory.doomed) this.#reaper.doom(doomed);
   }
 
   /**

@@ -11,6 +11,7 @@ import type { EventBus } from "./events.ts";
 import type { LiveWorkspace } from "./live_workspace.ts";
 import type { Params } from "./params.ts";
 import type { WatcherRegistry } from "./watcher_health.ts";
+import type { UpgradeRequest } from "./handoff.ts";
 import type { Worktrees } from "../worktree/mod.ts";
 
 /** What the daemon itself offers to methods. */
@@ -23,6 +24,11 @@ export interface DaemonControl {
   reload(): ResultOf<"daemon.reload">;
   /** Closes every client connection. */
   dropClients(): void;
+  /**
+   * Replaces skiffd's program in place (`skiff daemon upgrade`); returns
+   * only by throwing, when it failed before the exec.
+   */
+  upgrade(request: UpgradeRequest): Promise<never>;
 }
 
 /** What a method receives besides its params. */

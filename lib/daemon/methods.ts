@@ -16,6 +16,7 @@ import type { ServiceMethodName } from "../protocol/app.ts";
 import type { MethodName } from "../protocol/methods.ts";
 import type { MethodTable } from "./method_types.ts";
 import { clampSize } from "./pane_env.ts";
+import { upgradeRequest } from "./handoff.ts";
 import { MAX_SIZE, newPaneRequest, paneSize as size, withAgent } from "./new_pane_params.ts";
 import {
   flag,
@@ -45,6 +46,8 @@ export const METHODS: MethodTable<Exclude<MethodName, "hello" | ServiceMethodNam
     ctx.afterReply(() => ctx.control.stop({ restart }));
     return { stopping: true };
   },
+
+  "daemon.upgrade": (params, ctx) => ctx.control.upgrade(upgradeRequest(params)),
 
   "daemon.reload": (_params, ctx) => {
     const result = ctx.control.reload();

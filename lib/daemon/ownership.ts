@@ -48,11 +48,22 @@ export async function socketAnswers(path: string): Promise<boolean> {
   }
 }
 
+/**
+ * The open lock file a skiffd holds its lock with: a `Deno.FsFile`, or the
+ * descriptor a skiffd inherited across an upgrade (see `exec.ts`).
+ */
+export interface HeldLock {
+  /** Facts about the open file (its inode). */
+  statSync(): { ino: number | null };
+  /** Closes it, which lets the lock go. */
+  close(): void;
+}
+
 /** Watches the lock and the socket of a running skiffd; see the module's description. */
 export class Ownership {
   readonly #files: RuntimeFiles;
   readonly #options: OwnershipOptions;
-  #lock: Deno.FsFile;
+  #lock: HeldLock;
   #lockInode: number | null;
   #socketInode: number | null | undefined;
   #timer: ReturnType<typeof setInterval> | undefined;
@@ -60,11 +71,16 @@ export class Ownership {
   #lost = false;
 
   /** Takes over `lock`, which this process holds; call {@linkcode Ownership.listening} once it listens. */
-  constructor(files: RuntimeFiles, lock: Deno.FsFile, options: OwnershipOptions) {
+  constructor(files: RuntimeFiles, lock: HeldLock, options: OwnershipOptions) {
     this.#files = files;
     this.#lock = lock;
     this.#lockInode = lock.statSync().ino;
     this.#options = options;
+  }
+
+  /** The lock file's inode this skiffd holds the lock on (`null` where unknown). */
+  get lockInode(): number | null {
+    return this.#lockInode;
   }
 
   /** Notes the socket this skiffd just made, to tell it from another's. */

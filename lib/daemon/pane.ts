@@ -23,6 +23,7 @@ import { QueryFilter } from "../screen/query_filter.ts";
 import { findScreenSwitch } from "../screen/alt_switch.ts";
 import { joinBytes } from "../platform/bytes.ts";
 import { type SavedScreen, Screen } from "../screen/screen.ts";
+import type { ScreenState } from "../screen/screen_state.ts";
 import type { PaneResume } from "../protocol/panes.ts";
 import { IdleCollector } from "../platform/heap.ts";
 import { nextIoTurn } from "../platform/io_turn.ts";
@@ -112,6 +113,32 @@ export interface ExitedPaneOptions {
   screen?: SavedScreen;
 }
 
+/** What {@linkcode Pane.adopt} takes over. */
+export interface PaneAdoptOptions {
+  /** The process's terminal, or none when it had exited. */
+  pty?: Pty;
+  /** The screen as saved. */
+  screen: ScreenState;
+  /** How the process ended, when it had. */
+  exit?: PtyExit;
+  /** When it ended (ms since the epoch). */
+  exitedAt?: number;
+  /** What the pane counted. */
+  counts: {
+    stateSince: number;
+    personTypedAt: number;
+    personInputs: number;
+    outputBytes?: number;
+    outputAt?: number;
+  };
+  /** Scrollback lines. */
+  scrollback: number;
+  /** Callbacks. */
+  hooks: PaneHooks;
+  /** Who parses the output (default: the process's shared scheduler). */
+  scheduler?: OutputScheduler;
+}
+
 /** A pane's process status. */
 export type PaneStatus = "running" | "exited";
 
@@ -129,6 +156,7 @@ export class Pane {
   exitedAt: number | undefined;
   #pty: Pty | undefined;
   #pid = 0;
+  #frozen = false;
   #disposed = false;
   #hooks: PaneHooks | undefined;
   #held: Uint8Array[] | undefined;
@@ -180,31 +208,39 @@ export class Pane {
       cols: saved.cols,
       rows: saved.rows,
     });
-    pane.#pty = pty;
-    pane.#pid = pty.pid;
+    pane.#wire(pty, options);
+    return pane;
+  }
+
+  /** Reads `pty` into the screen through the scheduler, and tells its exit. */
+  #wire(pty: Pty, options: Pick<PaneStartOptions, "hooks" | "scheduler">): void {
+    this.#pty = pty;
+    this.#pid = pty.pid;
     const output = (options.scheduler ?? panesScheduler()).add({
-      consume: (data) => pane.#consume(data),
+      consume: (data) => this.#consume(data),
       pause: () => pty.pause(),
-      resume: () => pty.resume(),
+      // A frozen pane (an upgrade under way) stays paused until it thaws.
+      resume: () => {
+        if (!this.#frozen) pty.resume();
+      },
       settled: () => {
-        if (!pane.#disposed) pane.screen.compact();
+        if (!this.#disposed) this.screen.compact();
       },
     });
-    pane.#output = output;
+    this.#output = output;
     pty.onData((data) => output.push(data));
     pty.onExit((exit) => {
-      pane.#pty = undefined;
+      this.#pty = undefined;
       // The screen is final only once what waits is parsed.
       output.whenDrained(() => {
-        pane.status = "exited";
-        pane.exit = exit;
-        pane.exitedAt = Date.now();
-        pane.stateSince = pane.exitedAt;
-        if (pane.#disposed) return;
-        options.hooks.exited(pane, exit);
+        this.status = "exited";
+        this.exit = exit;
+        this.exitedAt = Date.now();
+        this.stateSince = this.exitedAt;
+        if (this.#disposed) return;
+        options.hooks.exited(this, exit);
       });
     });
-    return pane;
   }
 
   /**
@@ -396,6 +432,72 @@ export class Pane {
         // Gone already.
       }
     }
+  }
+
+  /**
+   * A pane a skiffd before this one ran (`skiff daemon upgrade`): its
+   * process goes on under `pty` (absent once it exited), its screen is
+   * rebuilt from the saved state, and what it counted goes on. It starts
+   * frozen: reading starts at {@linkcode Pane.thaw}, and output the process
+   * wrote meanwhile waited in the kernel.
+   */
+  static adopt(saved: SavedPane, options: PaneAdoptOptions): Pane {
+    const ref: { pane?: Pane } = {};
+    const screen = new Screen(options.screen.cols, options.screen.rows, {
+      scrollback: options.scrollback,
+      respond: (answer) => ref.pane?.write(encoder.encode(answer)),
+    });
+    screen.restoreState(options.screen);
+    const pane = new Pane(saved, screen);
+    ref.pane = pane;
+    pane.#hooks = options.hooks;
+    screen.onTitle((title) => options.hooks.title(pane, title));
+    screen.onBell(() => options.hooks.bell(pane));
+    pane.stateSince = options.counts.stateSince;
+    pane.personTypedAt = options.counts.personTypedAt;
+    pane.personInputs = options.counts.personInputs;
+    pane.outputBytes = options.counts.outputBytes ?? 0;
+    pane.outputAt = options.counts.outputAt ?? 0;
+    if (options.pty) {
+      // Held until the new skiffd commits: its owner thaws it then.
+      pane.#frozen = true;
+      pane.#wire(options.pty, options);
+    } else {
+      pane.status = "exited";
+      pane.exit = options.exit ?? { exitCode: 0, signal: 0, unknown: true };
+      pane.exitedAt = options.exitedAt ?? Date.now();
+    }
+    return pane;
+  }
+
+  /**
+   * Stops reading the process's output, and keeps it stopped until
+   * {@linkcode Pane.thaw}: the output waits in the kernel (an upgrade hands
+   * the terminal over meanwhile). Returns false when the pane cannot be
+   * handed over: its output is read where a pause does not stop all reading.
+   */
+  freeze(): boolean {
+    this.#frozen = true;
+    if (!this.#pty) return true;
+    this.#pty.pause();
+    return this.#pty.fd !== undefined;
+  }
+
+  /** Reads output again after {@linkcode Pane.freeze}. */
+  thaw(): void {
+    if (!this.#frozen) return;
+    this.#frozen = false;
+    if (this.#pty && !(this.#output?.paused ?? false)) this.#pty.resume();
+  }
+
+  /** Parses every byte of output that waits, now. */
+  drainOutput(): void {
+    this.#output?.parse(Number.MAX_SAFE_INTEGER, performance.now());
+  }
+
+  /** The PTY master a frozen pane hands over, while its process runs. */
+  get handoffFd(): number | undefined {
+    return this.#pty?.fd;
   }
 
   /** Frees the screen. */

@@ -32,10 +32,22 @@ function leaderStartOf(pane: Pane): number | undefined {
   return pane.status === "running" && pane.pid > 0 ? processStartTicks(pane.pid) : undefined;
 }
 
+/** A killed pane's session in its grace time (see {@linkcode SessionReaper.doomed}). */
+export interface DoomedSession {
+  /** The session's leader (the pane's process). */
+  pid: number;
+  /** The leader's start time at the hang-up. */
+  leader_start: number | null;
+  /** When the grace ends (ms since the epoch). */
+  until: number;
+}
+
 /** Hangs up on panes' processes and kills what stays. */
 export class SessionReaper {
   /** Sessions of killed panes still in their grace time: leader pid → its start time. */
   readonly #doomed = new Map<number, number | undefined>();
+  /** When each grace ends. */
+  readonly #until = new Map<number, number>();
 
   /**
    * Hangs up on a killed pane. A program that ignores SIGHUP, or is slow to
@@ -48,10 +60,33 @@ export class SessionReaper {
     pane.kill("SIGHUP");
     if (pid <= 0) return;
     this.#doomed.set(pid, leaderStart);
+    this.#until.set(pid, Date.now() + KILL_GRACE_MS);
     setTimeout(() => {
       this.#doomed.delete(pid);
+      this.#until.delete(pid);
       if (!endSession(pid, leaderStart) && pane.status === "running") pane.killGroups();
     }, KILL_GRACE_MS);
+  }
+
+  /** Killed panes' sessions still in their grace time, for a new skiffd after an upgrade. */
+  doomed(): DoomedSession[] {
+    return [...this.#doomed].map(([pid, start]) => ({
+      pid,
+      leader_start: start ?? null,
+      until: this.#until.get(pid) ?? Date.now(),
+    }));
+  }
+
+  /** Ends a session a skiffd before this one hung up on, when its grace runs out. */
+  doom(session: DoomedSession): void {
+    const start = session.leader_start ?? undefined;
+    this.#doomed.set(session.pid, start);
+    this.#until.set(session.pid, session.until);
+    setTimeout(() => {
+      this.#doomed.delete(session.pid);
+      this.#until.delete(session.pid);
+      endSession(session.pid, start);
+    }, Math.max(0, session.until - Date.now()));
   }
 
   /**

@@ -18,7 +18,15 @@ import {
   worktreesFile,
 } from "../config/paths.ts";
 import { SkiffError } from "../errors.ts";
-import { ensureDir, pathExists, tryFileLock, writeOwnPid } from "../platform/files.ts";
+import {
+  ensureDir,
+  fileLockHeld,
+  lockHolderPid,
+  pathExists,
+  tryFileLock,
+  writeOwnPid,
+} from "../platform/files.ts";
+import { inheritedFile } from "../platform/exec.ts";
 import { PROTOCOL_VERSION, VERSION } from "../version.ts";
 import { EventBus } from "./events.ts";
 import { LiveWorkspace } from "./live_workspace.ts";
@@ -33,13 +41,60 @@ import { type DaemonService, serviceMethods } from "./services.ts";
 import { writeSkiffShim } from "./shim.ts";
 import { WatcherRegistry } from "./watcher_health.ts";
 import { startWatcher as startWatcherApart } from "./watcher_start.ts";
-import { loadWorkspace } from "./workspace.ts";
-import { inodeOf, Ownership, socketAnswers } from "./ownership.ts";
+import { loadWorkspace, parseWorkspace } from "./workspace.ts";
+import { type HeldLock, inodeOf, Ownership, socketAnswers } from "./ownership.ts";
+import {
+  adoptionOrder,
+  type AdoptMarks,
+  adoptPane,
+  adoptRest,
+  checkHandoff,
+  commitAdoption,
+  execBack,
+  faultAt,
+  type StartMode,
+  startMode,
+} from "./adopt.ts";
+import { Upgrader } from "./upgrade.ts";
+import type { UpgradeStep } from "./handoff.ts";
 import { Worktrees } from "../worktree/mod.ts";
 import { countWorktreesOnTurnEnd } from "./worktree_methods.ts";
 
+/** Requests on one pane that may be served while a new skiffd still takes other panes over. */
+const PASS_GATE = new Set(["attach", "pane.capture", "pane.get"]);
+
 /** How often each pane's working folder is re-read (so a restore finds it) and a failed save is tried again. */
 const CWD_REFRESH_MS = 5000;
+
+/** How long the watcher of an older program gets to end before a new one starts. */
+const WATCHER_HANDOVER_MS = 5000;
+
+/** Ends the watcher that runs (an older program's, after an upgrade) and waits until it is gone. */
+async function replaceWatcher(files: RuntimeFiles, log: (line: string) => void): Promise<void> {
+  if (!(await fileLockHeld(files.watchLock))) return;
+  const pid = lockHolderPid(files.watchLock);
+  if (pid === null) return;
+  log(`ending the watcher of the skiff before the upgrade, pid ${pid}`);
+  try {
+    Deno.kill(pid, "SIGTERM");
+  } catch {
+    return;
+  }
+  const deadline = Date.now() + WATCHER_HANDOVER_MS;
+  while (Date.now() < deadline && await fileLockHeld(files.watchLock)) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** How far a new program got in taking over in place (see `adopt.ts`). */
+interface Adopting {
+  /** Whether it committed: it owns every pane, and a failure no longer gives them back. */
+  committed: boolean;
+  /** The step under way. */
+  step: UpgradeStep;
+  /** When it reached each point (ms since the epoch), for the outcome's timings. */
+  marks: AdoptMarks;
+}
 
 /** The result of {@linkcode runDaemon}. */
 export interface DaemonOutcome {
@@ -61,18 +116,34 @@ export interface RunDaemonOptions {
  */
 export async function runDaemon(options: RunDaemonOptions = {}): Promise<DaemonOutcome> {
   const files = runtimeFiles();
+  let mode: StartMode = { kind: "fresh" };
+  const adopting: Adopting = { committed: false, step: "adopt", marks: { entered: Date.now() } };
   try {
-    return await serve(files, options.services ?? []);
-  } catch (error) {
-    try {
-      Deno.writeTextFileSync(
-        files.log,
-        `${new Date().toISOString()} failed to start: ${(error as Error)?.stack ?? error}\n`,
-        { append: true },
-      );
-    } catch {
-      // No log either.
+    mode = startMode();
+    if (mode.kind === "check") {
+      // The new program's check during an upgrade: one JSON line, then done.
+      console.log(JSON.stringify(await checkHandoff(mode.file)));
+      return { alreadyRunning: false };
     }
+    return await serve(files, options.services ?? [], mode, adopting);
+  } catch (error) {
+    if (mode.kind === "adopt" && !adopting.committed && !mode.undo) {
+      // Before the commit: the old program takes every pane back, in place.
+      const why = (error as Error)?.message ?? String(error);
+      logLine(
+        files.log,
+        `upgrade ${mode.handoff.id}: cannot take over (${why}); running the old skiffd again`,
+      );
+      const failed = execBack(mode, adopting.step, why);
+      logLine(
+        files.log,
+        `upgrade ${mode.handoff.id}: the old skiffd cannot run again: ${failed.message}`,
+      );
+    }
+    if (mode.kind === "check") {
+      throw new SkiffError((error as Error)?.message ?? String(error), { exit: "DAEMON" });
+    }
+    logLine(files.log, `failed to start: ${(error as Error)?.stack ?? error}`);
     if (error instanceof SkiffError) throw error;
     throw new SkiffError(`skiffd could not start: ${(error as Error).message}`, {
       exit: "DAEMON",
@@ -80,13 +151,51 @@ export async function runDaemon(options: RunDaemonOptions = {}): Promise<DaemonO
   }
 }
 
+/** Appends one line to the log at `path`, for when skiffd's own log is not open. */
+function logLine(path: string, line: string): void {
+  try {
+    Deno.writeTextFileSync(path, `${new Date().toISOString()} ${line}\n`, { append: true });
+  } catch {
+    // No log either.
+  }
+}
+
+/**
+ * Clears the way for a fresh start that holds the lock: removes a stale
+ * socket. Returns false when something answers on it (a skiffd of an older
+ * build, without the lock): this one must not start.
+ */
+async function clearStaleSocket(
+  files: RuntimeFiles,
+  log: (line: string) => void,
+): Promise<boolean> {
+  try {
+    Deno.statSync(files.socket);
+    if (await socketAnswers(files.socket)) {
+      // A skiffd without our lock (an older build) answers; leave it be.
+      log(`socket ${files.socket} answers but its lock was free; not starting`);
+      return false;
+    }
+    log(`removing stale socket ${files.socket}`);
+    Deno.removeSync(files.socket);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  return true;
+}
+
 async function serve(
   files: RuntimeFiles,
   services: readonly DaemonService[],
+  mode: Exclude<StartMode, { kind: "check" }>,
+  adopting: Adopting,
 ): Promise<DaemonOutcome> {
   ensureDir(files.dir, 0o700);
-  const lock = await tryFileLock(files.lock);
-  if (!lock) return { alreadyRunning: true };
+  const handoff = mode.kind === "adopt" ? mode.handoff : undefined;
+  // Taking over in place, the lock is held already, by the descriptor handed over.
+  const fresh = handoff ? undefined : await tryFileLock(files.lock);
+  if (fresh === null) return { alreadyRunning: true };
+  const lock: HeldLock = fresh ?? inheritedFile(handoff!.fds.lock);
   let writeLog = openLog(files.log);
   let logInode = inodeOf(files.log);
   const log = (line: string) => writeLog(line);
@@ -97,18 +206,10 @@ async function serve(
     writeLog = openLog(files.log);
     logInode = inodeOf(files.log);
   };
-  try {
-    Deno.statSync(files.socket);
-    if (await socketAnswers(files.socket)) {
-      // A skiffd without our lock (an older build) answers; leave it be.
-      log(`socket ${files.socket} answers but its lock was free; not starting`);
-      lock.close();
-      return { alreadyRunning: true };
-    }
-    log(`removing stale socket ${files.socket}`);
-    Deno.removeSync(files.socket);
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  if (!handoff && !(await clearStaleSocket(files, log))) {
+    lock.close();
+    writeLog.close();
+    return { alreadyRunning: true };
   }
 
   let stopping = false;
@@ -129,10 +230,12 @@ async function serve(
   });
 
   ensureDir(stateDir(), 0o700);
-  const started = Date.now();
-  const events = new EventBus();
+  const started = handoff ? Date.parse(handoff.started) : Date.now();
+  const events = new EventBus(handoff ? { from: handoff.events } : {});
   const stateFile = workspaceFile(files.socket);
-  const loaded = loadWorkspace(stateFile);
+  const loaded = handoff
+    ? { data: parseWorkspace(handoff.workspace.data) }
+    : loadWorkspace(stateFile);
   if (loaded.setAside) log(`workspace was unreadable; kept it as ${loaded.setAside}`);
   const config = new ConfigSource(
     projectsFile(),
@@ -150,13 +253,20 @@ async function serve(
     mayWrite: () => ownership.owns(),
     screens: screensDir(files.socket),
   });
-  log(`skiffd ${VERSION} starting, pid ${Deno.pid}, socket ${files.socket}`);
-  logApart(log);
+  if (handoff) {
+    workspace.recall(handoff.workspace);
+    log(
+      `skiffd ${VERSION} taking over in place from ${handoff.from.version}` +
+        `${mode.kind === "adopt" && mode.undo ? " (undoing an upgrade)" : ""}, pid ${Deno.pid}`,
+    );
+  } else {
+    log(`skiffd ${VERSION} starting, pid ${Deno.pid}, socket ${files.socket}`);
+    logApart(log);
+  }
 
   let resolveStopped: () => void = () => {};
   const stopped = new Promise<void>((resolve) => resolveStopped = resolve);
 
-  // Listen before restoring, so that clients waiting on a start see us at once.
   const control: DaemonControl = {
     status: () => ({
       pid: Deno.pid,
@@ -174,6 +284,7 @@ async function serve(
       workspace_error: workspace.saveError,
       log: files.log,
       watcher: watcher.status(),
+      upgrade: upgrader.last,
       screens: { dir: screensDir(files.socket), ...workspace.screenSaves },
     }),
     stop: (options) => options?.restart ? stop("restarting", { returning: true }) : stop("stopped"),
@@ -184,20 +295,84 @@ async function serve(
       return { reloaded: true as const, config: fresh.file, projects: fresh.projects.length };
     },
     dropClients: () => server.dropClients(),
+    upgrade: (request) => upgrader.upgrade(request),
   };
   const watcher = new WatcherRegistry(events, log);
+  if (handoff) watcher.rememberTold(handoff.told);
   const server: Server = new Server({
     context: (connection) => ({ workspace, events, connection, control, watcher, worktrees }),
     log,
     serviceMethods: serviceMethods(services),
+    lastUpgrade: () => upgrader.last,
+    // While a new skiffd takes panes over, a terminal may attach to (or look at) one it has.
+    passesGate: (request) => {
+      const pane = request.params?.pane;
+      if (!PASS_GATE.has(request.method) || typeof pane !== "string") return false;
+      try {
+        workspace.resolvePane(pane);
+        return true;
+      } catch {
+        return false;
+      }
+    },
   });
-  await server.listen(files.socket);
-  ownership.listening();
-  ownership.start();
-  writeOwnPid(lock);
+  const upgrader = new Upgrader({
+    files,
+    workspace,
+    events,
+    watcher,
+    server,
+    lockInode: () => ownership.lockInode,
+    started: new Date(started).toISOString(),
+    log,
+  });
 
   preparePanes({ log });
-  await workspace.restore();
+  if (mode.kind === "adopt") {
+    faultAt(mode, "adopt");
+    adopting.marks.read = Date.now();
+    const order = adoptionOrder(mode.handoff);
+    const handed = new Map(mode.handoff.panes.map((p) => [p.id, p]));
+    const hot = order.hot.map((id) => adoptPane(workspace, handed.get(id)!));
+    adopting.marks.adopted = Date.now();
+    adopting.step = "listen";
+    faultAt(mode, "listen");
+    // Requests wait until every pane is taken over; hello is answered at once.
+    server.gate();
+    await server.listenFd(mode.handoff.fds.listener);
+    ownership.listening();
+    ownership.start();
+    // The commit point: from here on this program owns every pane.
+    const outcome = commitAdoption(mode, hot, adopting.marks);
+    adopting.committed = true;
+    upgrader.took(outcome);
+    const rest = await adoptRest(workspace, mode.handoff, order.rest, log);
+    outcome.ms.freeze_all = Date.now() - (mode.handoff.timings.freeze_at ?? Date.now());
+    server.open();
+    log(
+      outcome.ok
+        ? `upgrade ${outcome.id}: skiffd ${outcome.from} → ${VERSION}, ${outcome.panes} panes ` +
+          `taken over; output stood still ${outcome.ms.freeze ?? "?"} ms (${hot.length} busy ` +
+          `panes), ${outcome.ms.freeze_all} ms (all)`
+        : `upgrade ${outcome.id} undone: ${outcome.error}`,
+    );
+    if (outcome.ok) {
+      events.emit("daemon-upgraded", {
+        from_version: outcome.from,
+        version: VERSION,
+        pid: Deno.pid,
+        panes: outcome.panes,
+      });
+    }
+    for (const pane of [...hot, ...rest]) workspace.watches.get(pane)?.evaluate();
+  } else {
+    // Listen before restoring, so that clients waiting on a start see us at once.
+    await server.listen(files.socket);
+    ownership.listening();
+    ownership.start();
+    if (fresh) writeOwnPid(fresh);
+    await workspace.restore();
+  }
   countWorktreesOnTurnEnd(events, workspace, worktrees);
 
   // The watcher runs while the Skiff agent's session exists: start it now if
@@ -205,7 +380,12 @@ async function serve(
   // keeps it to one.
   const startWatcher = (why: string) => void startWatcherApart(files, why, log);
   if (workspace.sessions.some((s) => Object.hasOwn(s.marks, SKIFF_AGENT_MARK))) {
-    startWatcher("the Skiff agent's session exists");
+    if (handoff && handoff.from.version !== VERSION && mode.kind === "adopt" && !mode.undo) {
+      // The watcher runs the old program: the new one takes its place.
+      void replaceWatcher(files, log).then(() => startWatcher(`skiffd is ${VERSION} now`));
+    } else {
+      startWatcher("the Skiff agent's session exists");
+    }
   }
   events.subscribe((event) => {
     if (

@@ -15,6 +15,7 @@ import type { Method, MethodContext } from "./method_types.ts";
 import { METHODS } from "./methods.ts";
 import { noService } from "./services.ts";
 import type { ServiceMethodName } from "../protocol/app.ts";
+import type { UpgradeOutcome } from "../protocol/daemon.ts";
 
 /** The service methods the protocol knows, so that one nobody serves gets a clear answer. */
 const SERVICE_METHODS = new Set<string>(["app.status"] satisfies ServiceMethodName[]);
@@ -43,6 +44,9 @@ function protocolRefusal(protocol: unknown): NonNullable<Response["error"]> {
   };
 }
 
+/** How long attached terminals get to leave before an upgrade hands the panes over. */
+const ATTACHED_AWAY_MS = 1000;
+
 /** Options for {@linkcode Server}. */
 export interface ServerOptions {
   /** Builds the context for a method call on `connection`. */
@@ -51,7 +55,18 @@ export interface ServerOptions {
   log: (line: string) => void;
   /** The service methods, by name, of the services skiffd runs. */
   serviceMethods?: Map<string, Method>;
+  /** How the last upgrade went, for the hello of `skiff daemon upgrade`. */
+  lastUpgrade?: () => UpgradeOutcome | null;
+  /** Whether a request may pass the gate (see {@linkcode Server.gate}) before it opens. */
+  passesGate?: (request: Request) => boolean;
 }
+
+/**
+ * What a client of another protocol may call after an upgrade hello: the
+ * subset every skiffd keeps, so that `skiff daemon upgrade` works across a
+ * change of protocol. Its params and results never change.
+ */
+const UPGRADE_METHODS = new Set<string>(["daemon.upgrade"]);
 
 function isRequest(value: unknown): value is Request {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
@@ -67,11 +82,34 @@ export class Server {
   readonly #connections = new Set<Connection>();
   readonly #options: ServerOptions;
   #nextId = 1;
+  /** Requests under way, by a number of their own: their method. */
+  readonly #inflight = new Map<number, string>();
+  #nextRequest = 1;
+  #holding = false;
+  #gate: PromiseWithResolvers<void> | undefined;
 
   /** Makes a server; call {@linkcode Server.listen}. */
   constructor(options: ServerOptions) {
     this.#options = options;
     this.#server = net.createServer((socket) => this.#accept(socket));
+  }
+
+  /**
+   * Listens on a socket already listening at descriptor `fd`, inherited
+   * from the skiffd this one replaced in place: connections made meanwhile
+   * waited in its queue and are served now.
+   */
+  listenFd(fd: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.#server.once("error", reject);
+      this.#server.listen({ fd }, () => resolve());
+    });
+  }
+
+  /** The listening socket's descriptor, to hand to a new program. */
+  get listenerFd(): number | undefined {
+    const fd = (this.#server as unknown as { _handle?: { fd?: number } })._handle?.fd;
+    return typeof fd === "number" && fd >= 0 ? fd : undefined;
   }
 
   /** Listens on `path`, creating the socket with mode 0600. */
@@ -137,30 +175,101 @@ export class Server {
       });
       return true;
     }
+    if (this.#holding && request.method !== "hello") {
+      // The panes are being handed to a new program: nothing may start now.
+      connection.send({
+        id: request.id,
+        error: {
+          code: "daemon",
+          message: "skiffd is being upgraded; run it again in a moment",
+        },
+      });
+      return true;
+    }
     connection.requestStarted();
+    const key = this.#nextRequest++;
+    this.#inflight.set(key, request.method);
     // What follows an attach may be frames already: read nothing more until it is answered.
     const switches = request.method === "attach";
     this.#dispatch(connection, request).catch((error) => {
       this.#options.log(`internal error in ${request.method}: ${error?.stack ?? error}`);
     }).finally(() => {
+      this.#inflight.delete(key);
       connection.requestFinished();
       if (switches) connection.resumeInput();
     });
     return !switches;
   }
 
+  /**
+   * Refuses every new request from now on (an upgrade is handing the panes
+   * over), and resolves once the requests under way have been answered,
+   * except those of methods in `besides` (waits that may last, the upgrade's
+   * own request); `false` when some are still under way after `timeoutMs`.
+   */
+  async hold(besides: ReadonlySet<string>, timeoutMs: number): Promise<boolean> {
+    this.#holding = true;
+    // Attached terminals leave first, so their keys go in before the panes are handed over.
+    const leaving = [...this.#connections].filter((c) => c.sendAway("upgrade"));
+    const away = Date.now() + ATTACHED_AWAY_MS;
+    while (leaving.some((c) => !c.closed) && Date.now() < away) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    const deadline = Date.now() + timeoutMs;
+    const busy = () => [...this.#inflight.values()].some((method) => !besides.has(method));
+    while (busy()) {
+      if (Date.now() > deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    return true;
+  }
+
+  /**
+   * Keeps requests waiting (hello is still answered) until
+   * {@linkcode Server.open}: a new skiffd taking over in place has not built
+   * every pane yet.
+   */
+  gate(): void {
+    this.#gate ??= Promise.withResolvers<void>();
+  }
+
+  /** Lets requests that waited at the gate through, in order. */
+  open(): void {
+    this.#gate?.resolve();
+    this.#gate = undefined;
+  }
+
+  /** Serves requests again after {@linkcode Server.hold}. */
+  release(): void {
+    this.#holding = false;
+  }
+
+  /** The methods of the requests under way. */
+  get requestsUnderWay(): string[] {
+    return [...this.#inflight.values()];
+  }
+
   async #dispatch(connection: Connection, request: Request): Promise<void> {
     const params = request.params ?? {};
     if (request.method === "hello") {
       const protocol = params.protocol;
-      if (protocol !== PROTOCOL_VERSION) {
+      // `skiff daemon upgrade` greets with `upgrade`: a client of another
+      // protocol may still upgrade, and nothing else (see UPGRADE_METHODS).
+      const upgrade = params.upgrade === true;
+      if (protocol !== PROTOCOL_VERSION && !upgrade) {
         connection.send({ id: request.id, error: protocolRefusal(protocol) });
         return;
       }
       connection.greeted = true;
+      connection.upgradeOnly = protocol !== PROTOCOL_VERSION;
       connection.send({
         id: request.id,
-        result: { protocol: PROTOCOL_VERSION, version: VERSION, pid: Deno.pid },
+        result: {
+          protocol: PROTOCOL_VERSION,
+          version: VERSION,
+          pid: Deno.pid,
+          ...(upgrade ? { upgrade: this.#options.lastUpgrade?.() ?? null } : {}),
+        },
       });
       return;
     }
@@ -169,6 +278,11 @@ export class Server {
         id: request.id,
         error: { code: ProtocolError.HELLO_REQUIRED, message: "Send hello first" },
       });
+      return;
+    }
+    if (this.#gate && !this.#options.passesGate?.(request)) await this.#gate.promise;
+    if (connection.upgradeOnly && !UPGRADE_METHODS.has(request.method)) {
+      connection.send({ id: request.id, error: protocolRefusal(params.protocol) });
       return;
     }
     const method = Object.hasOwn(METHODS, request.method)

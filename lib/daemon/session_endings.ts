@@ -17,6 +17,14 @@ export interface SessionEndingsOptions {
   log: (line: string) => void;
 }
 
+/** What {@linkcode SessionEndings} knows, for a new skiffd after an upgrade. */
+export interface EndedSessions {
+  /** Sessions that told their end. */
+  ended: string[];
+  /** Sessions removed with their last pane whose end is still to be told. */
+  removed: SavedSession[];
+}
+
 /** Which sessions have ended in this run, and the sessions removed until their end is told. */
 export class SessionEndings {
   readonly #options: SessionEndingsOptions;
@@ -28,6 +36,17 @@ export class SessionEndings {
   /** Tells through `options.events`. */
   constructor(options: SessionEndingsOptions) {
     this.#options = options;
+  }
+
+  /** What it knows, for {@linkcode SessionEndings.recall} in a new skiffd. */
+  save(): EndedSessions {
+    return { ended: [...this.#ended], removed: [...this.#removed.values()] };
+  }
+
+  /** Takes up what a skiffd before this one knew. */
+  recall(known: EndedSessions): void {
+    for (const id of known.ended) this.#ended.add(id);
+    for (const session of known.removed) this.#removed.set(session.id, session);
   }
 
   /** A session runs a process again: it can end again. */

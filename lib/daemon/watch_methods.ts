@@ -7,7 +7,7 @@
 import { SkiffError } from "../errors.ts";
 import type { WatchMethods } from "../protocol/watch.ts";
 import type { MethodTable } from "./method_types.ts";
-import { flag, maybeString, needInt, type Params } from "./params.ts";
+import { flag, maybeString, needInt, needString, type Params } from "./params.ts";
 
 function paneList(params: Params, key: string): string[] {
   const value = params[key];
@@ -50,4 +50,6 @@ export const WATCH_METHODS: MethodTable<keyof WatchMethods> = {
   },
 
   "watch.status": (_params, ctx) => ctx.watcher.status(),
+
+  "watch.forget": (params, ctx) => ({ forgotten: ctx.watcher.forget(needString(params, "pane")) }),
 };

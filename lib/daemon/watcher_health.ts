@@ -53,6 +53,13 @@ export class WatcherRegistry {
     return tells.filter((t) => this.#told.get(t.pane)?.includes(t.line)).map((t) => t.line);
   }
 
+  /** Forgets the lines typed about `pane`; returns how many there were. */
+  forget(pane: string): number {
+    const lines = this.#told.get(pane)?.length ?? 0;
+    this.#told.delete(pane);
+    return lines;
+  }
+
   /** Remembers lines that went in, each until its pane is marked seen. */
   remember(tells: readonly TellLine[]): void {
     for (const { pane, line } of tells) {
@@ -60,6 +67,18 @@ export class WatcherRegistry {
       if (!lines.includes(line)) lines.push(line);
       // A pane nobody marks seen must not grow skiffd for ever: its oldest lines go.
       this.#told.set(pane, lines.slice(-MAX_TOLD_PER_PANE));
+    }
+  }
+
+  /** The lines remembered for each pane, for a new skiffd after an upgrade. */
+  toldLines(): Record<string, string[]> {
+    return Object.fromEntries([...this.#told].map(([pane, lines]) => [pane, [...lines]]));
+  }
+
+  /** Remembers lines a skiffd before this one remembered (see {@linkcode WatcherRegistry.toldLines}). */
+  rememberTold(told: Record<string, string[]>): void {
+    for (const [pane, lines] of Object.entries(told)) {
+      this.remember(lines.map((line) => ({ pane, line })));
     }
   }
 

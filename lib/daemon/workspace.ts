@@ -167,6 +167,28 @@ export interface LoadedWorkspace {
 }
 
 /**
+ * Checks a workspace read from JSON (a file, or a handoff after an
+ * upgrade): sessions and panes that are not whole are left out. Throws when
+ * it is not a workspace at all.
+ */
+export function parseWorkspace(raw: unknown): WorkspaceData {
+  if (
+    !isRecord(raw) || raw.version !== 1 || !Array.isArray(raw.panes) ||
+    !Array.isArray(raw.sessions) || typeof raw.next_pane !== "number" ||
+    typeof raw.next_session !== "number"
+  ) {
+    throw new Error("not a Skiff workspace");
+  }
+  return {
+    version: 1,
+    next_pane: raw.next_pane,
+    next_session: raw.next_session,
+    sessions: raw.sessions.filter(validSession),
+    panes: raw.panes.filter(validPane).map(withKnownReasons).map(withValidOptionals),
+  };
+}
+
+/**
  * Removes the temporary files of saves that a crash (a kill -9) cut off.
  * Only the skiffd that holds this workspace's lock calls this, so none of
  * them is being written.
@@ -199,23 +221,7 @@ export function loadWorkspace(path: string): LoadedWorkspace {
     throw error;
   }
   try {
-    const raw = JSON.parse(text);
-    if (
-      !isRecord(raw) || raw.version !== 1 || !Array.isArray(raw.panes) ||
-      !Array.isArray(raw.sessions) || typeof raw.next_pane !== "number" ||
-      typeof raw.next_session !== "number"
-    ) {
-      throw new Error("not a Skiff workspace");
-    }
-    return {
-      data: {
-        version: 1,
-        next_pane: raw.next_pane,
-        next_session: raw.next_session,
-        sessions: raw.sessions.filter(validSession),
-        panes: raw.panes.filter(validPane).map(withKnownReasons).map(withValidOptionals),
-      },
-    };
+    return { data: parseWorkspace(JSON.parse(text)) };
   } catch {
     const aside = `${path}.unreadable-${Date.now()}`;
     Deno.renameSync(path, aside);

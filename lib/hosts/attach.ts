@@ -9,7 +9,12 @@
  * @module
  */
 
-import { attachEndLine, type AttachOutcome, attachTerminal } from "../client/attach.ts";
+import {
+  attachEndLine,
+  type AttachOutcome,
+  attachTerminal,
+  type AttachTerminalOptions,
+} from "../client/attach.ts";
 import { markLinkSocket } from "../client/client.ts";
 import { connectDaemon } from "../client/connect.ts";
 import type { HostLink } from "../protocol/hosts.ts";
@@ -40,15 +45,22 @@ async function linkWhy(host: string): Promise<string> {
  * Attaches this terminal to pane `ref` (`PANE`, `HOST:PANE`, or none: the
  * local pane used last) until the person detaches or the pane ends.
  */
-export async function attachPane(ref: string | undefined): Promise<PaneAttachOutcome> {
+export async function attachPane(
+  ref: string | undefined,
+  options: AttachTerminalOptions = {},
+): Promise<PaneAttachOutcome> {
   const address = ref === undefined ? { host: null, pane: undefined } : parsePaneRef(ref);
   const host = address.host;
-  if (host === null) return { ...await attachTerminal(address.pane), host: null };
+  if (host === null) return { ...await attachTerminal(address.pane, options), host: null };
   const { link, holder } = await linkTo(host, { hold: true });
   try {
     if (link.state !== "up" || link.socket === null) throw linkError(link);
     markLinkSocket(link.socket, host);
-    const outcome = await attachTerminal(address.pane, { socket: link.socket, start: false });
+    const outcome = await attachTerminal(address.pane, {
+      ...options,
+      socket: link.socket,
+      start: false,
+    });
     const here = `${outcome.name} (${outcome.pane})`;
     const there = `${host}:${here}`;
     const line = outcome.reason === "lost"

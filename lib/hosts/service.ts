@@ -214,6 +214,8 @@ export class HostsService {
               ((Date.now() - link.since) / 1000).toFixed(1)
             } s`;
             listing.exit = "UNREACHABLE";
+            // Whoever wants the panes now cannot have them: for them the host is unreachable.
+            if (p.panes === true) listing.state = "unreachable";
           }
           const rpc = link.rpc;
           if (p.panes === true && rpc) {

@@ -103,6 +103,20 @@ export function processStartTicks(pid: number): number | undefined {
   return Number.isFinite(ticks) ? ticks : undefined;
 }
 
+/**
+ * The CPU time this process has used, user and system, in ms (Linux; 10 ms
+ * steps), or undefined where it cannot be read. It goes on across an exec
+ * in place, so two readings time what a new program did.
+ */
+export function ownCpuMs(): number | undefined {
+  const stat = readProc("/proc/self/stat");
+  if (!stat) return undefined;
+  // After the name: utime and stime are the 12th and 13th fields, in 1/100 s.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return Number.isFinite(ticks) ? ticks * 10 : undefined;
+}
+
 /** Options for {@linkcode killSession}. */
 export interface KillSessionOptions {
   /**

@@ -17,12 +17,23 @@ export interface PtyExit {
   exitCode: number;
   /** The signal number that ended it, or 0. */
   signal: number;
+  /**
+   * Set when how it ended is not known: an adopted process (see
+   * `pty_adopted.ts`) that ended in the instant of the exec in place.
+   */
+  unknown?: true;
 }
 
 /** A process on a pseudo-terminal. */
 export interface Pty {
   /** The child's process id. */
   readonly pid: number;
+  /**
+   * The PTY master's descriptor, while it can be handed to another program
+   * (`skiff daemon upgrade`): output is read only where a pause stops all
+   * reading at once (the reader thread, or an adopted terminal).
+   */
+  readonly fd?: number;
   /** Sets the handler for output bytes. */
   onData(handler: (data: Uint8Array) => void): void;
   /** Sets the handler for the child's exit. */
@@ -86,6 +97,11 @@ function loadNodePty(): Promise<NodePtyModule> {
   // Loaded on first use so commands that never spawn a pane do not pay for the addon.
   nodePty ??= import("@lydell/node-pty").then((m) => (m.default ?? m) as unknown as NodePtyModule);
   return nodePty;
+}
+
+/** Loads what starting a PTY needs (node-pty's addon), to find out early that it loads. */
+export async function loadPtyModule(): Promise<void> {
+  await loadNodePty();
 }
 
 /**
@@ -212,6 +228,10 @@ function readOnThread(child: NodePty, socket: NodePtySocket): Pty | null {
   });
   return {
     pid: child.pid,
+    // Handed on only while the thread reads it: a paused stream may hold bytes it read.
+    get fd() {
+      return alone ? undefined : child.fd;
+    },
     onData: (handler) => void (onData = handler),
     onExit: (handler) => void (onExit = handler),
     write: (data) => child.write(data),

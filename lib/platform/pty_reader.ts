@@ -73,6 +73,7 @@ export class PtyReader {
     new SharedArrayBuffer(4 * (COMMAND_RING.slots + COMMAND_RING.size * COMMAND_RING.words)),
   );
   readonly #sinks = new Map<number, PtySink>();
+  readonly #syncs = new Map<number, () => void>();
   readonly #one = new Uint8Array([1]);
   #next = 1;
 
@@ -88,6 +89,11 @@ export class PtyReader {
     };
     worker.onmessage = (event: MessageEvent<Report>) => {
       const report = event.data;
+      if ("sync" in report) {
+        this.#syncs.get(report.id)?.();
+        this.#syncs.delete(report.id);
+        return;
+      }
       const sink = this.#sinks.get(report.id);
       if (!sink) return;
       if ("end" in report) {
@@ -102,6 +108,8 @@ export class PtyReader {
   #failed(): void {
     if (shared === this) shared = null;
     this.#worker.terminate();
+    for (const done of this.#syncs.values()) done();
+    this.#syncs.clear();
     const sinks = [...this.#sinks.values()];
     this.#sinks.clear();
     for (const sink of sinks) sink.lost();
@@ -159,15 +167,30 @@ export class PtyReader {
   }
 
   /**
-   * Reads `fd` (a PTY master, left open for its owner) into `sink` until it
-   * ends. Returns `null` when the descriptor cannot be duplicated.
+   * Resolves once every batch the thread read before this call has reached
+   * its sink: with sources paused first, nothing of theirs is on its way
+   * after it (`skiff daemon upgrade` waits on this before it hands over).
    */
-  watch(fd: number, sink: PtySink): PtySource | null {
+  sync(): Promise<void> {
+    return new Promise((resolve) => {
+      const id = this.#next++;
+      this.#syncs.set(id, resolve);
+      this.#send(OP.sync, id);
+    });
+  }
+
+  /**
+   * Reads `fd` (a PTY master, left open for its owner) into `sink` until it
+   * ends; with `paused`, only from its first resume. Returns `null` when the
+   * descriptor cannot be duplicated.
+   */
+  watch(fd: number, sink: PtySink, options: { paused?: boolean } = {}): PtySource | null {
     const copy = this.#libc.fcntl(fd, F_DUPFD_CLOEXEC, 3);
     if (copy < 0) return null;
     const id = this.#next++;
     this.#sinks.set(id, sink);
-    this.#send(OP.watch, id, copy);
+    // A paused source is not polled, so the thread need not wake for it.
+    this.#send(options.paused ? OP.watchPaused : OP.watch, id, copy, !options.paused);
     return {
       // A pause needs no wake: the thread sees it before it reads again.
       pause: () => this.#send(OP.pause, id, -1, false),

@@ -15,7 +15,15 @@
  */
 
 /** What a command asks. */
-export const OP = { watch: 1, pause: 2, resume: 3, finish: 4, stop: 5 } as const;
+export const OP = {
+  watch: 1,
+  pause: 2,
+  resume: 3,
+  finish: 4,
+  stop: 5,
+  sync: 6,
+  watchPaused: 7,
+} as const;
 
 /**
  * The command ring's layout, in 32-bit words: the count of commands written
@@ -45,8 +53,15 @@ export interface Start {
  */
 export const READER_FAULT_ENV = "SKIFF_FAULT_PTY_READER";
 
-/** A message from the thread: output of a source, or its end. */
-export type Report = { id: number; data: Uint8Array } | { id: number; end: true };
+/**
+ * A message from the thread: output of a source, its end, or the answer to
+ * a `sync` command (its id is the command's), posted after all output the
+ * thread had read before it saw the command.
+ */
+export type Report =
+  | { id: number; data: Uint8Array }
+  | { id: number; end: true }
+  | { id: number; sync: true };
 
 /**
  * The thread's program: watches the sources it is told of, reads each that
@@ -62,7 +77,7 @@ export function readerThread(): void {
     __errno_location: { parameters: [], result: "pointer" },
   });
   // The constants of this module, repeated: this body may use nothing from outside.
-  const WATCH = 1, PAUSE = 2, RESUME = 3, FINISH = 4, STOP = 5;
+  const WATCH = 1, PAUSE = 2, RESUME = 3, FINISH = 4, STOP = 5, SYNC = 6, WATCH_PAUSED = 7;
   const WRITTEN = 0, READ = 1, SLOTS = 2, SIZE = 16384, WORDS = 3;
   const EAGAIN = 11;
   const EINTR = 4;
@@ -126,8 +141,12 @@ export function readerThread(): void {
     for (; next !== written; next = (next + 1) | 0) {
       const slot = SLOTS + ((next >>> 0) % SIZE) * WORDS;
       const [op, id, fd] = [ring[slot], ring[slot + 1], ring[slot + 2]];
-      if (op === WATCH) {
-        sources.set(id, { fd, paused: false, finishing: false, stopping: false });
+      if (op === WATCH || op === WATCH_PAUSED) {
+        sources.set(id, { fd, paused: op === WATCH_PAUSED, finishing: false, stopping: false });
+        continue;
+      }
+      if (op === SYNC) {
+        scope.postMessage({ id, sync: true });
         continue;
       }
       const source = sources.get(id);

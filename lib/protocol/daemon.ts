@@ -23,6 +23,42 @@ export interface HelloResult {
   version: string;
   /** skiffd's process id. */
   pid: number;
+  /** To an upgrade hello: how the last upgrade of this skiffd went, or null. */
+  upgrade?: UpgradeOutcome | null;
+}
+
+/**
+ * How an upgrade went (`skiff daemon upgrade`). The client learns it from
+ * the hello of whichever skiffd answers after the exec: the new one, or the
+ * old one run again when the new one failed.
+ */
+export interface UpgradeOutcome {
+  /** The upgrade's id, chosen by the client. */
+  id: string;
+  /** Whether the new program took over. */
+  ok: boolean;
+  /** The Skiff version before. */
+  from: string;
+  /** The Skiff version that runs now. */
+  version: string;
+  /** Why it failed (one line), when it did. */
+  error?: string;
+  /** The step that failed, when one did. */
+  step?: string;
+  /** How many panes were handed over. */
+  panes: number;
+  /**
+   * How long it took (ms): `check` (the new program's check), `freeze` (how
+   * long the busy panes' output stood still: those a person was attached to
+   * or that printed in the last seconds, taken over first), `freeze_all`
+   * (until the last pane read again), and the steps between (`quiesce`,
+   * `hold`, `save`, `start`, `read`, `adopt`, `listen`); `cpu_hold` and
+   * `cpu_takeover` are the CPU time of the old program's freeze and of the
+   * new program's start, which load does not change.
+   */
+  ms: Record<string, number>;
+  /** When it ended (ISO 8601). */
+  at: string;
 }
 
 /** What `daemon.status` answers. */
@@ -57,6 +93,8 @@ export interface DaemonStatus {
   log: string;
   /** The watcher's health. */
   watcher: WatcherHealth;
+  /** How the last upgrade of this skiffd went, or null when there was none. */
+  upgrade?: UpgradeOutcome | null;
   /**
    * The folder of the panes' saved screens, and what saving them in the
    * background has cost since skiffd started.
@@ -73,8 +111,26 @@ export interface DaemonStatus {
 
 /** The daemon methods: name → params and result. */
 export interface DaemonMethods {
-  /** The first request on every connection: agree on the protocol version. */
-  "hello": { params: { protocol: number; client?: string }; result: HelloResult };
+  /**
+   * The first request on every connection: agree on the protocol version.
+   * With `upgrade`, a client of another protocol is greeted too, and may
+   * call only `daemon.upgrade`.
+   */
+  "hello": {
+    params: { protocol: number; client?: string; upgrade?: boolean };
+    result: HelloResult;
+  };
+  /**
+   * Replaces skiffd's program in place with `program` (default: its own),
+   * handing every pane over (`skiff daemon upgrade`). Answers only when it
+   * fails before the exec (nothing changed); otherwise the connection closes
+   * at the exec, and the outcome comes with the hello of the skiffd that
+   * answers next. Its params never change, so it works across protocols.
+   */
+  "daemon.upgrade": {
+    params: { id: string; program?: string[]; version?: string; fault?: string };
+    result: UpgradeOutcome;
+  };
   /** Facts about the running daemon. */
   "daemon.status": { params: Record<string, never>; result: DaemonStatus };
   /**

@@ -220,6 +220,24 @@ export interface DaemonReloadedEvent extends EventBase {
   event: "daemon-reloaded";
 }
 
+/**
+ * A new skiffd took over in place (`skiff daemon upgrade`, `skiff daemon
+ * restart --keep-panes`): every pane's process runs on, and the event run
+ * goes on with its numbers.
+ */
+export interface DaemonUpgradedEvent extends EventBase {
+  /** The event's name. */
+  event: "daemon-upgraded";
+  /** The Skiff version before. */
+  from_version: string;
+  /** The Skiff version now. */
+  version: string;
+  /** skiffd's pid, the same as before. */
+  pid: number;
+  /** How many panes it took over. */
+  panes: number;
+}
+
 /** skiffd is stopping. */
 export interface DaemonStoppingEvent extends EventBase {
   /** The event's name. */
@@ -255,6 +273,7 @@ export type Event =
   | WatcherEvent
   | HostEvent
   | DaemonReloadedEvent
+  | DaemonUpgradedEvent
   | DaemonStoppingEvent
   | ResyncEvent;
 
@@ -293,6 +312,7 @@ export const EVENT_NAMES = [
   "watcher",
   "host",
   "daemon-reloaded",
+  "daemon-upgraded",
   "daemon-stopping",
   "resync",
 ] as const satisfies readonly EventName[];

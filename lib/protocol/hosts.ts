@@ -62,7 +62,11 @@ export interface HostLink {
   remote: RemoteInfo | null;
 }
 
-/** One host in `hosts.list`. */
+/**
+ * One host in `hosts.list`. When panes were asked for, a link still being
+ * made when the time ran out is `unreachable` (with why), as is one whose
+ * skiffd did not list its panes in time.
+ */
 export interface HostListing extends HostLink {
   /** Its panes, when they were asked for and the link answered in time; else null. */
   panes: PaneInfo[] | null;

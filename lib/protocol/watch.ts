@@ -54,4 +54,10 @@ export interface WatchMethods {
   "watch.report": { params: WatchReport; result: WatcherHealth };
   /** The watcher's health. */
   "watch.status": { params: Record<string, never>; result: WatcherHealth };
+  /**
+   * Forgets the lines typed about `pane`, as a `seen` event of it would:
+   * for what this skiffd never sees marked seen, such as a pane on another
+   * host (`HOST:ID`) or a line about a host (`@HOST`).
+   */
+  "watch.forget": { params: { pane: string }; result: { forgotten: number } };
 }

@@ -89,6 +89,8 @@ export class Screen {
   #roomFor: number;
   /** Bytes given to the asynchronous write and not parsed yet. */
   #queued = 0;
+  /** The state last saved, while nothing changed the screen since. */
+  #saved: ScreenState | undefined;
   /** Follows the history for incremental saves, once asked for. */
   #tap: HistoryTap | undefined;
   /** The last line of what an earlier process left (see {@linkcode markOldAbove}). */
@@ -184,6 +186,7 @@ export class Screen {
     this.#grow(this.#queued);
     this.#term.write(data, () => {
       this.#queued -= data.length;
+      this.#saved = undefined;
       done();
     });
   }
@@ -200,6 +203,7 @@ export class Screen {
    * meanwhile, which is flow control for free.
    */
   writeSync(data: Uint8Array): void {
+    this.#saved = undefined;
     this.#grow(this.#queued + data.length);
     (this.#term as unknown as { _core: { writeSync(data: Uint8Array): void } })._core.writeSync(
       data,
@@ -213,11 +217,14 @@ export class Screen {
    * {@linkcode Screen.write} is not in it: parse it first.
    */
   saveState(): ScreenState {
-    return {
+    // A screen nothing was written to since the last save saves the same (an
+    // upgrade saves every screen twice: for the new program's check, and at the handoff).
+    this.#saved ??= {
       ...saveScreenState(this.#term, this.#serializer, { title: this.#title }),
       ...(this.#progress !== undefined ? { progress: this.#progress } : {}),
       ...(this.#status ? { status: { ...this.#status } } : {}),
     };
+    return this.#saved;
   }
 
   /**
@@ -241,6 +248,7 @@ export class Screen {
     } finally {
       this.#onTitle = title;
     }
+    this.#saved = undefined;
     this.#title = state.title;
     this.#progress = state.progress;
     this.#status = state.status ? { ...state.status } : undefined;
@@ -253,6 +261,7 @@ export class Screen {
 
   /** Changes the size; the screen reflows. */
   resize(cols: number, rows: number): void {
+    this.#saved = undefined;
     // A reflow may add many lines at once: give the scrollback its full room first.
     this.#roomFor = growScrollback(this.#term, Infinity, this.#scrollback);
     this.#term.resize(cols, rows);

@@ -6,12 +6,20 @@
  * @module
  */
 
-import { type Liveness, type ShownState, type TaskRow, taskShownState } from "../ledger/mod.ts";
+import {
+  type Liveness,
+  paneKey,
+  type ShownState,
+  type TaskRow,
+  taskShownState,
+} from "../ledger/mod.ts";
 
 /** What the watcher follows in one pane. */
 export interface FollowedPane {
-  /** The pane's id. */
+  /** The pane's key: its id, or `HOST:ID` for a pane on another host. */
   pane: string;
+  /** The pane's host, or null for this machine. */
+  host: string | null;
   /** Its name for lines: the live name, else the stored one, else the id. */
   name: string;
   /** The most recently sent open task (sent or blocked, not interrupted), if any. */
@@ -37,8 +45,10 @@ function sentOrder(a: TaskRow, b: TaskRow): number {
 }
 
 /**
- * Groups the open tasks of `rows` by pane. `liveness` says which panes live
- * (and their generations); `names` gives the live names of panes.
+ * Groups the open tasks of `rows` by pane key (`paneKey`: the id, or
+ * `HOST:ID` on another host). `liveness` says which panes live (and their
+ * generations); `names` gives the live names of panes by key (`HOST:NAME`
+ * for a pane on another host, as lines name it).
  */
 export function followedPanes(
   rows: readonly TaskRow[],
@@ -51,12 +61,14 @@ export function followedPanes(
     (r.state === "sent" || r.state === "pending" || r.state === "blocked")
   ).sort((a, b) => a.id - b.id);
   for (const row of open) {
-    const id = row.pane!;
+    const id = paneKey(row.host, row.pane!);
     let followed = panes.get(id);
     if (!followed) {
+      const stored = row.paneName ?? row.pane!;
       followed = {
         pane: id,
-        name: names.get(id) ?? row.paneName ?? id,
+        host: row.host,
+        name: names.get(id) ?? (row.host ? `${row.host}:${stored}` : stored),
         pending: [],
         interrupted: [],
         gone: false,
@@ -64,8 +76,10 @@ export function followedPanes(
       };
       panes.set(id, followed);
     }
-    const state = taskShownState(row, liveness);
-    followed.tasks.push({ row, state });
+    const shown = taskShownState(row, liveness);
+    followed.tasks.push({ row, state: shown });
+    // Nothing is known of a pane whose host cannot be reached: it keeps its stored state.
+    const state = shown === "unreachable" ? row.state : shown;
     if (state === "gone") followed.gone = true;
     else if (state === "pending") followed.pending.push(row);
     else if (state === "interrupted") followed.interrupted.push(row);

@@ -2,18 +2,28 @@
  * The lines the watcher types for the Skiff agent, one form per fact, and
  * how waiting lines are joined into one.
  *
- * Every line starts with `[watch] pane NAME UID`: the pane's name (its id
- * when it has none) and the task the watcher follows in that pane.
+ * Every line about a pane starts with `[watch] pane NAME UID`: the pane's
+ * name (its id when it has none; `HOST:NAME` for a pane on another host)
+ * and the task the watcher follows in that pane. A line about a host that
+ * went away or came back starts with `[watch] host HOST`.
  *
  * @module
  */
 
-/** What happened in a followed pane that the Skiff agent must hear about. */
-export type FactKind = "idle" | "pending" | "exit" | "agent-exit" | "gone" | "interrupted";
+/** What happened in a followed pane (or to a host) that the Skiff agent must hear about. */
+export type FactKind =
+  | "idle"
+  | "pending"
+  | "exit"
+  | "agent-exit"
+  | "gone"
+  | "interrupted"
+  | "host-down"
+  | "host-up";
 
-/** One fact about one pane. */
+/** One fact about one pane, or about one host (`host-down`, `host-up`). */
 export interface Fact {
-  /** The pane's id. */
+  /** The pane's key (its id, or `HOST:ID`), or `@HOST` for a fact about a host. */
   pane: string;
   /** The pane's name, or its id when it has none. */
   name: string;
@@ -23,12 +33,25 @@ export interface Fact {
   kind: FactKind;
   /** For `pending`: the uid of the oldest pending task in the pane. */
   pending?: string;
+  /** For a host's facts: how many open tasks wait on it. */
+  tasks?: number;
+}
+
+/** The queue key of the facts about host `host`: no pane key starts with `@`. */
+export function hostFactKey(host: string): string {
+  return `@${host}`;
 }
 
 const READ = "Read it, then mark it seen.";
 
 /** The line the agent gets for `fact`. */
 export function lineOf(fact: Fact): string {
+  if (fact.kind === "host-down" || fact.kind === "host-up") {
+    const tasks = fact.tasks === 1 ? "1 task waits" : `${fact.tasks ?? 0} tasks wait`;
+    return fact.kind === "host-down"
+      ? `[watch] host ${fact.name} is unreachable: ${tasks}. Its panes may be fine; you hear when it is back.`
+      : `[watch] host ${fact.name} is back: ${tasks}. See them with skiff ledger ls.`;
+  }
   const head = `[watch] pane ${fact.name} ${fact.uid}`;
   switch (fact.kind) {
     case "idle":

@@ -8,6 +8,12 @@
  * unread flag are its input, so a new run tells the agent again what is
  * still unread. Within a run it remembers what it already told.
  *
+ * Tasks on panes of other hosts are followed through the links the local
+ * skiffd holds (`host_follow.ts`): one follower per host of open tasks,
+ * taken up when the ledger gets such a task and let go when none is left.
+ * Their lines name the pane as `HOST:NAME`; a host that cannot be reached is
+ * one line, and one more when it is back.
+ *
  * @module
  */
 
@@ -17,8 +23,10 @@ import { followEvents } from "../client/follow.ts";
 import type { Event } from "../protocol/events.ts";
 import type { PaneInfo, UnreadReason } from "../protocol/panes.ts";
 import { SKIFF_AGENT_MARK } from "../protocol/sessions.ts";
+import { ledgerStamp } from "../ledger/mod.ts";
 import { type FollowedPane, followedUid } from "./follow.ts";
-import { type Fact, joinLines, lineOf } from "./lines.ts";
+import { HostFollower } from "./host_follow.ts";
+import { type Fact, hostFactKey, joinLines, lineOf } from "./lines.ts";
 import { type NotifyOutcome, notifyPerson } from "./notify.ts";
 import { WakeQueue } from "./queue.ts";
 import { ToldLog } from "./told.ts";
@@ -31,6 +39,8 @@ const STARTED = new Date(performance.timeOrigin).toISOString();
 export const RECONNECT_MS = 10 * 60_000;
 /** How soon a held line is tried again. */
 export const RETRY_MS = 2000;
+/** How often the watcher looks whether the ledger changed (for tasks on other hosts). */
+export const LEDGER_LOOK_MS = 1000;
 /** How long the watcher gathers facts that arrive together into one line. */
 export const GATHER_MS = 100;
 
@@ -49,6 +59,21 @@ export interface WatcherOptions {
   /** How long to look for skiffd again after it went away (default 10 minutes). */
   reconnectMs?: number;
 }
+
+/** The pane events that may change what the watcher says. */
+const INTERESTING = new Set([
+  "turn-start",
+  "turn-end",
+  "idle-no-turn",
+  "waiting",
+  "bell",
+  "exit",
+  "gone",
+  "pane-restored",
+]);
+
+/** What a host's follower hands on: the events above, and `seen`. */
+const FROM_HOSTS = new Set([...INTERESTING, "seen"]);
 
 /** Why the watcher stopped. */
 export type WatcherStop = "session-ended" | "no-session" | "daemon-stopped" | "daemon-gone";
@@ -74,10 +99,26 @@ class Watcher {
   #again = false;
   #lastHold = "";
   #ok = true;
+  /** One follower per host of open tasks. */
+  readonly #followers = new Map<string, HostFollower>();
+  /** The hosts whose link this watcher's connection holds. */
+  #held = new Set<string>();
+  /** What the agent was last told of each host: unreachable, or back. */
+  readonly #hostTold = new Map<string, "host-down" | "host-up">();
+  #ledgerLook: ReturnType<typeof setInterval> | undefined;
+  #ledgerStamp = "";
 
   constructor(options: WatcherOptions) {
     this.#options = options;
-    this.#view = new WatchView(options.ledgerPath);
+    this.#view = new WatchView(
+      options.ledgerPath,
+      () =>
+        [...this.#followers.values()].map((f) => ({
+          host: f.host,
+          state: f.state,
+          panes: f.panes,
+        })),
+    );
   }
 
   get stopReason(): WatcherStop | undefined {
@@ -92,6 +133,8 @@ class Watcher {
       connected: async (client) => {
         const reconnected = this.#client !== undefined;
         this.#client = client;
+        // A new connection holds no link yet.
+        this.#held = new Set();
         await client.call("watch.register", { pid: Deno.pid, started: STARTED, reconnected });
       },
       subscribed: async () => {
@@ -120,6 +163,9 @@ class Watcher {
     } finally {
       clearTimeout(this.#flushTimer);
       clearTimeout(this.#retryTimer);
+      clearInterval(this.#ledgerLook);
+      for (const follower of this.#followers.values()) follower.stop();
+      this.#followers.clear();
       this.#view.close();
     }
     return this.#stop ?? "daemon-gone";
@@ -132,9 +178,117 @@ class Watcher {
     return client.call.bind(client) as DaemonClient["call"];
   }
 
-  /** Reads the panes and the ledger again; returns the panes by id. */
+  /** Reads the panes and the ledger again; returns the panes by key. */
   async #refresh(): Promise<Map<string, PaneInfo>> {
-    return await this.#view.refresh(this.#call);
+    const panes = await this.#view.refresh(this.#call);
+    this.#followHosts();
+    return panes;
+  }
+
+  /**
+   * Follows every host of open tasks, and no other: a follower for each,
+   * its link held by this watcher's connection. The ledger is followed too,
+   * so a task added for another host is taken up at once (no local event
+   * would tell).
+   */
+  #followHosts(): void {
+    // The ledger is looked at once a second (its files' stamps, without opening it): a task
+    // added for another host makes no event here. The system's file events are not used: a
+    // watch of the folder opens and closes the ledger's files, which takes SQLite's locks
+    // away from this process's connection.
+    this.#ledgerLook ??= setInterval(() => {
+      let stamp: string;
+      try {
+        stamp = ledgerStamp(this.#options.ledgerPath());
+      } catch {
+        return;
+      }
+      if (stamp === this.#ledgerStamp) return;
+      this.#ledgerStamp = stamp;
+      void this.#refresh().catch(() => {});
+    }, LEDGER_LOOK_MS);
+    const wanted = this.#view.hosts;
+    for (const [host, follower] of this.#followers) {
+      if (wanted.has(host)) continue;
+      follower.stop();
+      this.#followers.delete(host);
+      this.#options.log(`host ${host}: no open task there; not following it`);
+    }
+    for (const host of wanted.keys()) {
+      if (!this.#held.has(host) && this.#client) {
+        this.#held.add(host);
+        // Held while this connection lasts; the link is made in the background.
+        this.#client.call("hosts.link", { host, hold: true, wait_ms: 0 }).catch(() => {});
+      }
+      if (this.#followers.has(host)) continue;
+      const follower = new HostFollower({
+        host,
+        log: this.#options.log,
+        interesting: FROM_HOSTS,
+        event: (event) => this.#guarded(() => this.#onEvent(event)),
+        connected: () => this.#guarded(() => this.#hostConnected(host)),
+        down: (why) => void this.#guarded(() => this.#hostDown(host, why)),
+      });
+      this.#followers.set(host, follower);
+      this.#options.log(`host ${host}: following its panes of open tasks`);
+      follower.start();
+    }
+  }
+
+  /** Runs `work`; a local skiffd that went meanwhile is the main loop's to handle. */
+  async #guarded(work: () => Promise<void>): Promise<void> {
+    try {
+      await work();
+    } catch (error) {
+      if (!(error instanceof SkiffError) || error.exit !== "DAEMON") {
+        this.#options.log(`host event failed: ${(error as Error)?.message ?? error}`);
+      }
+    }
+  }
+
+  /** A host of open tasks cannot be reached: one line, until it is back. */
+  async #hostDown(host: string, why: string): Promise<void> {
+    this.#options.log(`host ${host} is unreachable: ${why}`);
+    if (this.#hostTold.get(host) === "host-down") return;
+    const key = hostFactKey(host);
+    const queued = this.#queue.facts.find((f) => f.pane === key);
+    if (queued?.kind === "host-up") {
+      // It went again before the agent heard it was back: nothing changed for the agent.
+      this.#queue.drop(key);
+      return;
+    }
+    await this.#call("watch.forget", { pane: key }).catch(() => {});
+    this.#put({
+      pane: key,
+      name: host,
+      uid: "",
+      kind: "host-down",
+      tasks: this.#view.hosts.get(host) ?? 0,
+    }, `host-down:${host}:${Date.now()}`);
+    this.#schedule();
+  }
+
+  /** A host's follower is connected (again): back, if the agent heard it was not; then its news. */
+  async #hostConnected(host: string): Promise<void> {
+    const key = hostFactKey(host);
+    const queued = this.#queue.facts.find((f) => f.pane === key);
+    if (queued?.kind === "host-down") {
+      // Back before the agent heard it went: nothing to tell.
+      this.#queue.drop(key);
+      this.#options.log(`host ${host} is back before its line went out; dropped it`);
+    } else if (this.#hostTold.get(host) === "host-down") {
+      await this.#call("watch.forget", { pane: key }).catch(() => {});
+      await this.#refresh();
+      this.#put({
+        pane: key,
+        name: host,
+        uid: "",
+        kind: "host-up",
+        tasks: this.#view.hosts.get(host) ?? 0,
+      }, `host-up:${host}:${Date.now()}`);
+      this.#options.log(`host ${host} is back`);
+    }
+    await this.#relist(`host ${host} followed`);
   }
 
   /** Puts a fact in the queue unless it was told already in this run under `key`. */
@@ -217,6 +371,12 @@ class Watcher {
     if (event.event === "resync") return await this.#relist(`resync (${event.reason})`);
     if (event.event === "seen") {
       this.#told.seen(event.pane);
+      // A pane of another host: skiffd here never sees it marked seen, so it is told.
+      if (event.pane.includes(":")) await this.#call("watch.forget", { pane: event.pane });
+      return;
+    }
+    if (event.event === "host") {
+      this.#followers.get(event.host)?.wake();
       return;
     }
     if (event.event === "session-ended") {
@@ -233,17 +393,7 @@ class Watcher {
       return;
     }
     if (!("pane" in event)) return;
-    const interesting = [
-      "turn-start",
-      "turn-end",
-      "idle-no-turn",
-      "waiting",
-      "bell",
-      "exit",
-      "gone",
-      "pane-restored",
-    ];
-    if (!interesting.includes(event.event)) return;
+    if (!INTERESTING.has(event.event)) return;
     await this.#refresh();
     const key = `${event.run}:${event.seq}`;
     const agent = this.#view.agentPane;
@@ -428,6 +578,11 @@ class Watcher {
 
   /** The facts went in (or may have): never type them again in this run. */
   #consume(facts: readonly Fact[]): void {
+    for (const fact of facts) {
+      if (fact.kind === "host-down" || fact.kind === "host-up") {
+        this.#hostTold.set(fact.name, fact.kind);
+      }
+    }
     this.#told.consume(
       this.#queue,
       facts,

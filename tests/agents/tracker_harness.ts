@@ -59,6 +59,7 @@ export class TrackerHarness {
     const profile = options.profile ?? TOY;
     const registry = {
       identify: (p: ForegroundProcess | undefined) => p?.comm === profile.id ? profile : undefined,
+      get: (id: string) => id === profile.id ? profile : undefined,
     } as unknown as AgentRegistry;
     this.tracker = new AgentTracker(() => registry, {
       noTurnMs: () => options.noTurnMs ?? 5000,

@@ -67,6 +67,8 @@ export interface SshServer {
   clientConfig(path: string, alias: string): Promise<string>;
   /** Stops the server; logins already made keep running (as with a real sshd). */
   stop(): Promise<void>;
+  /** Starts a stopped server again, on the same port with the same keys. */
+  start(): Promise<void>;
 }
 
 /** The running sshd, by the name the dashboard's test knows it. */
@@ -108,26 +110,33 @@ export async function startSshd(dir: string, env: Record<string, string>): Promi
     "",
   ].join("\n");
   await Deno.writeTextFile(join(dir, "sshd_config"), config);
-  const child = new Deno.Command(SSHD, {
-    args: ["-D", "-e", "-f", join(dir, "sshd_config")],
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
   const log: string[] = [];
-  (async () => {
-    for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) log.push(chunk);
-  })();
-  await waitFor("sshd to listen", async () => {
-    try {
-      (await Deno.connect({ hostname: "127.0.0.1", port })).close();
-      return true;
-    } catch {
-      return false;
-    }
-  }, { timeout: 10_000 }).catch((error) => {
-    throw new Error(`${error.message}\n--- sshd ---\n${log.join("")}`);
-  });
+  let child: Deno.ChildProcess | undefined;
+  const listen = async () => {
+    child = new Deno.Command(SSHD, {
+      args: ["-D", "-e", "-f", join(dir, "sshd_config")],
+      stdin: "null",
+      stdout: "null",
+      stderr: "piped",
+    }).spawn();
+    const running = child;
+    (async () => {
+      for await (const chunk of running.stderr.pipeThrough(new TextDecoderStream())) {
+        log.push(chunk);
+      }
+    })();
+    await waitFor("sshd to listen", async () => {
+      try {
+        (await Deno.connect({ hostname: "127.0.0.1", port })).close();
+        return true;
+      } catch {
+        return false;
+      }
+    }, { timeout: 10_000 }).catch((error) => {
+      throw new Error(`${error.message}\n--- sshd ---\n${log.join("")}`);
+    });
+  };
+  await listen();
   const key = join(dir, "user_key");
   const options = [
     "-p",
@@ -169,12 +178,18 @@ export async function startSshd(dir: string, env: Record<string, string>): Promi
       return path;
     },
     stop: async () => {
+      if (!child) return;
+      const running = child;
+      child = undefined;
       try {
-        child.kill("SIGTERM");
+        running.kill("SIGTERM");
       } catch {
         // Gone already.
       }
-      await child.status;
+      await running.status;
+    },
+    start: async () => {
+      if (!child) await listen();
     },
   };
 }

@@ -252,3 +252,36 @@ Deno.test("tracker: a profile's own settle time is used", () => {
   assertEquals(t.advance(900), []);
   assertEquals(t.advance(200), ["turn-end"]);
 });
+
+Deno.test("tracker: its memory saved mid-turn goes on in a new tracker, which ends the turn once", () => {
+  const t = ready();
+  t.submit();
+  assertEquals(t.show(SCREENS.busy), ["turn-start"]);
+  const saved = JSON.parse(JSON.stringify(t.tracker.save()));
+
+  const next = new TrackerHarness();
+  next.now = t.now;
+  next.tracker.restore(saved);
+  assertEquals(next.front(TOY_PROCESS), [], "the same agent, not a new one");
+  assertEquals([next.tracker.state, next.tracker.turns], ["working", 1]);
+  next.show(SCREENS.idle);
+  assertEquals(next.advance(1000), ["turn-end"]);
+  assertEquals(next.tracker.state, "idle");
+
+  // Without the memory, the same screens tell of no turn at all.
+  const fresh = new TrackerHarness();
+  fresh.now = t.now;
+  fresh.show(SCREENS.busy);
+  fresh.front(TOY_PROCESS);
+  fresh.show(SCREENS.idle);
+  assertEquals(fresh.advance(1000).filter((e) => e === "turn-end"), []);
+});
+
+Deno.test("tracker: a memory of an agent the registry no longer knows is not taken up", () => {
+  const t = ready();
+  const saved = { ...t.tracker.save(), agent: "gone-agent" };
+  const next = new TrackerHarness();
+  next.tracker.restore(saved);
+  assertEquals(next.tracker.state, "shell");
+  assertEquals(next.tracker.agent, undefined);
+});

@@ -49,3 +49,15 @@ Deno.test("EventBus: a cursor from another run gets a resync and this run's even
   assertEquals(names(got), ["resync#0", "gone#1"]);
   assertEquals((got[0] as { reason: string }).reason, "new-run");
 });
+
+Deno.test("EventBus: a run saved and taken up goes on with its numbers and recent events", () => {
+  const bus = new EventBus({ run: "r1" });
+  for (let i = 1; i <= 5; i++) emitGone(bus, `p${i}`);
+  const next = new EventBus({ from: JSON.parse(JSON.stringify(bus.save())) });
+  assertEquals(next.cursor(), { run: "r1", seq: 5 });
+  const got: Event[] = [];
+  next.subscribe((e) => got.push(e), { after: { run: "r1", seq: 3 } });
+  emitGone(next, "p6");
+  assertEquals(names(got), ["gone#4", "gone#5", "gone#6"], "no resync, nothing twice");
+  assertEquals(got.at(-1)!.run, "r1");
+});

@@ -1,0 +1,180 @@
+/**
+ * Faults of hosts: a host whose SSH hangs (a listener that accepts and never
+ * answers) never holds up local work or the other hosts; the SSH link
+ * killed in the middle of an attach ends it with one line and exit 17 while
+ * the remote pane keeps running, and the link is made again for the next
+ * command; the remote skiffd restarting brings its panes back under their
+ * ids and the local side follows it.
+ */
+
+import { join } from "node:path";
+import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
+import { fakeAgentToml } from "../helpers/fake_agent.ts";
+import {
+  addToConfig,
+  CAN_SSH,
+  hangingListener,
+  killLink,
+  linkPid,
+  waitForLink,
+  withHost,
+} from "../helpers/hosts.ts";
+import { BASH, MAIN, pidAlive, waitFor } from "../helpers/skiff.ts";
+import { TestTerminal } from "../helpers/terminal.ts";
+import type { TaskJson } from "../../lib/ledger/json.ts";
+import type { PaneInfo } from "../../lib/protocol/panes.ts";
+
+const SSH_TEST = { ignore: !CAN_SSH, sanitizeOps: false, sanitizeResources: false };
+
+type Listed = {
+  panes: (PaneInfo & { host: string | null })[];
+  hosts: { host: string; state: string; why: string }[];
+};
+
+Deno.test({
+  name: "a host whose SSH hangs never holds up local work, ls --all-hosts or the other hosts",
+  ...SSH_TEST,
+  fn: async () => {
+    const hang = hangingListener();
+    try {
+      await withHost(async (local) => {
+        await addToConfig(
+          local,
+          [
+            "[hosts.stuck]",
+            'ssh = "127.0.0.1"',
+            `ssh_options = ["-p", "${hang.port}", "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null"]`,
+            "",
+          ].join("\n"),
+        );
+        await local.ok(["new", "--name", "here", "--", ...BASH]);
+        await local.ok(["new", "--host", "gpu1", "--name", "there", "--", ...BASH]);
+        // ssh waits for the hanging host's greeting up to its ConnectTimeout (10 s); ls does not.
+        const started = Date.now();
+        const listed = await local.json<Listed>(["ls", "--all-hosts"]);
+        const took = Date.now() - started;
+        assert(took < 8000, `ls --all-hosts waited ${took} ms for a hanging host`);
+        assertEquals(listed.panes.map((p) => [p.host, p.name]), [[null, "here"], [
+          "gpu1",
+          "there",
+        ]]);
+        const stuck = listed.hosts.find((h) => h.host === "stuck")!;
+        assertEquals(stuck.state, "unreachable");
+        assertMatch(stuck.why, /no answer yet|timed out/);
+        const text = await local.run(["ls", "--all-hosts"]);
+        assertEquals(text.code, 0);
+        assertMatch(text.stdout, /^stuck: unreachable: /m);
+
+        // Local commands and the other host go on while the hanging host's ssh waits.
+        const quick = Date.now();
+        await local.ok(["keys", "here", "echo fine-$((1+1))", "Enter"]);
+        await local.waitForScreen("here", /^fine-2$/m);
+        await local.ok(["keys", "gpu1:there", "echo far-$((2+2))", "Enter"]);
+        await local.waitForScreen("gpu1:there", /^far-4$/m);
+        assert(Date.now() - quick < 8000, "nothing waited on the hanging host");
+
+        // A command that names the hanging host says so in one line once ssh gives up.
+        const named = await local.run(["capture", "stuck:p1"]);
+        assertEquals(named.code, 17, named.stderr);
+        assertMatch(named.stderr, /^skiff: Host stuck is unreachable: .*timed out.*\n$/);
+        assertEquals((await local.json<Listed>(["ls"])).panes.length, 1);
+      });
+    } finally {
+      hang.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "the SSH link killed mid-attach: one line, exit 17, and the remote pane keeps running",
+  ...SSH_TEST,
+  fn: async () => {
+    await withHost(async (local, remote) => {
+      await local.ok(["new", "--host", "gpu1", "--name", "web", "--", ...BASH]);
+      const term = await TestTerminal.start(
+        [Deno.execPath(), "run", "-A", "-q", MAIN, "attach", "gpu1:web"],
+        { env: local.env, cwd: local.env.HOME, cols: 90, rows: 24 },
+      );
+      try {
+        term.type("echo attached-$((3*3))\r");
+        await term.waitForText(/^attached-9$/m, { timeout: 30_000 });
+        // The host's sshd stops and the link dies: it cannot be made again.
+        await remote.sshd.stop();
+        await killLink(local, "gpu1");
+        assertEquals(await term.exited, 17);
+        // One line (the terminal wraps it; the bytes have no break).
+        assertMatch(
+          term.raw,
+          /\[lost the link to gpu1: ssh: [^\n]*; gpu1:web \(p1\) keeps running there\]/,
+        );
+      } finally {
+        term.kill();
+      }
+      const pane = (await remote.skiff.json<{ panes: PaneInfo[] }>(["ls"])).panes[0];
+      assertEquals([pane.name, pane.status], ["web", "running"]);
+      assert(pane.pid !== null && pidAlive(pane.pid), "the remote pane's shell runs");
+
+      // When the host answers again, the next command makes the link anew.
+      await remote.sshd.start();
+      await local.ok(["keys", "gpu1:web", "echo again-$((4*4))", "Enter"]);
+      await local.waitForScreen("gpu1:web", /^again-16$/m);
+    });
+  },
+});
+
+Deno.test({
+  name: "the remote skiffd restarts: its panes come back under their ids and the local side " +
+    "follows (the link, ls, the ledger); a killed link is made again by itself",
+  ...SSH_TEST,
+  fn: async () => {
+    await withHost(async (local, remote) => {
+      local.env.SKIFF_LEDGER = join(local.root, "agent", "ledger.db");
+      await local.ok(["new", "--host", "gpu1", "--agent", "fake", "--name", "rev", "--wait-ready"]);
+      const task = (await local.json<{ row: TaskJson }>([
+        "ledger",
+        "add",
+        "--pane",
+        "gpu1:rev",
+        "--task",
+        "review",
+        "--send",
+        "--enter",
+      ])).row;
+      await local.ok(["wait", "gpu1:rev", "--until", "idle", "--timeout", "30"]);
+      const before = (await local.json<Listed>(["ls", "--all-hosts"])).panes
+        .find((p) => p.host === "gpu1")!;
+
+      await remote.skiff.ok(["daemon", "restart"]);
+      const log = join(local.root, "run", "skiffd.log");
+      await waitFor("the link to follow the restart", async () => {
+        const text = await Deno.readTextFile(log);
+        return /host gpu1: its skiffd went away/.test(text) &&
+          /host gpu1: (up again|its skiffd restarted)/.test(text);
+      }, { timeout: 30_000, interval: 200 });
+      await waitForLink(local, "gpu1", "up");
+      const after = await waitFor("the pane back under its id", async () => {
+        const listed = await local.json<Listed>(["ls", "--all-hosts"]);
+        return listed.panes.find((p) => p.host === "gpu1" && p.id === before.id);
+      });
+      assertEquals(after.name, "rev");
+      assert(after.generation !== before.generation, "a new process under the old id");
+      const row = (await local.json<{ row: TaskJson }>(["ledger", "show", task.uid])).row;
+      assertEquals(row.state, "interrupted", "the restart shows on the task, not gone");
+      await local.ok(["keys", "gpu1:rev", "echo back-$((5*5))", "Enter"]);
+      await local.waitForScreen("gpu1:rev", /back-25/);
+
+      // The SSH connection killed with nothing attached: the link is made again by itself.
+      const old = await killLink(local, "gpu1");
+      await waitFor("a new ssh for the link", async () => {
+        const pid = await linkPid(local, "gpu1");
+        return pid !== undefined && pid !== old;
+      });
+      await waitForLink(local, "gpu1", "up");
+      assertMatch(
+        await Deno.readTextFile(log),
+        /host gpu1: the ssh connection ended .*linking again/,
+      );
+      await local.waitForScreen("gpu1:rev", /back-25/);
+    }, { config: fakeAgentToml() });
+  },
+});
