@@ -93,7 +93,9 @@ export class Connection {
       this.onEvent(message as unknown as Event);
       return;
     }
-    if (message.changed === "settings" || message.changed === "ledger") {
+    if (
+      message.changed === "settings" || message.changed === "ledger" || message.changed === "hosts"
+    ) {
       this.onChanged(message.changed);
       return;
     }

@@ -11,6 +11,7 @@
  */
 
 import type { PaneInfo } from "../lib/protocol/panes.ts";
+import type { WorkspaceView } from "../lib/overview/view.ts";
 import { paneTasks, type TaskSummary } from "../lib/overview/tasks.ts";
 import { Connection } from "./connection.ts";
 import { h } from "./dom.ts";
@@ -67,6 +68,13 @@ function closeScreen(): void {
 /** The header above a pane's terminal: its name, agent, state, and Mark seen. */
 function paneHeader(id: string): HTMLElement {
   return h("header", { class: "pane-head", id: "pane-head", "data-pane": id });
+}
+
+/** A pane of the workspace by its id, or by `HOST:ID` for a pane of another host. */
+function findPane(view: WorkspaceView | undefined, id: string): PaneInfo | undefined {
+  if (!view) return undefined;
+  return view.panes.find((p) => p.id === id) ??
+    view.hosts?.flatMap((host) => host.panes).find((p) => p.id === id);
 }
 
 function fillPaneHeader(header: HTMLElement, pane: PaneInfo | undefined, note?: string): void {
@@ -135,7 +143,13 @@ async function loadPaneTasks(): Promise<void> {
   if (current.kind !== "pane") return;
   let tasks: TaskSummary[] = [];
   try {
-    tasks = paneTasks((await connection.call("ledger", {})).rows, current.id);
+    // A pane of another host is HOST:ID here; its tasks are stored with the host.
+    const colon = current.id.indexOf(":");
+    tasks = paneTasks(
+      (await connection.call("ledger", {})).rows,
+      colon === -1 ? current.id : current.id.slice(colon + 1),
+      colon === -1 ? null : current.id.slice(0, colon),
+    );
   } catch {
     // No ledger, or it cannot be read now: the Ledger screen says why.
   }
@@ -165,7 +179,7 @@ function openPane(id: string, focus = true): void {
       const current = screen;
       if (current.kind !== "pane" || current.view !== view) return;
       current.note = `[${why}]`;
-      fillPaneHeader(header, store.view?.panes.find((p) => p.id === current.id), current.note);
+      fillPaneHeader(header, findPane(store.view, current.id), current.note);
     },
     leave: () => {
       (document.querySelector<HTMLElement>(`[data-pane="${id}"]`) ??
@@ -175,7 +189,7 @@ function openPane(id: string, focus = true): void {
   screen = { kind: "pane", id, view, header, tasks };
   followLedger(true);
   loadPaneTasks();
-  fillPaneHeader(header, store.view?.panes.find((p) => p.id === id));
+  fillPaneHeader(header, findPane(store.view, id));
   (globalThis as unknown as { skiffTerminal: TerminalView }).skiffTerminal = view;
   if (focus) view.focus();
   render();
@@ -272,7 +286,7 @@ function render(): void {
   }
   const current = screen;
   if (current.kind === "pane") {
-    fillPaneHeader(current.header, view.panes.find((p) => p.id === current.id), current.note);
+    fillPaneHeader(current.header, findPane(view, current.id), current.note);
   }
   document.title = view.panes.some((p) => p.unread) ? "● Skiff" : "Skiff";
 }
@@ -301,6 +315,8 @@ connection.onLive = () => {
   }
 };
 connection.onChanged = (what) => {
+  // Another host's panes changed: the sidebar lists them again.
+  if (what === "hosts") store.refresh();
   if (what === "settings") {
     // The sidebar shows the projects and the Skiff agent's name and state from it.
     store.refresh();

@@ -181,6 +181,17 @@ export function renderTree(
   }
   const loose = panes.filter((p) => p.project === null);
   if (loose.length > 0) sections.push(group("No project", loose, selected, actions));
+  // Each other host is a group of its own, after this machine's panes.
+  for (const host of view.hosts ?? []) {
+    const note = host.state === "down"
+      ? `Unreachable${host.why ? `: ${host.why}` : ""}`
+      : host.state === "unknown"
+      ? "Linking…"
+      : host.panes.length === 0
+      ? "No panes"
+      : undefined;
+    sections.push(group(`${host.host} (host)`, host.panes, selected, actions, note));
+  }
   if (sections.length === 0) {
     sections.push(h("p", { class: "group-note" }, "No panes yet. Start one with 'skiff new'."));
   }

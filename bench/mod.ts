@@ -9,6 +9,7 @@
 import { type BenchRow, renderTable } from "./harness.ts";
 import { benchAgents } from "./agents.ts";
 import { benchDash } from "./dash.ts";
+import { benchHosts } from "./hosts.ts";
 import { benchLedger } from "./ledger.ts";
 import { benchLoad } from "./load.ts";
 import { benchPanes } from "./panes.ts";
@@ -35,5 +36,7 @@ if (import.meta.main) {
   rows.push(...await benchWorktree(log));
   log("bench: the dashboard (first frame, keys, preview, idle CPU, under a flood)…");
   rows.push(...await benchDash(log));
+  log("bench: hosts over loopback SSH (a send, ls --all-hosts, a remote turn end to the line)…");
+  rows.push(...await benchHosts(log));
   console.log(renderTable(rows));
 }

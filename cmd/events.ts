@@ -6,7 +6,8 @@
 
 import { defineCommand, Exit, SkiffError } from "../lib/cli/mod.ts";
 import { writeAllSync } from "../lib/platform/bytes.ts";
-import { followEvents, withDaemon } from "../lib/client/mod.ts";
+import { followEvents, markLinkSocket } from "../lib/client/mod.ts";
+import { linkError, linkTo, parsePaneRef, withPane } from "../lib/hosts/resolve.ts";
 import { type Event, EVENT_NAMES } from "../lib/protocol/events.ts";
 
 /** How long to look for skiffd again after it drops the stream (a reload or restart). */
@@ -24,6 +25,12 @@ function textLine(event: Event): string {
     );
   const who = pane ? `${pane}${paneName ? ` ${paneName}` : ""}` : "";
   return [time.slice(11, 19), name, who, ...fields].filter((s) => s !== "").join(" ");
+}
+
+/** An event of a pane on `host`, as text shows it: `gpu1:p3 gpu1:reviewer`. */
+function onHost(host: string, event: Event): Event {
+  if (!("pane" in event)) return event;
+  return { ...event, pane: `${host}:${event.pane}`, name: `${host}:${event.name}` } as Event;
 }
 
 /** The event types `--type` names (a list, comma-separated or repeated), checked. */
@@ -55,7 +62,7 @@ export const command = defineCommand({
       name: "pane",
       type: "string",
       value: "PANE",
-      help: "Only this pane's events (id, name or project/name)",
+      help: "Only this pane's events (id, name, project/name, or HOST:PANE on another host)",
       complete: "pane",
     },
     {
@@ -70,17 +77,31 @@ export const command = defineCommand({
     "skiff events --pane reviewer --type turn-end,idle-no-turn",
     "skiff events --json --count 1 --type exit",
   ],
-  exits: [["NOT_FOUND", "No such pane"], ["DAEMON", "skiffd could not be reached, or went away"]],
+  exits: [
+    ["NOT_FOUND", "No such pane"],
+    ["DAEMON", "skiffd could not be reached, or went away"],
+    ["UNREACHABLE", "The host of --pane HOST:PANE cannot be reached"],
+  ],
   run: async (ctx) => {
     const limit = ctx.opts.count;
     if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) {
       throw new SkiffError("Option '--count' needs a whole number above 0", { exit: "USAGE" });
     }
     const types = eventTypes(ctx.opts.type);
-    // A pane is followed by its id, which a rename or a restart keeps.
-    const pane = ctx.opts.pane === undefined
+    // A pane is followed by its id, which a rename or a restart keeps; a pane of another host
+    // through its host's events, over the link (held while this runs).
+    const ref = ctx.opts.pane;
+    const host = ref === undefined ? null : parsePaneRef(ref).host;
+    const pane = ref === undefined
       ? undefined
-      : (await withDaemon((client) => client.call("pane.get", { pane: ctx.opts.pane! }))).id;
+      : (await withPane(ref, (client, p) => client.call("pane.get", { pane: p }))).id;
+    let socket: string | undefined;
+    if (host !== null) {
+      const { link } = await linkTo(host, { hold: true });
+      if (link.state !== "up" || link.socket === null) throw linkError(link);
+      socket = link.socket;
+      markLinkSocket(socket, host);
+    }
     const shown = (event: Event): boolean => {
       if (event.event === "resync") return true;
       if (types.size > 0 ? !types.has(event.event) : !ctx.json && event.event === "title") {
@@ -90,9 +111,17 @@ export const command = defineCommand({
     };
     const encoder = new TextEncoder();
     let seen = 0;
-    for await (const event of followEvents({ reconnectMs: RECONNECT_MS })) {
+    for await (
+      const event of followEvents({
+        reconnectMs: RECONNECT_MS,
+        socket,
+        ...(socket ? { start: false } : {}),
+      })
+    ) {
       if (shown(event)) {
-        const line = ctx.json ? JSON.stringify(event) : textLine(event);
+        const line = ctx.json
+          ? JSON.stringify(host === null ? event : { ...event, host })
+          : textLine(host === null ? event : onHost(host, event));
         writeAllSync(Deno.stdout, encoder.encode(line + "\n"));
         if (limit !== undefined && ++seen >= limit) return Exit.OK;
       }

@@ -84,8 +84,11 @@ export interface ApiAnswer {
   error?: { code: string; message: string };
 }
 
-/** A file the pages follow: `projects.toml` (the settings and projects) or the ledger. */
-export type Followed = "settings" | "ledger";
+/**
+ * What the pages follow: `projects.toml` (the settings and projects), the
+ * ledger, or the other hosts' panes (`hosts`: list the workspace again).
+ */
+export type Followed = "settings" | "ledger" | "hosts";
 
 /**
  * A followed file changed: the page reads it again. Every page hears of the

@@ -19,12 +19,16 @@ import { isLockedError, ledgerStamp, openLedger } from "../ledger/mod.ts";
 import { type PathWatch, watchPath } from "../platform/path_watch.ts";
 import { ledgerPlace } from "../skipper/ledger.ts";
 import type { Followed } from "./api.ts";
+import { HostsFollow } from "../overview/hosts.ts";
+import type { HostView } from "../overview/view.ts";
 
 /** How often a locked ledger is looked at, to see that the lock went. */
 export const LOCKED_RECHECK_MS = 1000;
 
 /** A page, as the followers see it. */
 export interface FollowMember {
+  /** The other hosts with their panes, while pages are open (see `lib/overview/hosts.ts`). */
+  hosts(): HostView[];
   /** Whether the page shows the ledger (it hears of its changes only then). */
   follow(what: { ledger: boolean }): void;
   /** A read of the page found the ledger locked: it hears when the lock goes. */
@@ -163,6 +167,7 @@ export class Follow {
   readonly #pages = new Set<Page>();
   #config: ConfigFollower | undefined;
   #ledger: LedgerFollower | undefined;
+  #hosts: HostsFollow | undefined;
 
   /** Makes the followers; nothing is watched until a page joins. */
   constructor(options: FollowOptions) {
@@ -171,7 +176,7 @@ export class Follow {
 
   #tell(what: Followed): void {
     for (const page of this.#pages) {
-      if (what === "settings" || page.ledger) page.send({ changed: what });
+      if (what !== "ledger" || page.ledger) page.send({ changed: what });
     }
   }
 
@@ -180,12 +185,16 @@ export class Follow {
     if (this.#pages.size > 0) {
       this.#config ??= new ConfigFollower(() => {
         this.#tell("settings");
-        // The settings may move the ledger.
+        // The settings may move the ledger, and add or remove hosts.
         this.#ledger?.check();
+        this.#hosts?.sync();
       }, this.#log);
+      this.#hosts ??= new HostsFollow({ changed: () => this.#tell("hosts"), log: this.#log });
     } else {
       this.#config?.close();
       this.#config = undefined;
+      this.#hosts?.close();
+      this.#hosts = undefined;
     }
     if ([...this.#pages].some((p) => p.ledger)) {
       this.#ledger ??= new LedgerFollower(() => this.#tell("ledger"), this.#log);
@@ -201,6 +210,7 @@ export class Follow {
     this.#pages.add(page);
     this.#fit();
     return {
+      hosts: () => this.#hosts?.hosts() ?? [],
       follow: ({ ledger }) => {
         page.ledger = ledger;
         this.#fit();

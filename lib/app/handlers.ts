@@ -20,6 +20,7 @@ import { readLedgerView } from "../overview/ledger.ts";
 import { WorkspaceReader } from "../overview/workspace.ts";
 import type { ApiMethodName, ApiMethods, LedgerView, SettingsView, WorkspaceView } from "./api.ts";
 import type { DaemonLink } from "./daemon_link.ts";
+import { withPane } from "../hosts/resolve.ts";
 import type { FollowMember } from "./follow.ts";
 
 /**
@@ -66,9 +67,21 @@ export function pageHandlers(link: DaemonLink, options: PageHandlersOptions = {}
   // While projects.toml is broken, the sidebar keeps what it last read (or the defaults).
   const reader = new WorkspaceReader();
   return {
-    workspace: async (): Promise<WorkspaceView> => reader.read(await link.client()),
+    workspace: async (): Promise<WorkspaceView> => ({
+      ...await reader.read(await link.client()),
+      hosts: options.member?.hosts() ?? [],
+    }),
 
-    seen: async (params) => (await link.client()).call("pane.seen", { pane: text(params, "pane") }),
+    seen: async (params) => {
+      const pane = text(params, "pane");
+      // A pane of another host (HOST:ID) is marked seen there, through its link.
+      if (pane.includes(":")) {
+        return await withPane(pane, (client, ref) => client.call("pane.seen", { pane: ref }), {
+          start: false,
+        });
+      }
+      return (await link.client()).call("pane.seen", { pane });
+    },
 
     "skipper.open": async () => {
       const opened = await openSkiffAgent({ client: await link.client() });

@@ -18,6 +18,8 @@ import type { PaneInfo } from "../protocol/panes.ts";
 import { codeOf, SkiffError } from "../errors.ts";
 import { encodeFrame, Frame, FrameReader } from "../protocol/frames.ts";
 import { TERMINAL_SCROLLBACK } from "./api.ts";
+import { markLinkSocket } from "../client/client.ts";
+import { linkError, linkTo, parsePaneRef } from "../hosts/resolve.ts";
 
 /** A page that has this much unsent is too slow: it is closed and opens again with a redraw. */
 const SEND_BACKLOG_LIMIT = 16 << 20;
@@ -107,25 +109,50 @@ export function bridgeTerminal(ws: WebSocket, socket: string, request: TerminalR
     }
   };
 
+  // A pane of another host (HOST:ID) is attached on its host, through the link, which this
+  // terminal holds while it is open; the page keeps calling it HOST:ID.
+  let host: string | null = null;
+  let holder: { close(): void } | undefined;
+  const shown = (info: PaneInfo): PaneInfo =>
+    host === null ? info : { ...info, id: `${host}:${info.id}`, host } as PaneInfo;
   const open = async () => {
-    const opened = await AttachLink.open(request.pane, {
-      socket,
+    const address = parsePaneRef(request.pane);
+    host = address.host;
+    const pane = address.pane;
+    let through = socket;
+    if (address.host !== null) {
+      const held = await linkTo(address.host, { hold: true, start: false });
+      holder = held.holder;
+      if (held.link.state !== "up" || held.link.socket === null) throw linkError(held.link);
+      through = held.link.socket;
+      markLinkSocket(through, address.host);
+    }
+    const opened = await AttachLink.open(pane, {
+      socket: through,
       start: false,
       size: () => size,
       scrollback: TERMINAL_SCROLLBACK,
       output: (data) => early ? early.push(data) : sendFrame(Frame.OUTPUT, data),
-      reattached: (info) => sendText({ attached: info, detach_key: detachKey() }),
+      reattached: (info) => sendText({ attached: shown(info), detach_key: detachKey() }),
     });
     if (closed) return opened.close();
     link = opened;
-    sendText({ attached: link.info, detach_key: detachKey() } satisfies TerminalAttached);
+    sendText({ attached: shown(link.info), detach_key: detachKey() } satisfies TerminalAttached);
     for (const data of early ?? []) sendFrame(Frame.OUTPUT, data);
     early = undefined;
     for (const data of pending ?? []) onPage(data);
     pending = undefined;
     const end = await link.done;
     if (closed) return;
-    if (end.reason === "lost") return fail(new SkiffError("skiffd went away", { exit: "DAEMON" }));
+    if (end.reason === "lost") {
+      return fail(
+        host === null
+          ? new SkiffError("skiffd went away", { exit: "DAEMON" })
+          : new SkiffError(`Lost the link to ${host}; the pane keeps running there`, {
+            exit: "UNREACHABLE",
+          }),
+      );
+    }
     sendFrame(Frame.END, JSON.stringify({ reason: end.reason }));
     if (ws.readyState === WebSocket.OPEN) ws.close(1000, "ended");
   };
@@ -139,6 +166,7 @@ export function bridgeTerminal(ws: WebSocket, socket: string, request: TerminalR
   ws.onclose = () => {
     closed = true;
     link?.close();
+    holder?.close();
   };
   ws.onopen = () => open().catch(fail);
 }

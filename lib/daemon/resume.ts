@@ -70,7 +70,7 @@ export async function planResume(
   context: ResumeContext,
 ): Promise<PaneResume | undefined> {
   const conversation = saved.conversation;
-  if (!conversation?.live) return undefined;
+  if (!conversation?.live) return unknownConversation(saved, context);
   const base = {
     agent: conversation.agent,
     conversation: conversation.id,
@@ -114,6 +114,28 @@ export async function planResume(
     hookDir: context.hookDir,
   });
   return { ...base, state: "waiting", line: launchLine(launch), why: null };
+}
+
+/**
+ * For a pane whose agent ran but named no conversation: one `skiff new
+ * --agent` started as the pane's own process, which ran until skiffd
+ * stopped. The pane stays a shell; this says why.
+ */
+function unknownConversation(saved: SavedPane, context: ResumeContext): PaneResume | undefined {
+  const launch = saved.agent_launch;
+  if (!launch || saved.conversation?.agent === launch.agent) return undefined;
+  const profile = context.registry.get(launch.agent);
+  if (!profile || saved.command[0] !== profile.command) return undefined;
+  return {
+    agent: launch.agent,
+    conversation: "",
+    at: new Date().toISOString(),
+    state: "skipped",
+    line: null,
+    why: profile.resume
+      ? `no hook of ${profile.label} named its conversation, so Skiff does not know which to resume`
+      : `${profile.label} has no way to resume a conversation by its id`,
+  };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

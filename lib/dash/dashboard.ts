@@ -25,6 +25,7 @@ import { previewPane, renderFrame } from "./frame.ts";
 import { parseKeys } from "./keys.ts";
 import { type Layout, layout } from "./layout.ts";
 import type { LedgerFollow } from "./ledger_follow.ts";
+import type { HostsFollow } from "../overview/hosts.ts";
 import { Painter } from "./painter.ts";
 import { PanePreview, preloadScreen } from "./preview.ts";
 import { type DashState, initialState, selectFirstPane } from "./state.ts";
@@ -66,6 +67,8 @@ class Dashboard implements DashActions {
   readonly #preview: PanePreview;
   /** The ledger's follower, once loaded (after the first frame). */
   #ledger: LedgerFollow | undefined;
+  /** The other hosts' panes, followed once the first frame is drawn. */
+  #hosts: HostsFollow | undefined;
   #layout: Layout;
   #client: DaemonClient | undefined;
   #attached = false;
@@ -131,6 +134,7 @@ class Dashboard implements DashActions {
     clearTimeout(this.#ageTimer);
     this.#preview.close();
     this.#ledger?.close();
+    this.#hosts?.close();
     this.#client?.close();
     this.#hold.giveBack();
   }
@@ -189,10 +193,37 @@ class Dashboard implements DashActions {
     return this.#client;
   }
 
-  /** Asks skiffd. */
+  /** Asks skiffd; a request about a pane of another host (`HOST:ID`) goes to that host's. */
   async call<M extends MethodName>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>> {
+    const ref = (params as { pane?: unknown }).pane;
+    if (typeof ref === "string" && ref.includes(":")) {
+      const { withPane } = await import("../hosts/resolve.ts");
+      return await withPane(
+        ref,
+        (client, pane) =>
+          (client.call as (m: M, p: ParamsOf<M>) => Promise<ResultOf<M>>)(method, {
+            ...params,
+            pane,
+          }),
+        { start: false },
+      );
+    }
     const client = await this.#requests();
     return await (client.call as (m: M, p: ParamsOf<M>) => Promise<ResultOf<M>>)(method, params);
+  }
+
+  /** Follows the other hosts of projects.toml, each a group of the list. */
+  async #followHosts(): Promise<void> {
+    const { HostsFollow } = await import("../overview/hosts.ts");
+    if (this.#ended) return;
+    this.#hosts = new HostsFollow({
+      changed: () => {
+        if (!this.state.view || !this.#hosts) return;
+        this.state.view.hosts = this.#hosts.hosts();
+        this.#drawSoon();
+      },
+    });
+    if (this.state.view) this.state.view.hosts = this.#hosts.hosts();
   }
 
   /** Lists the workspace again; one listing at a time, and one more if asked meanwhile. */
@@ -207,12 +238,17 @@ class Dashboard implements DashActions {
         try {
           const first = this.state.view === undefined;
           this.state.view = await this.#reader.read(await this.#requests());
+          if (this.#hosts) {
+            this.#hosts.sync();
+            this.state.view.hosts = this.#hosts.hosts();
+          }
           if (first) {
             selectFirstPane(this.state);
             // What the first frame does not need loads after it.
             setTimeout(() => {
               preloadScreen();
               this.#readAgents();
+              this.#followHosts();
             }, 0);
           }
           // Which tasks show interrupted or gone depends on the panes just listed.
@@ -299,15 +335,16 @@ class Dashboard implements DashActions {
     // The attached program sets its own modes; ours are undone first.
     writeTerminal("\x1b[?2004l\x1b[?7h\x1b[?25h\x1b[0m");
     try {
-      const { attachTerminal } = await import("../client/attach.ts");
-      // The dashboard holds the alternate screen already: the pane is drawn on it.
-      const outcome = await attachTerminal(pane, { alternateScreen: false, socket: this.#socket });
+      // The dashboard holds the alternate screen already: the pane is drawn on it. A pane of
+      // another host (HOST:ID) is attached through its link.
+      const { attachPane } = await import("../hosts/attach.ts");
+      const outcome = await attachPane(pane, { alternateScreen: false, socket: this.#socket });
       const label = `${outcome.name} (${outcome.pane})`;
       const lines: Record<string, string> = {
         exited: `${label} exited`,
         killed: `${label} was killed`,
         gone: `${label} is gone`,
-        lost: "Lost skiffd while attached",
+        lost: outcome.host === null ? "Lost skiffd while attached" : outcome.line,
       };
       this.state.status = lines[outcome.reason]
         ? { text: lines[outcome.reason], tone: "info" }

@@ -153,6 +153,23 @@ function listLine(state: DashState, item: ListRow, width: number): string {
       if (!item.known && item.name !== "No project") row.add("  (not in projects.toml)", STYLE.dim);
       return row.done();
     }
+    case "host": {
+      const row = new Row(width);
+      row.add(` ⇄ ${item.name}`, STYLE.project);
+      if (item.state === "down") {
+        row.add(`  unreachable${item.why ? `: ${item.why}` : ""}`, STYLE.error);
+      } else if (item.state === "unknown") {
+        row.add("  linking…", STYLE.dim);
+      } else {
+        const c = item.counts;
+        const parts = [`${c.panes} pane${c.panes === 1 ? "" : "s"}`];
+        if (c.working) parts.push(`${c.working} working`);
+        if (c.waiting) parts.push(`${c.waiting} waiting`);
+        if (c.unread) parts.push(`${c.unread} unread`);
+        row.add(`  ${parts.join(" · ")}`, STYLE.dim);
+      }
+      return row.done();
+    }
     case "session":
       return new Row(width).add(`   ${item.name}`, STYLE.dim).done();
     case "pane":
@@ -250,7 +267,13 @@ function previewBox(
     facts.push(home(pane.cwd));
     title.add(facts.join(" · "));
     lines.push(title.done());
-    const tasks = paneTasks(state.ledger?.rows ?? [], pane.id);
+    // A pane of another host is keyed HOST:ID; its tasks are stored with the host.
+    const host = (pane as PaneInfo & { host?: string }).host ?? null;
+    const tasks = paneTasks(
+      state.ledger?.rows ?? [],
+      host === null ? pane.id : pane.id.slice(host.length + 1),
+      host,
+    );
     const room = Math.max(0, Math.min(4, Math.floor((box.height - 1) / 3)));
     for (const task of tasks.slice(0, tasks.length > room ? room - 1 : room)) {
       const row = new Row(box.width);

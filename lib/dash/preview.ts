@@ -119,17 +119,34 @@ export class PanePreview {
     this.#problem = undefined;
   }
 
+  /**
+   * A connection for `id` and the pane's ref there: skiffd's, or for a pane
+   * of another host (`HOST:ID`) that host's, through its link.
+   */
+  async #connect(id: string): Promise<{ client: DaemonClient; ref: string } | undefined> {
+    if (!id.includes(":")) {
+      const client = await tryConnect(this.#options.socket).catch(() => undefined);
+      return client && { client, ref: id };
+    }
+    const { connectPane } = await import("../hosts/resolve.ts");
+    const connection = await connectPane(id, { start: false, waitMs: 5000 }).catch(() => undefined);
+    return connection && { client: connection.client, ref: connection.pane };
+  }
+
   async #watch(pane: PaneInfo, turn: number): Promise<void> {
-    const client = await tryConnect(this.#options.socket).catch(() => undefined);
+    const connected = await this.#connect(pane.id);
+    const client = connected?.client;
     if (turn !== this.#turn) return client?.close();
     if (!client) {
-      this.#problem = "skiffd is not answering";
+      this.#problem = pane.id.includes(":")
+        ? "its host is not answering"
+        : "skiffd is not answering";
       this.#phase = "failed";
       return this.#options.changed();
     }
     this.#client = client;
     try {
-      await client.call("attach", { pane: pane.id, watch: true }, { raw: true });
+      await client.call("attach", { pane: connected.ref, watch: true }, { raw: true });
     } catch (error) {
       client.close();
       if (turn !== this.#turn) return;
@@ -167,10 +184,11 @@ export class PanePreview {
   }
 
   async #lastScreen(pane: PaneInfo, turn: number): Promise<void> {
-    const client = await tryConnect(this.#options.socket).catch(() => undefined);
+    const connected = await this.#connect(pane.id);
+    const client = connected?.client;
     try {
       if (!client) throw new Error("skiffd is not answering");
-      const capture = await client.call("pane.capture", { pane: pane.id, ansi: true });
+      const capture = await client.call("pane.capture", { pane: connected.ref, ansi: true });
       if (turn !== this.#turn) return;
       this.#phase = "live";
       const text = capture.lines.join("\r\n");

@@ -10,7 +10,7 @@
 
 import { byAttention } from "../overview/attention.ts";
 import { isSkiffAgentPane, skiffAgentPane } from "../overview/skiff_agent.ts";
-import type { WorkspaceView } from "../overview/view.ts";
+import type { HostView, WorkspaceView } from "../overview/view.ts";
 import type { PaneInfo } from "../protocol/panes.ts";
 
 /** How the list is ordered: projects and sessions, or attention first. */
@@ -23,6 +23,14 @@ export const AGENT_KEY = "agent";
 export type ListRow =
   | { kind: "agent"; key: typeof AGENT_KEY; pane: PaneInfo | null }
   | { kind: "project"; key: null; name: string; counts: PaneCounts; known: boolean }
+  | {
+    kind: "host";
+    key: null;
+    name: string;
+    counts: PaneCounts;
+    state: HostView["state"];
+    why: string | null;
+  }
   | { kind: "session"; key: null; name: string }
   | {
     kind: "pane";
@@ -65,7 +73,7 @@ export function matches(pane: PaneInfo, filter: string): boolean {
 }
 
 function paneRow(pane: PaneInfo, depth: number): ListRow {
-  // Hosts will add a host to a pane; until then it is absent (a local pane).
+  // A pane of another host has its host (and is keyed HOST:ID); a local one has none.
   const extra = pane as PaneInfo & { host?: string | null };
   return {
     kind: "pane",
@@ -103,8 +111,10 @@ export function listRows(
   const rows: ListRow[] = [{ kind: "agent", key: AGENT_KEY, pane: skiffAgentPane(view.panes) }];
   const panes = view.panes.filter((p) => !isSkiffAgentPane(p));
   const shown = panes.filter((p) => matches(p, filter));
+  const hosts = view.hosts ?? [];
   if (options.sort === "attention") {
-    rows.push(...byAttention(shown).map((pane) => paneRow(pane, 0)));
+    const far = hosts.flatMap((h) => h.panes.filter((p) => matches(p, filter)));
+    rows.push(...byAttention([...shown, ...far]).map((pane) => paneRow(pane, 0)));
   } else {
     const projects = view.projects.map((p) => ({ name: p.name, known: true }));
     const known = new Set(projects.map((p) => p.name));
@@ -138,6 +148,21 @@ export function listRows(
         known: false,
       });
       rows.push(...sessionRows(loose));
+    }
+    // Each other host is a group of its own, after this machine's panes.
+    for (const host of hosts) {
+      const mine = host.panes.filter((p) => matches(p, filter));
+      const nameHit = filter !== "" && host.host.toLowerCase().includes(filter);
+      if (filter !== "" && mine.length === 0 && !nameHit) continue;
+      rows.push({
+        kind: "host",
+        key: null,
+        name: host.host,
+        counts: countPanes(host.panes),
+        state: host.state,
+        why: host.why,
+      });
+      rows.push(...sessionRows(mine));
     }
   }
   if (rows.length === 1) {

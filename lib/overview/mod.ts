@@ -18,3 +18,4 @@ export * from "./view.ts";
 export * from "./watcher.ts";
 export { WorkspaceReader } from "./workspace.ts";
 export { type ReadLedgerOptions, readLedgerView } from "./ledger.ts";
+export { hostPane, HostsFollow } from "./hosts.ts";

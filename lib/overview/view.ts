@@ -22,6 +22,21 @@ export interface SkipperSettings {
   agent: string;
 }
 
+/** A pane of another host, as a list keeps it: `id` is `HOST:ID`, `host` its host. */
+export type HostPane = PaneInfo & { host: string };
+
+/** One other host as a list shows it (see `hosts.ts`). */
+export interface HostView {
+  /** The host's name. */
+  host: string;
+  /** `up` (its panes are known), `down` (it cannot be reached) or `unknown` (not yet). */
+  state: "unknown" | "up" | "down";
+  /** Why it cannot be reached, when it cannot. */
+  why: string | null;
+  /** Its panes, keyed `HOST:ID`. */
+  panes: HostPane[];
+}
+
 /** Everything a list of the workspace shows. */
 export interface WorkspaceView {
   /** Every pane. */
@@ -36,6 +51,8 @@ export interface WorkspaceView {
   skipper: SkipperSettings;
   /** Why `projects.toml` cannot be read (the line the CLI prints), or null. */
   config_error: string | null;
+  /** The other hosts of `projects.toml`, each with its panes (absent: not followed). */
+  hosts?: HostView[];
 }
 
 /** The ledger as the app and the dashboard show it. */

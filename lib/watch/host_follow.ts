@@ -38,6 +38,8 @@ export interface HostFollowerOptions {
   connected: () => Promise<void>;
   /** The host's link could not be made (once, until the host is back). */
   down: (why: string) => void;
+  /** Hold the link while following (the follower's own connection to skiffd keeps it). */
+  hold?: boolean;
 }
 
 /** Where a follower stands: not known yet, following, or unable to reach the host. */
@@ -104,17 +106,24 @@ export class HostFollower {
   async #loop(): Promise<void> {
     while (!this.#stopped) {
       let link: HostLink | undefined;
+      let holder: DaemonClient | undefined;
       let why = "";
       try {
-        link = (await linkTo(this.host, { waitMs: LINK_WAIT_MS, start: false })).link;
+        ({ link, holder } = await linkTo(this.host, {
+          waitMs: LINK_WAIT_MS,
+          start: false,
+          hold: this.#options.hold,
+        }));
       } catch (error) {
         why = (error as Error).message;
       }
-      if (this.#stopped) return;
+      if (this.#stopped) return holder?.close();
       if (link?.state === "up" && link.socket) {
         await this.#follow(link.socket);
+        holder?.close();
         continue;
       }
+      holder?.close();
       if (link && link.state !== "unreachable" && link.state !== "refused") {
         // Still being made: look again soon.
         await this.#sleep(1000);

@@ -215,6 +215,7 @@ Deno.test({
       }],
     });
     const newer = await makeCheckout({ version: "9.0.0", protocol: PROTOCOL_VERSION + 1 });
+    const skewed = await makeCheckout({ version: "0.0.9" });
     try {
       await withHost(async (local) => {
         const r = await local.run(["host", "check", "gpu1"]);
@@ -239,9 +240,29 @@ Deno.test({
         );
         assertEquals(JSON.parse(r.stdout).reachable, false);
       }, { main: newer.main });
+      // Another version of the same protocol works, and says so in one line.
+      await withHost(async (local) => {
+        const check = await local.ok(["host", "check", "gpu1"]);
+        assertMatch(
+          check,
+          /gpu1's skiffd runs Skiff 0\.0\.9 and this skiff .*; both speak protocol/,
+        );
+        await local.ok(["new", "--host", "gpu1", "--name", "w", "--", "sh"]);
+        const used = await local.run(["capture", "gpu1:w"]);
+        assertEquals(used.code, 0, used.stderr);
+        assertEquals(
+          used.stderr.trim().split("\n").filter((l) => l.includes("0.0.9")).length,
+          1,
+          `one line of skew: ${used.stderr}`,
+        );
+        // Never a hint to upgrade the local skiffd for a host's version.
+        assert(!used.stderr.includes("skiff daemon upgrade' to move it"), used.stderr);
+        assertEquals((await local.run(["capture", "gpu1:w", "--json"])).stderr, "");
+      }, { main: skewed.main });
     } finally {
       await old.remove();
       await newer.remove();
+      await skewed.remove();
     }
   },
 });

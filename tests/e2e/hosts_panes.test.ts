@@ -82,15 +82,36 @@ Deno.test({
       assertEquals(refused.code, 11, refused.stderr);
       assertMatch(refused.stderr, /^skiff: gpu1: Pane 'there': no known agent is in front/);
       assertEquals((await local.run(["capture", "gpu1:there"])).stdout.includes("do it"), false);
+      // The remote pane's events follow through the link.
+      const events = local.run([
+        "events",
+        "--pane",
+        "gpu1:fake",
+        "--type",
+        "turn-end",
+        "--count",
+        "1",
+        "--json",
+      ]);
       const sent = await local.json<{ turn_started: boolean }>([
         "send",
         "gpu1:fake",
-        "SLOW 1500 review it",
+        // Long enough for the events command above to be following when the turn ends.
+        "SLOW 6000 review it",
         "--enter",
       ]);
       assertEquals(sent.turn_started, true);
       const working = await local.run(["send", "gpu1:fake", "another", "--enter"]);
       assertEquals(working.code, 12, "refused while the remote agent works");
+      const followed = await events;
+      assertEquals(followed.code, 0, followed.stderr);
+      const turnEnd = JSON.parse(followed.stdout);
+      assertEquals([turnEnd.event, turnEnd.host, turnEnd.pane, turnEnd.name], [
+        "turn-end",
+        "gpu1",
+        "p2",
+        "fake",
+      ]);
       await local.ok(["wait", "gpu1:fake", "--until", "idle", "--timeout", "30"]);
       const seen = await local.json<{ was_unread: boolean; reasons: string[] }>([
         "seen",

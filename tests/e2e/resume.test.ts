@@ -9,7 +9,7 @@
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { pidAlive, type SkiffEnv, waitFor, withSkiff } from "../helpers/skiff.ts";
-import { FAKE_AGENT, hookPrefix, useFakeAgent } from "../helpers/fake_agent.ts";
+import { FAKE_AGENT, fakeAgentToml, hookPrefix, useFakeAgent } from "../helpers/fake_agent.ts";
 import type { PaneInfo } from "../../lib/protocol/panes.ts";
 import {
   agentPrompts,
@@ -159,7 +159,9 @@ Deno.test("a restore that cannot resume leaves a shell and says why; an agent th
     ]);
     await skiff.ok(["keys", "quit", `${Deno.execPath()} run -A -q ${FAKE_AGENT}`, "Enter"]);
     await skiff.ok(["wait", "quit", "--until", "idle", "--timeout", "30"]);
-    assert((await pane(skiff, "quit")).conversation?.live, "its hooks named its conversation");
+    await waitFor("its hooks to name its conversation", async () => {
+      return (await pane(skiff, "quit")).conversation?.live;
+    });
     await turn(skiff, "gone", "remember MARKER-G");
     const gone = (await pane(skiff, "gone")).conversation!;
     // Its record goes away; the agent of "quit" quits before the crash.
@@ -281,6 +283,29 @@ Deno.test("a task sent before the crash shows interrupted while its agent is res
       prompts.filter((p) => p.includes(`${uid} is interrupted`)).length,
       1,
       prompts.join("\n"),
+    );
+  });
+});
+
+Deno.test("an agent that cannot resume, started as a pane's process, comes back as a shell that says why", async () => {
+  await withSkiff(async (skiff) => {
+    const work = join(skiff.root, "work");
+    await Deno.mkdir(work);
+    // The fake agent again, as a custom agent with no resume_args.
+    const plain = fakeAgentToml().filter((line) => !line.startsWith("resume_"))
+      .map((line) => line.replace("[agents.fake]", "[agents.plain]"));
+    await useFakeAgent(skiff, { extra: plain.join("\n") });
+    await skiff.ok(["new", "--agent", "plain", "--cwd", work]);
+    await skiff.ok(["wait", "plain", "--until", "idle", "--timeout", "30"]);
+    await crash(skiff);
+    const info = await waitFor("the restore", async () => {
+      const p = await pane(skiff, "plain");
+      return p.resume ? p : undefined;
+    });
+    assertEquals([info.resume!.state, info.agent, info.conversation], ["skipped", null, null]);
+    assertMatch(
+      await skiff.ok(["explain", "plain"]),
+      /after the restore, plain not resumed: Fake Agent has no way to resume a conversation by its id/,
     );
   });
 });

@@ -53,14 +53,24 @@ async function pane(skiff: SkiffEnv, name: string): Promise<PaneInfo> {
 /** Sends `text` as a prompt and waits until the turn ended. */
 async function prompt(skiff: SkiffEnv, name: string, text: string): Promise<void> {
   await skiff.ok(["send", name, text, "--enter", "--timeout", "60"]);
-  await skiff.ok(["wait", name, "--until", "idle", "--timeout", "120"]);
+  await skiff.ok(["wait", name, "--until", "idle", "--timeout", "240"]);
 }
 
-/** Types a slash command (typed, not pasted, so the agent takes it as a command). */
+/**
+ * Types a slash command (typed, not pasted, so the agent takes it as a
+ * command), and waits until the agent took it: its input box is empty again.
+ */
 async function command(skiff: SkiffEnv, name: string, line: string): Promise<void> {
   for (const ch of line) await skiff.ok(["keys", "--literal", name, ch]);
   await skiff.waitForScreen(name, line, { timeout: 15_000 });
   await skiff.ok(["keys", name, "Enter"]);
+  await waitFor(`${name} to take ${line}`, async () => {
+    const e = await skiff.json<{ composer: { visible: boolean; draft: string } | null }>([
+      "explain",
+      name,
+    ]);
+    return e.composer?.visible && e.composer.draft === "" ? true : undefined;
+  }, { timeout: 60_000, interval: 250 });
 }
 
 /** Waits until pane `name`'s conversation satisfies `check`; returns it. */
@@ -77,14 +87,36 @@ function conversation(
 }
 
 /**
- * The request of the turn for `query`: the first one after `since` whose
- * last user text holds `query` and that offers tools (a side request, such
- * as a title, offers none).
+ * The request of the turn for `query`: the first one after `since` that
+ * holds `query` and offers tools (a side request, such as a title, offers
+ * none). Agents put context after the prompt, so the whole body is looked at.
  */
 function turnRequest(llm: FakeLlm, since: number, query: string): RequestRecord | undefined {
   return llm.requests().slice(since).find((r) =>
-    (r.lastText ?? "").includes(query) && (r.tools?.length ?? 0) > 0
+    (r.body ?? "").includes(query) && (r.tools?.length ?? 0) > 0
   );
+}
+
+/**
+ * Waits for the request of the turn for `query` (an agent still busy with
+ * its start, Gemini CLI running its hooks, takes the prompt a moment later).
+ */
+async function asked(llm: FakeLlm, since: number, query: string): Promise<RequestRecord> {
+  try {
+    return await waitFor(`the model to be asked ${query}`, () => turnRequest(llm, since, query), {
+      timeout: 120_000,
+      interval: 250,
+    });
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; requests since:\n${requestsSince(llm, since)}`);
+  }
+}
+
+/** The requests after `since`, one line each, for a failure's report. */
+function requestsSince(llm: FakeLlm, since: number): string {
+  return llm.requests().slice(since).map((r) =>
+    `${r.kind} tools=${r.tools?.length ?? 0} last=${JSON.stringify((r.lastText ?? "").slice(-80))}`
+  ).join("\n");
 }
 
 /** A state folder Gemini CLI accepts a settings file in (root-owned folders), when one can be had. */
@@ -171,7 +203,7 @@ async function startTwo(
       ...launch.args,
     ]);
   }
-  for (const name of names) await skiff.ok(["wait", name, "--until", "idle", "--timeout", "120"]);
+  for (const name of names) await skiff.ok(["wait", name, "--until", "idle", "--timeout", "240"]);
   return { work, names };
 }
 
@@ -213,6 +245,9 @@ async function resumeWalk(
 
   await crash(skiff);
   const restoring = performance.now();
+  const restored = Date.now();
+  const startHook = agent === "claude" || agent === "qwen" ||
+    (agent === "gemini" && hooksEverywhere);
   await skiff.ok(["ls"]);
   for (const name of [one, two]) {
     at.pane = name;
@@ -228,7 +263,11 @@ async function resumeWalk(
     await waitFor(`${name}: ${agent} back`, async () => (await pane(skiff, name)).agent === agent, {
       timeout: 60_000,
     });
-    await skiff.ok(["wait", name, "--until", "idle", "--timeout", "120"]);
+    await skiff.ok(["wait", name, "--until", "idle", "--timeout", "240"]);
+    // An agent that says it started (SessionStart) has loaded its conversation by then.
+    if (startHook) {
+      await conversation(skiff, name, (c) => Date.parse(c.learned) > restored, "its start hook");
+    }
   }
   console.log(
     `${agent}: back at its input box ${
@@ -240,15 +279,13 @@ async function resumeWalk(
   at.pane = one;
   let since = llm.requests().length;
   await prompt(skiff, one, `QUERY-ONE what did I ask you to remember`);
-  const asked = turnRequest(llm, since, "QUERY-ONE");
-  assert(asked, "the resumed agent asked the model");
-  assert(asked.body?.includes(marks.one), `the first pane's turn carries ${marks.one}`);
-  assert(!asked.body?.includes(marks.two), "and not the other pane's marker");
+  const asked1 = await asked(llm, since, "QUERY-ONE");
+  assert(asked1.body?.includes(marks.one), `the first pane's turn carries ${marks.one}`);
+  assert(!asked1.body?.includes(marks.two), "and not the other pane's marker");
   at.pane = two;
   since = llm.requests().length;
   await prompt(skiff, two, `QUERY-TWO what did I ask you to remember`);
-  const asked2 = turnRequest(llm, since, "QUERY-TWO");
-  assert(asked2, "the second resumed agent asked the model");
+  const asked2 = await asked(llm, since, "QUERY-TWO");
   const expected = rotates ? marks.three : marks.two;
   assert(asked2.body?.includes(expected), `the second pane's turn carries ${expected}`);
   assert(!asked2.body?.includes(marks.one), "and not the first pane's marker");
@@ -263,8 +300,10 @@ async function cannotResume(skiff: SkiffEnv, agent: AgentName, llm: FakeLlm): Pr
   await crash(skiff);
   await skiff.ok(["ls"]);
   const info = await pane(skiff, one);
-  assertEquals([info.agent, info.resumed], [null, null]);
-  // Grok's hooks cannot be wired, so Skiff knows no conversation of it to resume.
-  assertEquals(info.conversation, null);
-  assertMatch(await skiff.ok(["explain", one]), /no known agent, state shell/);
+  assertEquals([info.agent, info.resumed, info.conversation], [null, null, null]);
+  assertEquals(info.resume?.state, "skipped");
+  assertMatch(
+    await skiff.ok(["explain", one]),
+    /after the restore, grok not resumed: Grok has no way to resume a conversation by its id/,
+  );
 }

@@ -418,3 +418,17 @@ Deno.test("README: the custom agent example parses, and every key is documented"
   const keys = [...AGENT_KEYS.filter((k) => k !== "hooks"), "hooks.kind", "hooks.events"];
   for (const key of keys) assert(documented.includes(`\`${key}\``), `README documents '${key}'`);
 });
+
+Deno.test("gemini: the spinner of its hooks running before and after a turn reads as working", () => {
+  const gemini = BUILT_IN.find((p) => p.id === "gemini")!;
+  const view = screenView([
+    " > say hello",
+    " ⠹ Executing Hook: skiff hook gemini BeforeAgent",
+    "? for shortcuts",
+    "─".repeat(40),
+    " >   Type your message or @path/to/file",
+  ], { title: "◇  Ready (work)" });
+  const reading = readScreen(gemini, view);
+  assertEquals(reading.verdict, "working");
+  assert(reading.signals.some((s) => s.rule === "running hooks"), "the rule is named");
+});

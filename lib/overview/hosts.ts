@@ -1,0 +1,108 @@
+/**
+ * The panes of other hosts for a list (the dashboard, the app): one
+ * follower per host of projects.toml, each subscribed to its host's events
+ * through the link the local skiffd holds (pushed, never polled), reading
+ * the host's panes again when one is made, changes state, is read, renamed
+ * or goes. A list shows each host as a group of its own; a host that cannot
+ * be reached shows as such, with why.
+ *
+ * A pane of another host is keyed `HOST:ID` in a list, so every command
+ * that takes a pane takes the key as it is.
+ *
+ * @module
+ */
+
+import { loadConfig } from "../config/config.ts";
+import { hostNames } from "../hosts/config.ts";
+import type { PaneInfo } from "../protocol/panes.ts";
+import { HostFollower } from "../watch/host_follow.ts";
+import type { HostPane, HostView } from "./view.ts";
+
+/** The events after which a list reads a host's panes again. */
+const LIST_EVENTS = new Set([
+  "pane-created",
+  "pane-restored",
+  "pane-renamed",
+  "state",
+  "turn-end",
+  "idle-no-turn",
+  "waiting",
+  "bell",
+  "exit",
+  "gone",
+  "seen",
+  "resized",
+]);
+
+/** A host's pane as a list keeps it. */
+export function hostPane(host: string, pane: PaneInfo): HostPane {
+  return { ...pane, id: `${host}:${pane.id}`, host };
+}
+
+/** Follows the hosts of projects.toml for a list; see the module's documentation. */
+export class HostsFollow {
+  readonly #followers = new Map<string, HostFollower>();
+  readonly #why = new Map<string, string>();
+  readonly #changed: () => void;
+  readonly #log: (line: string) => void;
+
+  /** Follows every host of projects.toml now; `changed` hears of every change. */
+  constructor(options: { changed: () => void; log?: (line: string) => void }) {
+    this.#changed = options.changed;
+    this.#log = options.log ?? (() => {});
+    this.sync();
+  }
+
+  /** Follows the hosts projects.toml has now (added ones start, removed ones stop). */
+  sync(): void {
+    let names: string[] = [];
+    try {
+      names = hostNames(loadConfig());
+    } catch {
+      // A broken projects.toml: the hosts followed stay as they are.
+      return;
+    }
+    for (const [host, follower] of this.#followers) {
+      if (names.includes(host)) continue;
+      follower.stop();
+      this.#followers.delete(host);
+    }
+    for (const host of names) {
+      if (this.#followers.has(host)) continue;
+      const follower = new HostFollower({
+        host,
+        log: this.#log,
+        interesting: LIST_EVENTS,
+        hold: true,
+        event: () => Promise.resolve(this.#changed()),
+        connected: () => {
+          this.#why.delete(host);
+          this.#changed();
+          return Promise.resolve();
+        },
+        down: (why) => {
+          this.#why.set(host, why);
+          this.#changed();
+        },
+      });
+      this.#followers.set(host, follower);
+      follower.start();
+    }
+  }
+
+  /** The hosts as a list shows them, in projects.toml's order. */
+  hosts(): HostView[] {
+    return [...this.#followers.values()].map((f) => ({
+      host: f.host,
+      state: f.state,
+      why: f.state === "down" ? this.#why.get(f.host) ?? null : null,
+      panes: f.state === "up" ? f.panes.map((p) => hostPane(f.host, p)) : [],
+    }));
+  }
+
+  /** Stops following. */
+  close(): void {
+    for (const follower of this.#followers.values()) follower.stop();
+    this.#followers.clear();
+  }
+}

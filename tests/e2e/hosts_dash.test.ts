@@ -1,0 +1,74 @@
+/**
+ * The dashboard groups panes by host: this machine's projects first, then
+ * each host of projects.toml as a group of its own with its panes, followed
+ * live through the link (a remote turn shows without a keypress); a
+ * remote pane's preview, Enter to open it over the link and the detach key
+ * back; a host that cannot be reached is one row that says so.
+ */
+
+import { assertMatch } from "../helpers/assert.ts";
+import { openDash, rowWith, selectedRow } from "../helpers/dash.ts";
+import { fakeAgentToml } from "../helpers/fake_agent.ts";
+import { addToConfig, CAN_SSH, withHost } from "../helpers/hosts.ts";
+import { BASH, waitFor } from "../helpers/skiff.ts";
+import type { TestTerminal } from "../helpers/terminal.ts";
+
+const SSH_TEST = { ignore: !CAN_SSH, sanitizeOps: false, sanitizeResources: false };
+
+/** Moves the selection down until its row matches `pattern`. */
+async function select(term: TestTerminal, pattern: RegExp): Promise<void> {
+  for (let i = 0; i < 30; i++) {
+    if (pattern.test(selectedRow(term) ?? "")) return;
+    const before = selectedRow(term);
+    term.type("j");
+    await waitFor("the selection to move", () => selectedRow(term) !== before, { timeout: 5000 })
+      .catch(() => {});
+  }
+  throw new Error(`could not select ${pattern}:\n${term.text()}`);
+}
+
+Deno.test({
+  name: "dash: panes grouped by host, a remote pane followed live, opened over the link, and " +
+    "a host that cannot be reached in one row",
+  ...SSH_TEST,
+  fn: async () => {
+    await withHost(async (local) => {
+      await addToConfig(
+        local,
+        ["[hosts.gone]", 'ssh = "127.0.0.1"', 'ssh_options = ["-p", "1"]', ""].join("\n"),
+      );
+      await local.ok(["new", "--name", "here", "--", ...BASH]);
+      await local.ok(["new", "--host", "gpu1", "--agent", "fake", "--name", "rev", "--wait-ready"]);
+      const term = await openDash(local, { ready: "here" });
+      try {
+        // This machine's panes, then each host as a group.
+        await term.waitForText(/⇄ gpu1 +1 pane/, { timeout: 30_000 });
+        await term.waitForText(/⇄ gone +unreachable: ssh: connect to host/, {
+          timeout: 30_000,
+        });
+        assertMatch(rowWith(term, /gpu1:rev/)!, /gpu1:rev +fake +idle/);
+        const lines = term.text().split("\n");
+        const here = lines.findIndex((l) => / here /.test(l));
+        const group = lines.findIndex((l) => /⇄ gpu1/.test(l));
+        const rev = lines.findIndex((l) => /gpu1:rev/.test(l));
+        if (!(here < group && group < rev)) throw new Error(`not grouped:\n${term.text()}`);
+
+        // Followed live: a turn on the host shows without a key.
+        await local.ok(["send", "gpu1:rev", "SLOW 2500 review it", "--enter"]);
+        await term.waitForText(/gpu1:rev +fake +working/, { timeout: 20_000 });
+        await term.waitForText(/gpu1:rev +fake +idle +\d+s +turn-end/, { timeout: 30_000 });
+
+        // Its preview, then Enter opens it over the link, and the detach key comes back.
+        await select(term, /gpu1:rev/);
+        await term.waitForText(/rev \(gpu1:p1\) fake · idle/);
+        await term.waitForText("│> Type a task");
+        term.type("\r");
+        await term.waitForText(/^> Type a task/m, { timeout: 30_000 });
+        term.type("\x1c");
+        await term.waitForText(/⇄ gpu1 +1 pane/, { timeout: 30_000 });
+      } finally {
+        term.kill();
+      }
+    }, { config: fakeAgentToml() });
+  },
+});
