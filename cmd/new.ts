@@ -149,6 +149,7 @@ export const command = defineCommand({
     let env = parseEnvPairs(ctx.opts.env);
     let command = ctx.rest;
     let launched: NewPaneParams["launched"];
+    let unwired: string | undefined;
     // On another host, skiffd there wires the agent's hooks to its own skiff.
     if (agent !== undefined && host === undefined) {
       const launch = agentLaunchFor(agent, {
@@ -161,6 +162,7 @@ export const command = defineCommand({
       // The user's --env wins over Skiff's hook wiring.
       env = { ...launch.env, ...env };
       launched = { agent, args: ctx.rest, conversation: launch.conversation };
+      unwired = launch.unwired;
     }
     const worktree = ctx.opts.worktree;
     // Run in a project's folder (its root or below), a pane is that project's, as with --project
@@ -203,6 +205,11 @@ export const command = defineCommand({
     if (fromFolder && pane.project !== null) {
       ctx.out.notice(`In project ${pane.project}: this folder is in its root`);
     }
+    if (unwired) {
+      ctx.out.notice(
+        `Skiff's hooks for ${agent} are not wired (${unwired}): its state is read from its screen`,
+      );
+    }
     const raised = size?.raisedFrom ?? null;
     if (raised) {
       ctx.out.notice(
@@ -211,7 +218,8 @@ export const command = defineCommand({
         }, the smallest a pane takes`,
       );
     }
-    ctx.out.result({ ...newPaneJson(pane), host: host ?? null, size_raised_from: raised }, () => {
+    const json = { ...newPaneJson(pane), host: host ?? null, size_raised_from: raised };
+    ctx.out.result({ ...json, hooks_unwired: unwired ?? null }, () => {
       ctx.out.line(host === undefined ? pane.id : `${host}:${pane.id}`);
       if (pane.worktree) {
         ctx.out.notice(

@@ -35,8 +35,9 @@ export async function waitFollowingUpgrades(
   pane: string,
   options: WaitOptions,
 ): Promise<ResultOf<"pane.wait">> {
-  const started = Date.now();
   const { generation, id } = await client.call("pane.get", { pane });
+  // Counted from here: the first wait gets the whole time asked for, and says so if it ends.
+  const started = Date.now();
   let current = client;
   try {
     for (;;) {

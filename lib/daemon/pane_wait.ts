@@ -107,7 +107,10 @@ export async function waitForState(
     );
   }
   if (outcome !== "reached") {
-    const seconds = Math.round(context.limitMs / 1000);
+    // Tenths for a short wait: "after 0.5 s", not "after 1 s" or "after 0 s".
+    const seconds = context.limitMs < 10_000
+      ? Number((context.limitMs / 1000).toFixed(1))
+      : Math.round(context.limitMs / 1000);
     throw new SkiffError(
       `Pane '${pane.name}' is ${now.state}, not ${until}, after ${seconds} s`,
       { exit: "TIMEOUT", details: { pane: pane.id, state: now.state } },

@@ -342,3 +342,18 @@ export async function prepareAgent(
   const args = await recipe(resolved, env);
   return { command: agentBin(agent), args, env };
 }
+
+/**
+ * A temporary folder Gemini CLI reads a system settings file from (it and
+ * every folder above it belong to root and no one else may write them), for
+ * a state folder where Skiff's hooks for Gemini can be wired; undefined when
+ * this process cannot make one (not root). The caller removes it.
+ */
+export async function rootOwnedTempDir(): Promise<string | undefined> {
+  if (Deno.uid() !== 0) return undefined;
+  try {
+    return await Deno.makeTempDir({ dir: "/run", prefix: "skiff-real-" });
+  } catch {
+    return undefined;
+  }
+}

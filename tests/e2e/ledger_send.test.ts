@@ -1,7 +1,8 @@
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { FAKE_AGENT, useFakeAgent } from "../helpers/fake_agent.ts";
-import { type SkiffEnv, withSkiff } from "../helpers/skiff.ts";
+import { type SkiffEnv, waitFor, withSkiff } from "../helpers/skiff.ts";
+import type { PaneInfo } from "../../lib/protocol/panes.ts";
 
 interface Row {
   uid: string;
@@ -12,8 +13,22 @@ interface Row {
   pane: string | null;
 }
 
-async function startFake(skiff: SkiffEnv, name: string, log: string): Promise<void> {
-  await skiff.ok(["new", "--agent", "fake", "--name", name, "--env", `FAKE_LOG=${log}`]);
+async function startFake(
+  skiff: SkiffEnv,
+  name: string,
+  { log, resume = true }: { log: string; resume?: boolean },
+): Promise<void> {
+  const noResume = resume ? [] : ["--no-resume"];
+  await skiff.ok([
+    "new",
+    "--agent",
+    "fake",
+    "--name",
+    name,
+    "--env",
+    `FAKE_LOG=${log}`,
+    ...noResume,
+  ]);
   await skiff.ok(["wait", name, "--until", "idle", "--timeout", "30"]);
 }
 
@@ -40,7 +55,7 @@ Deno.test("ledger add --send --enter delivers the task with its result path and 
     ledgerEnv(skiff);
     await useFakeAgent(skiff);
     const log = join(skiff.root, "prompts.log");
-    await startFake(skiff, "coder", log);
+    await startFake(skiff, "coder", { log });
     const { generation } = await skiff.json<{ generation: number }>(["explain", "coder"]);
     const out = await skiff.json<{ row: Row; send: { turn_started: boolean }; exit: number }>([
       "ledger",
@@ -72,7 +87,7 @@ Deno.test("a refusal leaves the task as it was; a busy pane keeps it pending; no
     ledgerEnv(skiff);
     await useFakeAgent(skiff, { turnStartSeconds: 1.5 });
     const log = join(skiff.root, "prompts.log");
-    await startFake(skiff, "busy", log);
+    await startFake(skiff, "busy", { log });
     await skiff.ok(["send", "busy", "SLOW 5000 long job", "--enter"]);
     const working = await skiff.run([
       "ledger",
@@ -117,7 +132,8 @@ Deno.test("a task sent before a restore shows interrupted, and ledger send sends
     ledgerEnv(skiff);
     await useFakeAgent(skiff);
     const log = join(skiff.root, "prompts.log");
-    await startFake(skiff, "r", log);
+    // Not resumed after the restore: the pane comes back as a bare shell.
+    await startFake(skiff, "r", { log, resume: false });
     const added = await skiff.json<{ row: Row }>([
       "ledger",
       "add",
@@ -145,6 +161,30 @@ Deno.test("a task sent before a restore shows interrupted, and ledger send sends
     const resent = await skiff.json<{ row: Row }>(["ledger", "send", added.row.uid, "--enter"]);
     assertEquals(resent.row.state, "sent");
     assert(resent.row.generation! > added.row.generation!, "the new generation is stored");
+    assertEquals((await prompts(log)).length, 2);
+  });
+});
+
+Deno.test("a task cut off by a restore goes again into the agent that resumed its conversation", async () => {
+  await withSkiff(async (skiff) => {
+    ledgerEnv(skiff);
+    await useFakeAgent(skiff);
+    const log = join(skiff.root, "prompts.log");
+    await startFake(skiff, "r", { log });
+    const added = await skiff.json<{ row: Row }>(
+      ["ledger", "add", "--pane", "r", "--task", "Survive a restart", "--send", "--enter"],
+    );
+    assertEquals(added.row.state, "sent");
+    await skiff.ok(["daemon", "restart"]);
+    assertEquals((await show(skiff, added.row.uid)).state, "interrupted");
+    // skiffd types the resume line itself; the agent is back at its input box after it.
+    await waitFor("the agent to resume", async () => {
+      const { panes } = await skiff.json<{ panes: PaneInfo[] }>(["ls"]);
+      const pane = panes.find((p) => p.name === "r");
+      return pane?.agent === "fake" && pane.state === "idle";
+    }, { timeout: 30_000 });
+    const resent = await skiff.json<{ row: Row }>(["ledger", "send", added.row.uid, "--enter"]);
+    assertEquals(resent.row.state, "sent");
     assertEquals((await prompts(log)).length, 2);
   });
 });

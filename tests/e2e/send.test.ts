@@ -238,7 +238,7 @@ Deno.test("wait times out with exit 7; explain lists the signals", async () => {
     await startFake(skiff, "w");
     const waited = await skiff.run(["wait", "w", "--until", "working", "--timeout", "0.5"]);
     assertEquals(waited.code, 7);
-    assertEquals(waited.stderr, "skiff: Pane 'w' is idle, not working, after 1 s\n");
+    assertEquals(waited.stderr, "skiff: Pane 'w' is idle, not working, after 0.5 s\n");
     const explain = await skiff.json<Record<string, unknown>>(["explain", "w"]);
     assertEquals([explain.agent, explain.agent_label, explain.state], [
       "fake",

@@ -19,7 +19,13 @@ import { EventStream } from "../helpers/events.ts";
 import { type SkiffEnv, waitFor, withSkiff } from "../helpers/skiff.ts";
 import { DEFAULT_REPLY, type FakeLlm, startFakeLlm } from "../fixtures/fake_llm_server.ts";
 
-import { agentInstalled, type AgentName, AGENTS, prepareAgent } from "../agents/agent_env.ts";
+import {
+  agentInstalled,
+  type AgentName,
+  AGENTS,
+  prepareAgent,
+  rootOwnedTempDir,
+} from "../agents/agent_env.ts";
 import { SCRIPTS } from "../agents/driver.ts";
 import { agentStartLine } from "../../lib/agents/launch.ts";
 import { AgentRegistry } from "../../lib/agents/registry.ts";
@@ -82,6 +88,8 @@ for (const agent of AGENTS) {
       assert(installed, `${agent} is not installed: run tests/agents/install.sh ${agent}`);
       // The tool call runs skiff itself: every pane, an agent's included, can reach its skiffd.
       const llm = await startFakeLlm({ delayMs: 120, toolCommand: TOOL_COMMAND });
+      // Gemini reads Skiff's hooks only from a root-owned state folder (see the README).
+      const secure = agent === "gemini" ? await rootOwnedTempDir() : undefined;
       try {
         await withSkiff(async (skiff) => {
           await skiff.ok(["daemon", "start"]);
@@ -102,9 +110,10 @@ for (const agent of AGENTS) {
           } finally {
             await stream.stop();
           }
-        });
+        }, secure ? { SKIFF_STATE_DIR: join(secure, "state") } : {});
       } finally {
         await llm.close();
+        if (secure) await Deno.remove(secure, { recursive: true }).catch(() => {});
       }
     },
   });
@@ -128,7 +137,11 @@ async function flow(skiff: SkiffEnv, agent: AgentName, { stream, llm, at }: Walk
   });
   const env = Object.entries(launch.env).flatMap(([k, v]) => ["--env", `${k}=${v}`]);
   // As a person starts it: the agent found on PATH, Skiff's hooks wired in.
-  await skiff.ok(["new", "--agent", agent, "--cwd", workdir, ...env, "--", ...launch.args]);
+  const made = await skiff.json<{ hooks_unwired: string | null }>(
+    ["new", "--agent", agent, "--cwd", workdir, ...env, "--", ...launch.args],
+  );
+  // Only Gemini's hooks can be left unwired: from a state folder that is not root's.
+  if (agent !== "gemini" || Deno.uid() === 0) assertEquals(made.hooks_unwired, null);
   await skiff.ok(["wait", agent, "--until", "idle", "--timeout", "90"]);
   assertEquals((await pane(skiff, agent)).agent, agent);
 
@@ -178,7 +191,8 @@ async function flow(skiff: SkiffEnv, agent: AgentName, { stream, llm, at }: Walk
   });
   assert(listed.panes.some((p) => p.name === agent), "skiff ls from the agent's tool lists it");
   assert(llm.requests().some((r) => r.toolResult), "the model got the tool's result");
-  if (profile.hooks.kind !== "none") await turnEndHook(skiff, agent);
+  const hooked = profile.hooks.kind !== "none" && made.hooks_unwired === null;
+  if (hooked) await turnEndHook(skiff, agent);
   // Exactly two turns, each opened and closed once: a late hook opens no third.
   assertEquals(turns(stream, agent), { starts: 2, ends: 2 });
   assertEquals((await pane(skiff, agent)).state, "idle");
@@ -209,6 +223,6 @@ async function flow(skiff: SkiffEnv, agent: AgentName, { stream, llm, at }: Walk
     return e.state === "idle" && e.composer.visible && e.composer.draft === "";
   }, { timeout: 30_000 });
   await plainTurn(skiff, stream, shell);
-  if (profile.hooks.kind !== "none") await turnEndHook(skiff, shell);
+  if (hooked) await turnEndHook(skiff, shell);
   assertEquals(turns(stream, shell), { starts: 1, ends: 1 });
 }

@@ -23,7 +23,13 @@ import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { pidAlive, type SkiffEnv, waitFor, withSkiff } from "../helpers/skiff.ts";
 import { type FakeLlm, type RequestRecord, startFakeLlm } from "../fixtures/fake_llm_server.ts";
-import { agentInstalled, type AgentName, AGENTS, prepareAgent } from "../agents/agent_env.ts";
+import {
+  agentInstalled,
+  type AgentName,
+  AGENTS,
+  prepareAgent,
+  rootOwnedTempDir,
+} from "../agents/agent_env.ts";
 import type { PaneInfo } from "../../lib/protocol/panes.ts";
 
 function listed(variable: string, fallback: string): string[] {
@@ -119,16 +125,6 @@ function requestsSince(llm: FakeLlm, since: number): string {
   ).join("\n");
 }
 
-/** A state folder Gemini CLI accepts a settings file in (root-owned folders), when one can be had. */
-async function rootOwnedStateDir(): Promise<string | undefined> {
-  if (Deno.uid() !== 0) return undefined;
-  try {
-    return await Deno.makeTempDir({ dir: "/run", prefix: "skiff-real-" });
-  } catch {
-    return undefined;
-  }
-}
-
 for (const agent of AGENTS) {
   const installed = agentInstalled(agent);
   const mustRun = required.includes(agent);
@@ -145,7 +141,7 @@ for (const agent of AGENTS) {
       const llm = await startFakeLlm({ delayMs: 60 });
       // Gemini reads Skiff's hooks only from a root-owned folder; elsewhere it runs on the
       // id Skiff gave its session, and a rotation goes unseen (see the README).
-      const secure = agent === "gemini" ? await rootOwnedStateDir() : undefined;
+      const secure = agent === "gemini" ? await rootOwnedTempDir() : undefined;
       try {
         await withSkiff(async (skiff) => {
           const at = { pane: `${agent}-1` };

@@ -7,10 +7,17 @@
 
 import type { HookCases, HookMeaning } from "../profile.ts";
 
-/** A `Notification` hook: a permission or a question is waiting; anything else is news. */
+/**
+ * A `Notification` hook: a permission or a question is waiting; an idle
+ * prompt (Qwen Code sends one as each turn ends, Claude Code after a quiet
+ * minute) says the agent waits for its next task; anything else is news.
+ */
 export const NOTIFICATION: HookCases = {
   field: "notification_type",
-  cases: [{ pattern: /permission|ToolPermission|elicitation/i, state: "waiting" }],
+  cases: [
+    { pattern: /permission|ToolPermission|elicitation/i, state: "waiting" },
+    { pattern: /^idle_prompt$/, state: "idle" },
+  ],
   otherwise: "info",
 };
 

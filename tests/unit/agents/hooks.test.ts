@@ -26,7 +26,7 @@ Deno.test("hooks: Claude Code's events, and a Notification read by its payload",
     hookState(claude, "Notification", { notification_type: "permission_prompt" }),
     "waiting",
   );
-  assertEquals(hookState(claude, "Notification", { notification_type: "idle_prompt" }), "info");
+  assertEquals(hookState(claude, "Notification", { notification_type: "idle_prompt" }), "idle");
   assertEquals(hookState(claude, "Notification", {}), "info");
   assertEquals(hookState(claude, "SessionEnd", {}), "info");
   assertEquals(hookState(claude, "NoSuchEvent", {}), "info");
