@@ -31,7 +31,8 @@ async function idle(env: Record<string, string>, name: string): Promise<void> {
   await skiff(["wait", name, "--until", "idle", "--timeout", "240"], env);
 }
 
-function crash(env: Record<string, string>, root: string): void {
+/** Kills skiffd with SIGKILL, as a crash would. */
+function crash(root: string): void {
   const pid = Number(Deno.readTextFileSync(join(root, "run", "skiffd.lock")).trim());
   Deno.kill(pid, "SIGKILL");
 }
@@ -73,7 +74,7 @@ async function benchAgent(
       await waitUntil("the conversation to be known", async () => {
         return (await paneInfo(env, agent)).conversation?.live === true;
       });
-      crash(env, root);
+      crash(root);
       const restoring = performance.now();
       await skiff(["ls"], env);
       await waitUntil(`${agent} to be resumed`, async () => {
