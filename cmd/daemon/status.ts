@@ -8,11 +8,20 @@ import { defineCommand, Exit } from "../../lib/cli/mod.ts";
 import { socketPath } from "../../lib/config/paths.ts";
 import { compareVersions, quietSkewHint, tryConnect } from "../../lib/client/mod.ts";
 import { age } from "../../lib/client/format.ts";
+import type { UpgradeOutcome } from "../../lib/protocol/daemon.ts";
 import { PROTOCOL_VERSION, VERSION } from "../../lib/version.ts";
 import type { WatcherHealth } from "../../lib/protocol/watch.ts";
 
 /** This skiff's own version and protocol, which `daemon status` shows beside skiffd's. */
 const CLIENT = { version: VERSION, protocol: PROTOCOL_VERSION };
+
+/** The last upgrade in one line, as `--json` gives it in `upgrade`. */
+function upgradeLine(u: UpgradeOutcome): string {
+  const ago = age(Date.now() - Date.parse(u.at));
+  return u.ok
+    ? `upgraded in place from ${u.from} ${ago} ago; output stood still ${u.ms.freeze ?? "?"} ms`
+    : `the last upgrade (${ago} ago) stopped at its ${u.step ?? "?"} step: ${u.error}`;
+}
 
 /** The watcher's health in one line, as `--json` gives it in `watcher`. */
 function watcherLine(w: WatcherHealth): string {
@@ -70,6 +79,7 @@ export const command = defineCommand({
             : `this skiff is ${VERSION}, older than skiffd`,
         );
         ctx.out.line(watcherLine(s.watcher));
+        if (s.upgrade) ctx.out.line(upgradeLine(s.upgrade));
         if (s.workspace_error) {
           ctx.out.line(`the workspace is not saved: ${s.workspace_error}; see ${s.log}`);
         }

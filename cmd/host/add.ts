@@ -35,7 +35,7 @@ export const command = defineCommand({
   passthrough: "SSH_OPTIONS…",
   examples: [
     "skiff host add gpu1 me@gpu1.lab",
-    "skiff host add gpu1 gpu1 --skiff ~/.local/bin/skiff -- -i ~/.ssh/gpu1",
+    "skiff host add gpu1 gpu1 --skiff '~/.local/bin/skiff' -- -i ~/.ssh/gpu1",
   ],
   exits: [["CONFLICT", "A host with that name exists"]],
   run: async (ctx) => {

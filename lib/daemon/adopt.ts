@@ -19,7 +19,6 @@ import { childReaper } from "../platform/child_reaper.ts";
 import { execInPlace } from "../platform/exec.ts";
 import { loadPtyModule } from "../platform/pty.ts";
 import { adoptPty } from "../platform/pty_adopted.ts";
-import { ptyReader } from "../platform/pty_reader.ts";
 import { ownCpuMs } from "../platform/proc.ts";
 import { Screen } from "../screen/screen.ts";
 import { SCREEN_STATE_VERSION, type ScreenState } from "../screen/screen_state.ts";
@@ -128,7 +127,6 @@ export async function checkHandoff(file: string): Promise<CheckReport> {
   }
   await loadPtyModule();
   childReaper();
-  if (!ptyReader()) throw new Error("the thread that reads terminals cannot start");
   return {
     ok: true,
     version: VERSION,

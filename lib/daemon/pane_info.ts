@@ -49,7 +49,8 @@ export function paneInfo(
     unread_reasons: pane.saved.unread ? pane.saved.unread_reasons ?? [] : [],
     person_inputs: pane.personInputs,
     session_marks: { ...(session?.marks ?? {}) },
-    exit_code: pane.exit ? pane.exit.exitCode : null,
+    // An adopted process that ended in the instant of an upgrade's exec: its code is not known.
+    exit_code: pane.exit && !pane.exit.unknown ? pane.exit.exitCode : null,
     exit_signal: pane.exit?.signal ? pane.exit.signal : null,
     attached: pane.attached,
     created: pane.saved.created,

@@ -29,17 +29,21 @@
  * 4. `save`: the handoff file is written.
  * 5. `exec`: the new program replaces this one.
  * 6. In the new program (`adopt.ts`), `adopt` and `listen`: it rebuilds the
- *    panes and takes the socket. Until it answers, a failure runs the old
- *    program again, in place, on the same handoff: that is the commit point.
+ *    busy panes (a person attached, or output in the last seconds) and
+ *    takes the socket. Until then a failure runs the old program again, in
+ *    place, on the same handoff; then it commits, and the busy panes run on
+ *    while the others are rebuilt a few at a time (requests wait for them).
  *
  * A failure before the exec thaws the panes and answers the request with
  * why; after it, the client learns the outcome from the hello of whichever
  * skiffd answers. `SKIFF_FAULT_UPGRADE=STEP` fails a step on purpose.
  *
- * Measured on the project's machine (2 cores, shared): 200 shell panes are
- * handed over in about 1 s from the command to the new skiffd answering;
- * a pane's output stands still for the freeze, about 0.3–0.5 s (`deno task
- * bench` reports both).
+ * Measured on the project's machine (2 cores, shared with other work, load
+ * 3–4): with 200 panes, 2.0–3.2 s from the command to the new skiffd
+ * answering, of which the new program's check takes 0.9–1.3 s; a busy
+ * pane's output stands still 0.6–1.2 s (what an exec, Deno's start and one
+ * screen cost). The old skiffd's freeze takes 10–130 ms of CPU, and the new
+ * program's start to its commit 0.55–0.7 s. `deno task bench` reports them.
  *
  * @module
  */

@@ -20,6 +20,9 @@ import { connectDaemon } from "../client/connect.ts";
 import type { HostLink } from "../protocol/hosts.ts";
 import { linkError, linkTo, parsePaneRef } from "./resolve.ts";
 
+/** How long an attach whose link went waits for it to be made again. */
+const RELINK_MS = 15_000;
+
 /** How an attach to a pane anywhere ended; `host` is null for a local pane. */
 export interface PaneAttachOutcome extends AttachOutcome {
   /** The pane's host, or null. */
@@ -52,23 +55,41 @@ export async function attachPane(
   const address = ref === undefined ? { host: null, pane: undefined } : parsePaneRef(ref);
   const host = address.host;
   if (host === null) return { ...await attachTerminal(address.pane, options), host: null };
-  const { link, holder } = await linkTo(host, { hold: true });
+  let { link, holder } = await linkTo(host, { hold: true });
+  let pane = address.pane;
   try {
     if (link.state !== "up" || link.socket === null) throw linkError(link);
-    markLinkSocket(link.socket, host);
-    const outcome = await attachTerminal(address.pane, {
-      ...options,
-      socket: link.socket,
-      start: false,
-    });
-    const here = `${outcome.name} (${outcome.pane})`;
-    const there = `${host}:${here}`;
-    const line = outcome.reason === "lost"
-      ? `[lost the link to ${host}${
-        (await linkWhy(host)).replace(/^(.)/, ": $1")
-      }; ${there} keeps running there]`
-      : attachEndLine(outcome, `skiff attach ${host}:${outcome.name}`).replace(here, there);
-    return { ...outcome, host, line };
+    for (;;) {
+      markLinkSocket(link.socket!, host);
+      const outcome = await attachTerminal(pane, {
+        ...options,
+        socket: link.socket!,
+        start: false,
+      });
+      const here = `${outcome.name} (${outcome.pane})`;
+      const there = `${host}:${here}`;
+      if (outcome.reason !== "lost") {
+        const line = attachEndLine(outcome, `skiff attach ${host}:${outcome.name}`)
+          .replace(here, there);
+        return { ...outcome, host, line };
+      }
+      // The link went and did not come back by itself (the local skiffd restarted, or the
+      // network dropped): make it once more, and attach again if the host answers.
+      holder?.close();
+      const again = await linkTo(host, { hold: true, waitMs: RELINK_MS, start: false })
+        .catch(() => undefined);
+      holder = again?.holder;
+      if (again?.link.state === "up" && again.link.socket !== null) {
+        link = again.link;
+        pane = outcome.pane;
+        continue;
+      }
+      const why = again?.link.why ?? await linkWhy(host);
+      const line = `[lost the link to ${host}${
+        why.replace(/^(.)/, ": $1")
+      }; ${there} keeps running there]`;
+      return { ...outcome, host, line };
+    }
   } finally {
     holder?.close();
   }

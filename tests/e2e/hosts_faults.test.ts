@@ -130,6 +130,7 @@ Deno.test({
     await withHost(async (local, remote) => {
       local.env.SKIFF_LEDGER = join(local.root, "agent", "ledger.db");
       await local.ok(["new", "--host", "gpu1", "--agent", "fake", "--name", "rev", "--wait-ready"]);
+      await local.ok(["new", "--host", "gpu1", "--name", "web", "--", ...BASH]);
       const task = (await local.json<{ row: TaskJson }>([
         "ledger",
         "add",
@@ -160,8 +161,9 @@ Deno.test({
       assert(after.generation !== before.generation, "a new process under the old id");
       const row = (await local.json<{ row: TaskJson }>(["ledger", "show", task.uid])).row;
       assertEquals(row.state, "interrupted", "the restart shows on the task, not gone");
-      await local.ok(["keys", "gpu1:rev", "echo back-$((5*5))", "Enter"]);
-      await local.waitForScreen("gpu1:rev", /back-25/);
+      // A shell pane came back as a new shell under its id, and takes keys over the link.
+      await local.ok(["keys", "gpu1:web", "echo back-$((5*5))", "Enter"]);
+      await local.waitForScreen("gpu1:web", /^back-25$/m);
 
       // The SSH connection killed with nothing attached: the link is made again by itself.
       const old = await killLink(local, "gpu1");
@@ -174,7 +176,42 @@ Deno.test({
         await Deno.readTextFile(log),
         /host gpu1: the ssh connection ended .*linking again/,
       );
-      await local.waitForScreen("gpu1:rev", /back-25/);
+      await local.waitForScreen("gpu1:web", /^back-25$/m);
     }, { config: fakeAgentToml() });
+  },
+});
+
+Deno.test({
+  name: "the local skiffd restarts mid-attach to a host's pane: the link is made again and the " +
+    "attach goes on",
+  ...SSH_TEST,
+  fn: async () => {
+    await withHost(async (local) => {
+      await local.ok(["new", "--host", "gpu1", "--name", "web", "--", ...BASH]);
+      const term = await TestTerminal.start(
+        [Deno.execPath(), "run", "-A", "-q", MAIN, "attach", "gpu1:web"],
+        { env: local.env, cwd: local.env.HOME, cols: 90, rows: 24 },
+      );
+      try {
+        term.type("echo before-$((2*3))\r");
+        await term.waitForText(/^before-6$/m, { timeout: 30_000 });
+        const old = await linkPid(local, "gpu1");
+        await local.ok(["daemon", "restart"]);
+        await waitFor("a new link", async () => {
+          const pid = await linkPid(local, "gpu1");
+          return pid !== undefined && pid !== old;
+        }, { timeout: 60_000 });
+        await waitFor("the attach back on the pane", async () => {
+          term.type("echo after-$((3*3))\r");
+          await new Promise((resolve) => setTimeout(resolve, 500));
+          return /^after-9$/m.test(term.text());
+        }, { timeout: 60_000, interval: 1000 });
+        term.type("\x1c");
+        assertEquals(await term.exited, 0);
+        assertMatch(term.raw, /\[detached from gpu1:web \(p1\);/);
+      } finally {
+        term.kill();
+      }
+    });
   },
 });

@@ -74,11 +74,16 @@ Deno.test("upgrade faults: a failure at each step leaves the old skiffd and ever
         assertEquals(await picture(skiff), before);
         const status = await skiff.json<DaemonStatus>(["daemon", "status"]);
         assertEquals([status.upgrade?.ok, status.upgrade?.step], [false, step]);
+        assertMatch(
+          await skiff.ok(["daemon", "status"]),
+          new RegExp(`the last upgrade \\(\\d+s ago\\) stopped at its ${step} step: `),
+        );
         await countsOn(skiff, 10);
       });
     }
     await t.step("then an upgrade without a fault goes through", async () => {
       await skiff.ok(["daemon", "upgrade"]);
+      assertMatch(await skiff.ok(["daemon", "status"]), /upgraded in place from \S+ \d+s ago/);
       assertEquals(await picture(skiff), before);
       await countsOn(skiff, 10);
     });
@@ -147,5 +152,38 @@ Deno.test("upgrade faults: a program whose daemon cannot start is refused or und
     });
   } finally {
     await Promise.all([broken.remove(), late.remove(), foreign.remove()]);
+  }
+});
+
+Deno.test("upgrade faults: a skiffd that predates upgrades is left alone, with one line that says so", async () => {
+  const old = await makeCheckout({
+    version: "0.0.9",
+    edits: [{
+      path: "lib/daemon/methods.ts",
+      find: '"daemon.upgrade": (params, ctx) => ctx.control.upgrade(upgradeRequest(params)),',
+      replace: "",
+    }],
+  });
+  try {
+    await withSkiff(async (skiff) => {
+      await skiff.ok(["new", "--name", "count", "--", ...COUNTER], { main: old.main });
+      const panes = async () =>
+        (await skiff.json<{ panes: PaneInfo[] }>(["ls"])).panes.map((p) => [p.pid, p.generation]);
+      const before = await panes();
+      const pid = (await skiff.json<DaemonStatus>(["daemon", "status"])).pid;
+      const refused = await skiff.run(["daemon", "upgrade"]);
+      assertEquals(refused.code, 4, refused.stderr);
+      assertEquals(refused.stderr.trim().split("\n").length, 1, refused.stderr);
+      assertMatch(
+        refused.stderr,
+        /skiffd 0\.0\.9 predates 'skiff daemon upgrade'.*'skiff daemon restart'/,
+      );
+      const status = await skiff.json<DaemonStatus>(["daemon", "status"]);
+      assertEquals([status.pid, status.version], [pid, "0.0.9"]);
+      assertEquals(await panes(), before);
+      await countsOn(skiff, 5);
+    });
+  } finally {
+    await old.remove();
   }
 });
