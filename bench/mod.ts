@@ -13,6 +13,7 @@ import { benchHosts } from "./hosts.ts";
 import { benchLedger } from "./ledger.ts";
 import { benchLoad } from "./load.ts";
 import { benchPanes } from "./panes.ts";
+import { benchResume } from "./resume.ts";
 import { benchUpgrade } from "./upgrade.ts";
 import { benchWatch } from "./watch.ts";
 import { benchWorktree } from "./worktree.ts";
@@ -28,6 +29,8 @@ if (import.meta.main) {
   rows.push(...await benchAgents(log));
   log("bench: the watcher (a turn end to the Skiff agent's line)…");
   rows.push(...await benchWatch(log));
+  log("bench: resume after a restore, per real agent (offline, against the fake model)…");
+  rows.push(...await benchResume(log));
   log("bench: skiff daemon upgrade with 200 panes…");
   rows.push(...await benchUpgrade(log));
   log("bench: ledger (ls on 10,000 rows, adds)…");

@@ -1,8 +1,9 @@
 /**
  * Real Claude Code, offline against the fake model server, as the Skiff
  * agent: the first `skiff skipper` starts it and it reaches idle; after a
- * kill -9 of skiffd, the next open types its continue line
- * (`claude --continue`) once, and the conversation comes back.
+ * kill -9 of skiffd within 15 s of its start line, the next open types its
+ * continue line (`claude --continue`) at once, and only once, and the
+ * conversation comes back.
  *
  * Runs when Claude Code is installed (`tests/agents/install.sh claude`) and
  * selected by `SKIFF_REAL_AGENTS` (Claude Code and Codex by default), or
@@ -15,7 +16,7 @@ import { pidAlive, type SkiffEnv, waitFor, withSkiff } from "../helpers/skiff.ts
 import type { OpenJson } from "../helpers/skipper.ts";
 import { startFakeLlm } from "../fixtures/fake_llm_server.ts";
 import { agentBin, agentInstalled, AGENTS, prepareAgent } from "../agents/agent_env.ts";
-import { START_GUARD_MS, START_LINE_MARK } from "../../lib/skipper/marks.ts";
+import { START_LINE_MARK } from "../../lib/skipper/marks.ts";
 import type { PaneInfo } from "../../lib/protocol/panes.ts";
 
 function listed(variable: string, fallback: string): string[] {
@@ -41,7 +42,7 @@ async function idleClaude(skiff: SkiffEnv, id: string): Promise<PaneInfo> {
 
 Deno.test({
   name:
-    "real claude as the Skiff agent: first open reaches idle; after a kill -9 the continue line",
+    "real claude as the Skiff agent: first open reaches idle; a kill -9 seconds after a start line: the continue line at once, once",
   ignore: !required && (!selected || !installed),
   sanitizeOps: false,
   sanitizeResources: false,
@@ -85,14 +86,17 @@ Deno.test({
       await skiff.ok(["send", "p1", "remember the word pelican", "--enter"]);
       await skiff.ok(["wait", "p1", "--until", "idle", "--timeout", "90"]);
 
-      // Long enough ago for the guard (set on the mark, not waited for), then a crash.
-      await skiff.ok(["mark", "p1", `${START_LINE_MARK}=${Date.now() - START_GUARD_MS - 1000}`]);
+      // A crash seconds after a start line (set on the mark, not waited for): the guard
+      // is the old shell's, so the restored pane's new shell gets its line at once.
+      const generation = (await pane(skiff, "p1")).generation;
+      await skiff.ok(["mark", "p1", `${START_LINE_MARK}=${Date.now() - 2000}@${generation}`]);
       const pid = (await skiff.daemonPid())!;
       Deno.kill(pid, "SIGKILL");
       await waitFor("skiffd to die", () => !pidAlive(pid));
 
       const again = await skiff.json<OpenJson>(["skipper"]);
       assertEquals([again.how, again.pane?.id, again.start.typed], ["found", "p1", "continue"]);
+      assertEquals(again.start.waited_ms, 0, "the new shell's line goes in at once");
       info = await idleClaude(skiff, "p1");
       assert(info.foreground?.argv.includes("--continue"), `argv: ${info.foreground?.argv}`);
       await skiff.waitForScreen("p1", /pelican/, { timeout: 30_000 });
