@@ -19,7 +19,7 @@
  */
 
 import { join } from "node:path";
-import { fakeAgentToml } from "../tests/helpers/fake_agent.ts";
+import { fakeAgentToml, newFakeAgentArgs } from "../tests/helpers/fake_agent.ts";
 import { startRemote, stopRemote } from "../tests/helpers/hosts.ts";
 import { hasSshd } from "../tests/helpers/sshd.ts";
 import { withPane } from "../lib/hosts/resolve.ts";
@@ -61,18 +61,9 @@ export async function benchHosts(log: (line: string) => void): Promise<BenchRow[
       join(env.SKIFF_CONFIG_DIR, "projects.toml"),
       [...fakeAgentToml(), "", gpu1.toml, gpu2.toml].join("\n") + "\n",
     );
-    await skiff(["new", "--agent", "fake", "--name", "here", "--env", "FAKE_TURN_MS=100"], env);
-    await skiff([
-      "new",
-      "--host",
-      "gpu1",
-      "--agent",
-      "fake",
-      "--name",
-      "there",
-      "--env",
-      "FAKE_TURN_MS=100",
-    ], env);
+    const quick = { FAKE_TURN_MS: "100" };
+    await skiff(newFakeAgentArgs("here", { env: quick }), env);
+    await skiff(newFakeAgentArgs("there", { host: "gpu1", env: quick }), env);
     await skiff(["new", "--host", "gpu2", "--", "sh"], env);
     for (const pane of ["here", "gpu1:there"]) {
       await skiff(["wait", pane, "--until", "idle", "--timeout", "60"], env);

@@ -10,6 +10,7 @@
  */
 
 import { join } from "node:path";
+import { newFakeAgentArgs } from "../tests/helpers/fake_agent.ts";
 import { skiff, waitUntil } from "./harness.ts";
 
 /** The numbers a fake agent appended to `path`, one a line (none before the file exists). */
@@ -44,21 +45,13 @@ export async function measureWakes(
 ): Promise<number[]> {
   const submits = join(root, "skipper.submits");
   const drawn = join(root, "worker.times");
-  const where = options.host ? ["--host", options.host] : [];
   const worker = options.host ? `${options.host}:worker` : "worker";
-  await skiff([
-    "new",
-    "--agent",
-    "fake",
-    "--name",
-    "skipper",
-    "--env",
-    `FAKE_SUBMITS=${submits}`,
-    "--env",
-    "FAKE_TURN_MS=200",
-  ], env);
   await skiff(
-    ["new", ...where, "--agent", "fake", "--name", "worker", "--env", `FAKE_TIMES=${drawn}`],
+    newFakeAgentArgs("skipper", { env: { FAKE_SUBMITS: submits, FAKE_TURN_MS: "200" } }),
+    env,
+  );
+  await skiff(
+    newFakeAgentArgs("worker", { host: options.host, env: { FAKE_TIMES: drawn } }),
     env,
   );
   for (const pane of ["skipper", worker]) {
