@@ -7,7 +7,8 @@
 
 import { basename } from "../platform/path.ts";
 import { SkiffError } from "../errors.ts";
-import type { Config, ConfigSource, Project } from "../config/config.ts";
+import type { Config, Project } from "../config/config.ts";
+import type { ConfigSource } from "../config/config_source.ts";
 import { loginShell } from "../platform/spawn_self.ts";
 import { AgentWatches, paneEventFields } from "./agent_watches.ts";
 import type { EventBus } from "./events.ts";
