@@ -30,7 +30,7 @@ import { inheritedFile } from "../platform/exec.ts";
 import { PROTOCOL_VERSION, VERSION } from "../version.ts";
 import { EventBus } from "./events.ts";
 import { LiveWorkspace } from "./live_workspace.ts";
-import { preparePanes } from "./pane.ts";
+import { preparePanes } from "./pane_process.ts";
 import { openLog } from "../platform/log.ts";
 import { logApart } from "../platform/apart.ts";
 import { SKIFF_AGENT_MARK } from "../protocol/sessions.ts";
