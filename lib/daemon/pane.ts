@@ -272,8 +272,7 @@ export class Pane {
    * with `scrollback` lines of history above the screen.
    */
   attach(listener: PaneListener, scrollback = 0): string {
-    if (!listener.watching && !this.#listeners.has(listener)) this.saved.used_at = Date.now();
-    this.#listeners.add(listener);
+    if (this.#listeners.add(listener) && !listener.watching) this.saved.used_at = Date.now();
     return this.screen.redraw({ scrollback });
   }
 

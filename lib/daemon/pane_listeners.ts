@@ -34,14 +34,11 @@ export class PaneListeners {
   readonly #listeners = new Set<PaneListener>();
   readonly #filter = new QueryFilter();
 
-  /** Whether `listener` listens already. */
-  has(listener: PaneListener): boolean {
-    return this.#listeners.has(listener);
-  }
-
-  /** Adds `listener`. */
-  add(listener: PaneListener): void {
+  /** Adds `listener`; returns false when it listened already. */
+  add(listener: PaneListener): boolean {
+    if (this.#listeners.has(listener)) return false;
     this.#listeners.add(listener);
+    return true;
   }
 
   /** Removes `listener`. */
