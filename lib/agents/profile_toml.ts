@@ -8,7 +8,7 @@
 
 import { basename } from "../platform/path.ts";
 import { SkiffError } from "../errors.ts";
-import { splitCommand } from "../config/config.ts";
+import { splitCommand } from "../config/tables.ts";
 import { ConfigPlaces } from "../config/keys.ts";
 import type { HookState } from "../protocol/agents.ts";
 import type { AgentProfile, HookCases, HookKind, HookMeaning, Rule } from "./profile.ts";

@@ -7,7 +7,8 @@
  */
 
 import { AgentRegistry } from "../agents/registry.ts";
-import { isFolderSetting, loadConfig } from "../config/config.ts";
+import { loadConfig } from "../config/config.ts";
+import { isFolderSetting } from "../config/tables.ts";
 import { SkiffError } from "../errors.ts";
 import {
   moveLines,

@@ -1,6 +1,6 @@
 /**
- * Reading `projects.toml`: projects, daemon settings and the Skiff agent's
- * settings, checked and with defaults filled in.
+ * Reading `projects.toml`: the file parsed, its top-level tables checked,
+ * and each table handed to its reader (`tables.ts`) into one {@linkcode Config}.
  *
  * A TOML error is reported as `file:line:col: message`; a wrong type names the
  * key. Both exit with code 2 and leave the file alone.
@@ -9,69 +9,23 @@
  */
 
 import { parse, TomlError } from "smol-toml";
-import { isAbsolute, resolve } from "../platform/path.ts";
 import { SkiffError } from "../errors.ts";
-import { DEFAULT_AGENT_FOLDER, expandHome, homeFolder, projectsFile } from "./paths.ts";
-import {
-  type AttachKey,
-  type AttachKeys,
-  DEFAULT_DETACH_KEY,
-  DEFAULT_HISTORY_KEY,
-  parseAttachKey,
-} from "./attach_keys.ts";
+import { projectsFile } from "./paths.ts";
+import type { AttachKey, AttachKeys } from "./attach_keys.ts";
 import { ConfigPlaces } from "./keys.ts";
+import {
+  type DaemonConfig,
+  type Project,
+  readAttach,
+  readDaemon,
+  readProjects,
+  readSkiffAgent,
+  type SkiffAgentConfig,
+} from "./tables.ts";
 import { tomlHint } from "./toml_hints.ts";
 
-export type { AttachKey, AttachKeys };
-
-/** A project: a name and a root folder. */
-export interface Project {
-  /** Unique name: letters, digits, `_` and `-`. */
-  name: string;
-  /** Absolute root folder. */
-  root: string;
-  /** The default command for new panes in this project, split into words. */
-  command?: string[];
-  /**
-   * The folder that holds the project's worktrees (`skiff new --worktree`),
-   * absolute; unset: the default in Skiff's data folder.
-   */
-  worktrees?: string;
-  /** False: a restore resumes no agent in the project's panes (`resume = false`). */
-  resume?: boolean;
-}
-
-/** Settings of skiffd. */
-export interface DaemonConfig {
-  /** Scrollback lines kept per pane. */
-  scrollback: number;
-  /** The shell for new and restored panes; the login shell when unset. */
-  shell?: string;
-  /** Seconds a turn may take to start after a prompt before it counts as not started. */
-  turnStartSeconds: number;
-  /** Whether a restore resumes the conversation of each pane's agent (`resume`, default true). */
-  resume: boolean;
-}
-
-/** Settings of the Skiff agent. */
-export interface SkiffAgentConfig {
-  /** Whether the person turned it on. */
-  enabled: boolean;
-  /** Its name. */
-  name: string;
-  /** The agent it runs. */
-  agent: string;
-  /**
-   * Its folder as an absolute path, or `null` when the setting starts with
-   * `~` and there is no home folder (`HOME` is not set): see
-   * {@linkcode agentFolder}.
-   */
-  folder: string | null;
-  /** The folder as the file writes it, or the default `~/skiff-agent`. */
-  folderSetting: string;
-  /** Whether it continues its last conversation after a restore. */
-  continueOnRestore: boolean;
-}
+// A Config is made of these: whoever reads one names them from here.
+export type { AttachKey, AttachKeys, DaemonConfig, Project, SkiffAgentConfig };
 
 /** The whole config. */
 export interface Config {
@@ -93,26 +47,9 @@ export interface Config {
   places: ConfigPlaces;
 }
 
-/** The pattern a project name must match. */
-export const PROJECT_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
-
-/** Default scrollback lines per pane. */
-export const DEFAULT_SCROLLBACK = 2000;
-
-/** Splits a command string into words, honouring simple quotes. */
-export function splitCommand(command: string): string[] {
-  const words: string[] = [];
-  const re = /"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g;
-  let match: RegExpExecArray | null;
-  while ((match = re.exec(command)) !== null) {
-    words.push(match[1] !== undefined ? match[1].replace(/\\(.)/g, "$1") : match[2] ?? match[3]);
-  }
-  return words;
-}
-
 /*
- * Known keys. Every table of the file has its list of keys here, beside the
- * function that reads them, and a key not listed is refused (with its place
+ * Known keys. Every table of the file has its list of keys beside the
+ * function that reads it (tables.ts), and a key not listed is refused (with its place
  * and the nearest known key), so a typo never passes silently. Adding a key
  * is one line in its table's list plus its reading; adding a table is one
  * line in TOP_LEVEL_TABLES (a table read in another room checks its own keys
@@ -132,181 +69,6 @@ export const TOP_LEVEL_TABLES = [
   "agents",
   "hosts",
 ] as const;
-
-function table(
-  places: ConfigPlaces,
-  doc: Record<string, unknown>,
-  key: string,
-): Record<string, unknown> {
-  const value = doc[key];
-  if (value === undefined) return {};
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw places.keyError([key], "must be a table");
-  }
-  return value as Record<string, unknown>;
-}
-
-/** The keys of a `[projects.NAME]` table. */
-export const PROJECT_KEYS = ["root", "command", "worktrees", "resume"] as const;
-
-function readProjects(places: ConfigPlaces, doc: Record<string, unknown>): Project[] {
-  const projects: Project[] = [];
-  for (const [name, raw] of Object.entries(table(places, doc, "projects"))) {
-    const key = ["projects", name];
-    if (!PROJECT_NAME.test(name)) {
-      throw new SkiffError(
-        `${places.at(key)}: project name '${name}' may hold only letters, digits, '_' and '-'`,
-        { exit: "USAGE" },
-      );
-    }
-    if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-      throw places.keyError(key, "must be a table");
-    }
-    const entry = raw as Record<string, unknown>;
-    places.onlyKnown(entry, key, PROJECT_KEYS);
-    if (typeof entry.root !== "string" || entry.root === "") {
-      throw places.keyError([...key, "root"], "must be a folder path");
-    }
-    const root = expandHome(entry.root);
-    if (!isAbsolute(root)) throw places.keyError([...key, "root"], "must be an absolute path");
-    const project: Project = { name, root: resolve(root) };
-    if (entry.command !== undefined) {
-      if (typeof entry.command === "string") project.command = splitCommand(entry.command);
-      else if (Array.isArray(entry.command) && entry.command.every((w) => typeof w === "string")) {
-        project.command = entry.command as string[];
-      } else throw places.keyError([...key, "command"], "must be a string or a list of strings");
-    }
-    if (entry.worktrees !== undefined) {
-      if (typeof entry.worktrees !== "string" || entry.worktrees === "") {
-        throw places.keyError([...key, "worktrees"], "must be a folder path");
-      }
-      // A relative folder is taken from the project's root, so "../api-worktrees" is a sibling.
-      project.worktrees = resolve(project.root, expandHome(entry.worktrees));
-    }
-    if (entry.resume !== undefined) {
-      if (typeof entry.resume !== "boolean") {
-        throw places.keyError([...key, "resume"], "must be true or false");
-      }
-      project.resume = entry.resume;
-    }
-    projects.push(project);
-  }
-  return projects;
-}
-
-/** The keys of `[daemon]`. */
-export const DAEMON_KEYS = ["scrollback", "shell", "turn_start_seconds", "resume"] as const;
-
-function readDaemon(places: ConfigPlaces, doc: Record<string, unknown>): DaemonConfig {
-  const daemon = table(places, doc, "daemon");
-  places.onlyKnown(daemon, ["daemon"], DAEMON_KEYS);
-  const scrollback = daemon.scrollback ?? DEFAULT_SCROLLBACK;
-  if (
-    typeof scrollback !== "number" || !Number.isInteger(scrollback) || scrollback < 0 ||
-    scrollback > 1_000_000
-  ) {
-    throw places.keyError(
-      ["daemon", "scrollback"],
-      "must be a whole number of lines from 0 to 1000000",
-    );
-  }
-  if (daemon.shell !== undefined && typeof daemon.shell !== "string") {
-    throw places.keyError(["daemon", "shell"], "must be a string");
-  }
-  const turnStart = daemon.turn_start_seconds ?? 10;
-  if (typeof turnStart !== "number" || !(turnStart >= 0.5) || turnStart > 3600) {
-    throw places.keyError(
-      ["daemon", "turn_start_seconds"],
-      "must be a number of seconds from 0.5 to 3600",
-    );
-  }
-  const resume = daemon.resume ?? true;
-  if (typeof resume !== "boolean") {
-    throw places.keyError(["daemon", "resume"], "must be true or false");
-  }
-  return {
-    scrollback,
-    shell: daemon.shell as string | undefined,
-    turnStartSeconds: turnStart,
-    resume,
-  };
-}
-
-/** Whether a folder setting is absolute or starts with `~` (the only forms allowed). */
-export function isFolderSetting(setting: string): boolean {
-  return setting === "~" || setting.startsWith("~/") || isAbsolute(setting);
-}
-
-/**
- * The absolute path a folder setting names, or `null` when it starts with
- * `~` and there is no home folder.
- */
-export function resolveFolderSetting(setting: string): string | null {
-  if (setting.startsWith("~") && homeFolder() === undefined) return null;
-  return resolve(expandHome(setting));
-}
-
-/** The keys of `[skiff_agent]`, in the order `skiff settings` shows them. */
-export const SKIFF_AGENT_KEYS = ["enabled", "agent", "name", "continue", "folder"] as const;
-
-function readSkiffAgent(places: ConfigPlaces, doc: Record<string, unknown>): SkiffAgentConfig {
-  const agent = table(places, doc, "skiff_agent");
-  places.onlyKnown(agent, ["skiff_agent"], SKIFF_AGENT_KEYS);
-  const str = (key: string, fallback: string) => {
-    const value = agent[key] ?? fallback;
-    if (typeof value !== "string" || value === "") {
-      throw places.keyError(["skiff_agent", key], "must be a string");
-    }
-    return value;
-  };
-  const bool = (key: string, fallback: boolean) => {
-    const value = agent[key] ?? fallback;
-    if (typeof value !== "boolean") {
-      throw places.keyError(["skiff_agent", key], "must be true or false");
-    }
-    return value;
-  };
-  const folderSetting = str("folder", DEFAULT_AGENT_FOLDER);
-  // A relative folder would be a different folder from every working folder.
-  if (!isFolderSetting(folderSetting)) {
-    throw places.keyError(["skiff_agent", "folder"], "must be an absolute path or start with ~/");
-  }
-  return {
-    enabled: bool("enabled", false),
-    name: str("name", "Skipper"),
-    agent: str("agent", "claude"),
-    folder: resolveFolderSetting(folderSetting),
-    folderSetting,
-    continueOnRestore: bool("continue", true),
-  };
-}
-
-/** The keys of `[attach]`. */
-export const ATTACH_KEYS = ["detach_key", "history_key"] as const;
-
-function readAttach(places: ConfigPlaces, doc: Record<string, unknown>): AttachKeys {
-  const attach = table(places, doc, "attach");
-  places.onlyKnown(attach, ["attach"], ATTACH_KEYS);
-  const key = (name: string, fallback: string, off: boolean): AttachKey | null => {
-    const value = attach[name] ?? fallback;
-    if (typeof value !== "string") {
-      throw places.keyError(["attach", name], 'must be a key, such as "C-]"');
-    }
-    if (off && (value === "" || value === "none")) return null;
-    const parsed = parseAttachKey(value);
-    if (typeof parsed === "string") throw places.keyError(["attach", name], parsed);
-    return parsed;
-  };
-  const detach = key("detach_key", DEFAULT_DETACH_KEY, false)!;
-  const history = key("history_key", DEFAULT_HISTORY_KEY, true);
-  if (history && history.name === detach.name) {
-    throw places.keyError(
-      ["attach", "history_key"],
-      `is the detach key '${detach.name}'; pick another, or "none"`,
-    );
-  }
-  return { detach, history };
-}
 
 /**
  * The Skiff agent's folder. Throws one clear error (exit `USAGE`) when the
@@ -368,80 +130,4 @@ export function loadConfig(file = projectsFile()): Config {
     throw new SkiffError(`Cannot read ${file}: ${(error as Error).message}`, { exit: "DATA" });
   }
   return parseConfig(text, file);
-}
-
-/** How often {@linkcode ConfigSource.recent} looks at the file. */
-export const RECHECK_MS = 500;
-
-/**
- * The config as a long-running process sees it: read again whenever the
- * file changes, so `skiff project add` takes effect without a reload. A
- * broken edit keeps the last good config.
- */
-export class ConfigSource {
-  readonly #file: string;
-  readonly #onError: (message: string) => void;
-  readonly #check: (config: Config) => void;
-  #config: Config;
-  #stamp = "";
-  #checkedAt = 0;
-
-  /**
-   * Reads `file` now; a broken file throws (a daemon must not start on a
-   * config it cannot read). Later, `onError` hears about edits that could not
-   * be read, and the last good config stays. `check` checks what this room
-   * cannot read (the `[agents]` tables), throwing to refuse the config.
-   */
-  constructor(
-    file: string,
-    onError: (message: string) => void,
-    options: { check?: (config: Config) => void } = {},
-  ) {
-    this.#file = file;
-    this.#onError = onError;
-    this.#check = options.check ?? (() => {});
-    this.#config = this.reload();
-  }
-
-  #currentStamp(): string {
-    try {
-      const info = Deno.statSync(this.#file);
-      return `${info.ino}:${info.mtime?.getTime()}:${info.size}`;
-    } catch {
-      return "missing";
-    }
-  }
-
-  /**
-   * The config for hot paths (agent readings, many a second): like
-   * {@linkcode ConfigSource.get}, but the file is looked at once every
-   * {@linkcode RECHECK_MS} at most.
-   */
-  recent(): Config {
-    return Date.now() - this.#checkedAt < RECHECK_MS ? this.#config : this.get();
-  }
-
-  /** The config, re-read first if the file changed. */
-  get(): Config {
-    this.#checkedAt = Date.now();
-    if (this.#currentStamp() !== this.#stamp) {
-      try {
-        this.reload();
-      } catch (error) {
-        this.#onError((error as Error).message);
-        this.#stamp = this.#currentStamp();
-      }
-    }
-    return this.#config;
-  }
-
-  /** Reads the file now; throws (keeping the old config) when it is broken. */
-  reload(): Config {
-    const stamp = this.#currentStamp();
-    const config = loadConfig(this.#file);
-    this.#check(config);
-    this.#config = config;
-    this.#stamp = stamp;
-    return this.#config;
-  }
 }

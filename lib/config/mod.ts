@@ -7,6 +7,8 @@
 
 export * from "./paths.ts";
 export * from "./config.ts";
+export * from "./config_source.ts";
+export * from "./tables.ts";
 export * from "./edit.ts";
 export * from "./projects.ts";
 export {

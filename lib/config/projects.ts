@@ -8,7 +8,8 @@
 
 import { resolve } from "../platform/path.ts";
 import { SkiffError } from "../errors.ts";
-import { type Config, type Project, PROJECT_NAME, splitCommand } from "./config.ts";
+import type { Config, Project } from "./config.ts";
+import { PROJECT_NAME, splitCommand } from "./tables.ts";
 import { editConfig } from "./edit.ts";
 import { removeTable, setTableKeys } from "./toml_edit.ts";
 

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { ConfigSource } from "../config/config.ts";
+import type { ConfigSource } from "../config/config_source.ts";
 import { type RuntimeFiles, screensDir } from "../config/paths.ts";
 import { PROTOCOL_VERSION, VERSION } from "../version.ts";
 import type { EventBus } from "./events.ts";

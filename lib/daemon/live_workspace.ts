@@ -6,7 +6,8 @@
  */
 
 import { SkiffError } from "../errors.ts";
-import type { Config, ConfigSource } from "../config/config.ts";
+import type { Config } from "../config/config.ts";
+import type { ConfigSource } from "../config/config_source.ts";
 import { type NewPaneRequest, planNewPane } from "./new_pane.ts";
 import { WorkspaceRecords } from "./workspace_records.ts";
 import { loginShell } from "../platform/spawn_self.ts";

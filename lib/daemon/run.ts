@@ -6,7 +6,7 @@
  * @module
  */
 
-import { ConfigSource } from "../config/config.ts";
+import { ConfigSource } from "../config/config_source.ts";
 import { checkAgents } from "../agents/checked_config.ts";
 import {
   projectsFile,

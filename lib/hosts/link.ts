@@ -13,31 +13,22 @@
  */
 
 import { type ExitName, SkiffError } from "../errors.ts";
-import { ConnectionClosed, DaemonClient } from "../client/client.ts";
+import type { DaemonClient } from "../client/client.ts";
 import type { EventCursor } from "../protocol/daemon.ts";
 import type { HostLink, HostState, RemoteInfo } from "../protocol/hosts.ts";
 import { PROTOCOL_VERSION } from "../version.ts";
 import type { HostConfig } from "./config.ts";
-import { ensurePrivateDir, type LinkFiles } from "./paths.ts";
-import { otherProtocol, parseRemoteInfo, parseVersion, tooOld } from "./remote.ts";
 import {
-  CONNECT_TIMEOUT_S,
-  controlArgs,
-  execArgs,
-  masterArgs,
-  remoteSkiffLine,
-  runSsh,
-  sshWhy,
-} from "./ssh.ts";
+  cancelForward,
+  connectThrough,
+  describeRemote,
+  openForward,
+  unreachable,
+} from "./link_steps.ts";
+import { clearLeftovers, ensurePrivateDir, type LinkFiles, removeFile } from "./paths.ts";
+import { otherProtocol } from "./remote.ts";
+import { SshMaster } from "./ssh_master.ts";
 
-/** How long the master may take to log in before the attempt counts as failed. */
-const MASTER_TIMEOUT_MS = (CONNECT_TIMEOUT_S + 20) * 1000;
-/** How long `skiff host remote` may take on the host (it may start the host's skiffd). */
-const REMOTE_TIMEOUT_MS = 40_000;
-/** How long a control request (`-O forward`, `-O exit`) may take. */
-const CONTROL_TIMEOUT_MS = 5000;
-/** How long the host's skiffd may take to answer `hello` through the forward. */
-const HELLO_TIMEOUT_MS = 10_000;
 /** How long the link waits for the host's skiffd to come back by itself (a reload, a restart). */
 const COMEBACK_MS = 3000;
 /** The first wait before trying a failed link again; it doubles up to {@linkcode MAX_BACKOFF_MS}. */
@@ -55,63 +46,6 @@ export interface LinkOptions {
   changed: (link: Link, previous: HostState) => void;
   /** Whether the link is still used (else a failed link stops trying and goes idle). */
   inUse: (link: Link) => boolean;
-}
-
-/** Resolves `promise`, or throws `error()` once `ms` pass first. */
-export async function within<T>(promise: Promise<T>, ms: number, error: () => Error): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(error()), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-function unreachable(why: string): SkiffError {
-  return new SkiffError(why, { exit: "UNREACHABLE" });
-}
-
-function removeFile(path: string): void {
-  try {
-    Deno.removeSync(path);
-  } catch {
-    // Not there.
-  }
-}
-
-/**
- * Ends an ssh a killed skiffd left holding this link (its pid is in the
- * link's pid file), when that process still is that ssh, and removes the
- * link's files.
- */
-export function clearLeftovers(files: LinkFiles): void {
-  let pid = 0;
-  try {
-    pid = Number(Deno.readTextFileSync(files.pid).trim());
-  } catch {
-    // No pid file.
-  }
-  if (pid > 0) {
-    let cmdline = "";
-    try {
-      cmdline = Deno.readTextFileSync(`/proc/${pid}/cmdline`);
-    } catch {
-      // Gone, or no /proc (macOS): only a process we can name is ended.
-    }
-    if (cmdline.includes(files.control)) {
-      try {
-        Deno.kill(pid, "SIGTERM");
-      } catch {
-        // Ended meanwhile.
-      }
-    }
-  }
-  removeFile(files.control);
-  removeFile(files.socket);
-  removeFile(files.pid);
 }
 
 /** A link to one host; see the module's documentation. */
@@ -135,9 +69,7 @@ export class Link {
   /** How many holders keep it (attached terminals, the watcher). */
   holds = 0;
   readonly #options: LinkOptions;
-  #master: Deno.ChildProcess | undefined;
-  #masterRunning = false;
-  #masterErr = "";
+  #master: SshMaster | undefined;
   #rpc: DaemonClient | undefined;
   #events: DaemonClient | undefined;
   #cursor: EventCursor | undefined;
@@ -243,12 +175,16 @@ export class Link {
       ensurePrivateDir(this.files.dir);
       clearLeftovers(this.files);
       this.#log(`linking over ssh to ${this.host.ssh}`);
-      await this.#startMaster(generation);
-      const remote = await this.#describeRemote();
+      const master: SshMaster = new SshMaster(this, {
+        ended: (code) => this.#masterEnded(generation, master.why(`ssh exited with code ${code}`)),
+      });
+      this.#master = master;
+      await master.loggedIn();
+      const remote = await describeRemote(this);
       if (remote.protocol !== PROTOCOL_VERSION) {
         throw otherProtocol(this.name, remote, PROTOCOL_VERSION);
       }
-      await this.#forward(remote.socket);
+      await openForward(this, remote.socket);
       await this.#connectClients(generation);
       if (generation !== this.#generation) return;
       this.remote = remote;
@@ -288,151 +224,22 @@ export class Link {
     }, this.#backoffMs);
   }
 
-  async #startMaster(generation: number): Promise<void> {
-    const child = new Deno.Command("ssh", {
-      args: masterArgs(this.host, this.files.control),
-      stdin: "null",
-      stdout: "null",
-      stderr: "piped",
-    }).spawn();
-    this.#master = child;
-    this.#masterRunning = true;
-    this.#masterErr = "";
-    Deno.writeTextFileSync(this.files.pid, `${child.pid}\n`);
-    (async () => {
-      const decoder = new TextDecoder();
-      for await (const chunk of child.stderr) {
-        this.#masterErr = (this.#masterErr + decoder.decode(chunk)).slice(-4000);
-      }
-    })().catch(() => {});
-    const ended = child.status.then((status) => {
-      this.#masterRunning = false;
-      removeFile(this.files.pid);
-      return status;
-    });
-    ended.then((status) => this.#masterEnded(generation, status.code)).catch(() => {});
-    const deadline = Date.now() + MASTER_TIMEOUT_MS;
-    for (;;) {
-      if (!this.#masterRunning) {
-        // Let its last words arrive.
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        throw unreachable(sshWhy(this.#masterErr, `ssh to ${this.host.ssh} ended at once`));
-      }
-      try {
-        if (Deno.statSync(this.files.control).isSocket) return;
-      } catch {
-        // Not yet: ssh makes it once it has logged in.
-      }
-      if (Date.now() > deadline) {
-        throw unreachable(
-          `ssh to ${this.host.ssh} did not log in within ${MASTER_TIMEOUT_MS / 1000} s`,
-        );
-      }
-      await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, 20))]);
-    }
+  /** Whether the link's ssh still runs. */
+  get #masterRunning(): boolean {
+    return this.#master?.running ?? false;
   }
 
-  #masterEnded(generation: number, code: number): void {
+  /** The link's ssh ended, for `why`: unless the link is being made or closed, make it again. */
+  #masterEnded(generation: number, why: string): void {
     if (generation !== this.#generation || this.state === "idle") return;
     if (this.state === "connecting" && this.#attempt) return;
-    const why = sshWhy(this.#masterErr, `ssh exited with code ${code}`);
     this.#log(`the ssh connection ended (${why}); linking again`);
     this.why = why;
     void this.connect();
   }
 
-  /** Runs `skiff ARGS…` on the host over the master. */
-  #remoteSkiff(args: string[], timeoutMs: number) {
-    return runSsh(
-      execArgs(this.host, this.files.control, remoteSkiffLine(this.host, args)),
-      timeoutMs,
-    );
-  }
-
-  async #describeRemote(): Promise<RemoteInfo> {
-    const out = await this.#remoteSkiff(["host", "remote", "--json"], REMOTE_TIMEOUT_MS);
-    if (out.code === null) {
-      throw unreachable(
-        `'${this.host.skiff} host remote' on ${this.name} did not answer within ${
-          REMOTE_TIMEOUT_MS / 1000
-        } s`,
-      );
-    }
-    const info = out.code === 0 ? parseRemoteInfo(out.stdout) : undefined;
-    if (info) return info;
-    const stderr = out.stderr;
-    if (out.code === 255) throw unreachable(sshWhy(stderr, `ssh to ${this.host.ssh} failed`));
-    if (out.code === 127 || out.code === 126 || /not found|No such file/i.test(stderr)) {
-      throw new SkiffError(
-        `Host ${this.name} has no '${this.host.skiff}' (its shell says: ${
-          sshWhy(stderr, "command not found").replace(/^ssh: /, "")
-        }): install Skiff there, or set [hosts.${this.name}] skiff to its path`,
-        { exit: "NOT_FOUND", details: { host: this.name, skiff: this.host.skiff } },
-      );
-    }
-    if (/Unknown command 'host'/.test(stderr)) {
-      const version = await this.#remoteSkiff(["--version"], REMOTE_TIMEOUT_MS);
-      throw tooOld(this.name, parseVersion(version.stdout));
-    }
-    const last = sshWhy(stderr, `exit ${out.code}`).replace(/^ssh: /, "");
-    const exit: ExitName = out.code === 18 ? "PROTOCOL" : "UNREACHABLE";
-    throw new SkiffError(`'${this.host.skiff} host remote' failed on ${this.name}: ${last}`, {
-      exit,
-      details: { host: this.name, remote_exit: out.code },
-    });
-  }
-
-  async #forward(remoteSocket: string): Promise<void> {
-    removeFile(this.files.socket);
-    const out = await runSsh(
-      controlArgs(this.host, this.files.control, "forward", {
-        local: this.files.socket,
-        remote: remoteSocket,
-      }),
-      CONTROL_TIMEOUT_MS,
-    );
-    if (out.code !== 0) {
-      throw unreachable(
-        `ssh could not forward ${this.files.socket} to ${this.name}:${remoteSocket}: ${
-          sshWhy(out.stderr, "no answer").replace(/^ssh: /, "")
-        }`,
-      );
-    }
-  }
-
   async #connectClients(generation: number): Promise<void> {
-    const closedAtOnce = () =>
-      unreachable(
-        `${this.name} closed the forward to its skiffd at once: its sshd may not allow ` +
-          `stream-local forwarding (AllowStreamLocalForwarding), or its skiffd stopped`,
-      );
-    const open = async () => {
-      try {
-        return await within(
-          DaemonClient.connect(this.files.socket, { host: this.name }),
-          HELLO_TIMEOUT_MS,
-          () =>
-            unreachable(`${this.name}'s skiffd did not answer within ${HELLO_TIMEOUT_MS / 1000} s`),
-        );
-      } catch (error) {
-        if (error instanceof ConnectionClosed) throw closedAtOnce();
-        throw error;
-      }
-    };
-    const rpc = await open();
-    const events = await open().catch((error) => {
-      rpc.close();
-      throw error;
-    });
-    const subscription = await within(
-      events.subscribe({ after: this.#cursor }),
-      HELLO_TIMEOUT_MS,
-      () => unreachable(`${this.name}'s skiffd did not answer within ${HELLO_TIMEOUT_MS / 1000} s`),
-    ).catch((error) => {
-      rpc.close();
-      events.close();
-      throw error;
-    });
+    const { rpc, events, subscription } = await connectThrough(this, this.#cursor);
     this.#rpc = rpc;
     this.#events = events;
     this.#cursor = subscription.cursor;
@@ -470,19 +277,13 @@ export class Link {
       }
       // It did not come back by itself: start it through the host's skiff, as any command would.
       this.#log("its skiffd did not come back; starting it");
-      const remote = await this.#describeRemote();
+      const remote = await describeRemote(this);
       if (remote.protocol !== PROTOCOL_VERSION) {
         throw otherProtocol(this.name, remote, PROTOCOL_VERSION);
       }
       if (remote.socket !== this.remote?.socket) {
-        await runSsh(
-          controlArgs(this.host, this.files.control, "cancel", {
-            local: this.files.socket,
-            remote: this.remote?.socket ?? remote.socket,
-          }),
-          CONTROL_TIMEOUT_MS,
-        );
-        await this.#forward(remote.socket);
+        await cancelForward(this, this.remote?.socket ?? remote.socket);
+        await openForward(this, remote.socket);
       }
       this.remote = remote;
       await this.#connectClients(generation);
@@ -521,23 +322,7 @@ export class Link {
     this.#events = undefined;
     const master = this.#master;
     this.#master = undefined;
-    if (master && this.#masterRunning) {
-      await runSsh(controlArgs(this.host, this.files.control, "exit"), CONTROL_TIMEOUT_MS)
-        .catch(() => {});
-      try {
-        master.kill("SIGTERM");
-      } catch {
-        // Ended already.
-      }
-      await within(master.status, 2000, () => new Error("ssh did not end")).catch(() => {
-        try {
-          master.kill("SIGKILL");
-        } catch {
-          // Ended meanwhile.
-        }
-      });
-    }
-    this.#masterRunning = false;
+    await master?.stop();
     removeFile(this.files.control);
     removeFile(this.files.socket);
     removeFile(this.files.pid);

@@ -54,7 +54,8 @@
  *
  * - `config.ts`: `[hosts.NAME]` read and checked per host.
  * - `resolve.ts`: `HOST:PANE` and the one resolver every command uses.
- * - `link.ts`, `service.ts`: the links, held by the local skiffd.
+ * - `link.ts`, `service.ts`: the links, held by the local skiffd;
+ *   `ssh_master.ts` and `link_steps.ts`: the ssh and the steps a link is made of.
  * - `remote.ts`: the host's end (`skiff host remote`) and version skew.
  * - `check.ts`: `skiff host check`.
  *

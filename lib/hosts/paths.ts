@@ -93,3 +93,44 @@ export function ensurePrivateDir(dir: string): void {
   }
   if (info.mode !== null && (info.mode & 0o077) !== 0) Deno.chmodSync(dir, 0o700);
 }
+
+/** Removes a file of a link, if it is there. */
+export function removeFile(path: string): void {
+  try {
+    Deno.removeSync(path);
+  } catch {
+    // Not there.
+  }
+}
+
+/**
+ * Ends an ssh a killed skiffd left holding this link (its pid is in the
+ * link's pid file), when that process still is that ssh, and removes the
+ * link's files.
+ */
+export function clearLeftovers(files: LinkFiles): void {
+  let pid = 0;
+  try {
+    pid = Number(Deno.readTextFileSync(files.pid).trim());
+  } catch {
+    // No pid file.
+  }
+  if (pid > 0) {
+    let cmdline = "";
+    try {
+      cmdline = Deno.readTextFileSync(`/proc/${pid}/cmdline`);
+    } catch {
+      // Gone, or no /proc (macOS): only a process we can name is ended.
+    }
+    if (cmdline.includes(files.control)) {
+      try {
+        Deno.kill(pid, "SIGTERM");
+      } catch {
+        // Ended meanwhile.
+      }
+    }
+  }
+  removeFile(files.control);
+  removeFile(files.socket);
+  removeFile(files.pid);
+}

@@ -24,8 +24,9 @@ import type {
 } from "../protocol/hosts.ts";
 import type { PaneInfo } from "../protocol/panes.ts";
 import { type HostConfig, hostConfig, hostNames } from "./config.ts";
-import { clearLeftovers, Link, within } from "./link.ts";
-import { linkFiles, linksDirs } from "./paths.ts";
+import { Link } from "./link.ts";
+import { within } from "./link_steps.ts";
+import { clearLeftovers, linkFiles, linksDirs } from "./paths.ts";
 
 /** How long a link is kept after its last use when nothing holds it. */
 export const IDLE_MS = 10 * 60_000;

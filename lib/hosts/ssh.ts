@@ -9,7 +9,7 @@
  * @module
  */
 
-import { splitCommand } from "../config/config.ts";
+import { splitCommand } from "../config/tables.ts";
 import { shellQuote } from "../platform/shell.ts";
 import type { HostConfig } from "./config.ts";
 

@@ -3,7 +3,8 @@
  * 47, 1047 or 1049, set or reset) in a pane's output. An attached terminal
  * must never switch its own screen for the pane's program: it would show
  * what it had before the switch, not what the pane shows. The pane sends a
- * redraw of its screen in place of such a switch.
+ * redraw of its screen in place of such a switch. A serialized screen
+ * switches too, when the alternate screen shows: where is found here.
  *
  * @module
  */
@@ -40,4 +41,17 @@ export function findScreenSwitch(data: Uint8Array): number {
     if ((final === 0x68 || final === 0x6c) && params.some((p) => SWITCHES.has(p))) return i;
   }
   return -1;
+}
+
+/** How the serializer switches to the alternate screen, when that screen shows. */
+const TO_ALTERNATE = "\x1b[?1049h\x1b[H";
+
+/**
+ * Where the alternate screen's part of a serialized screen starts: the
+ * index of the switch to it and the index just after the switch, or
+ * `undefined` when the normal screen shows (nothing switches).
+ */
+export function alternatePart(serialized: string): { at: number; after: number } | undefined {
+  const at = serialized.lastIndexOf(TO_ALTERNATE);
+  return at === -1 ? undefined : { at, after: at + TO_ALTERNATE.length };
 }

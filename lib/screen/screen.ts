@@ -7,15 +7,24 @@
  */
 
 import xterm from "@xterm/headless";
-import type { IBufferCell, IMarker, Terminal } from "@xterm/headless";
+import type { IBufferCell, Terminal } from "@xterm/headless";
 import serializeAddon from "@xterm/addon-serialize";
 import type { SerializeAddon } from "@xterm/addon-serialize";
-import { renderSgrLine } from "./sgr_line.ts";
-import { type AgentStatusReport, parseStatusReport, type ScreenView, viewRow } from "./view.ts";
-import { paletteColor } from "./palette.ts";
+import type { ScreenView } from "./view.ts";
+import { ProgramReports } from "./reports.ts";
 import { type HistoryTake, HistoryTap } from "./history_tap.ts";
-import { VERSION } from "../version.ts";
-import { saveScreenState, type ScreenState } from "./screen_state.ts";
+import { answerQueries } from "./queries.ts";
+import { alternatePart } from "./alt_switch.ts";
+import {
+  type CaptureOptions,
+  croppedLines,
+  screenLines,
+  screenSnapshot,
+  viewRows,
+  visibleLines,
+} from "./screen_lines.ts";
+import { type SavedScreen, saveScreenState, type ScreenState } from "./screen_state.ts";
+import { OldRows } from "./old_rows.ts";
 import type { ScreenSnapshot } from "../protocol/panes.ts";
 import {
   compactHandlerLists,
@@ -32,57 +41,17 @@ export interface ScreenOptions {
   respond: (answer: string) => void;
 }
 
-/**
- * A screen as saved: everything that redraws it on a blank terminal of the
- * same size. {@linkcode Screen.state} makes one and
- * {@linkcode Screen.restore} draws it again.
- */
-export interface SavedScreen {
-  /** Columns. */
-  cols: number;
-  /** Rows. */
-  rows: number;
-  /** The window title. */
-  title: string;
-  /**
-   * The history lines (the normal buffer's scrollback) as escape sequences
-   * with colours and styles, each ending in `\r\n`; empty when none.
-   */
-  history: string;
-  /**
-   * The visible screen with the program's modes, the cursor and, while it
-   * shows, the alternate screen, as escape sequences for a blank terminal.
-   */
-  viewport: string;
-}
-
-/** Options for {@linkcode Screen.capture}. */
-export interface CaptureOptions {
-  /** Keep colours and styles as SGR codes. */
-  ansi?: boolean;
-  /** How many scrollback lines to include above the visible rows. */
-  scrollback?: number;
-}
+export type { CaptureOptions } from "./screen_lines.ts";
+export type { SavedScreen } from "./screen_state.ts";
 
 const encoder = new TextEncoder();
-
-const OSC_COLORS: Record<number, string> = {
-  10: "rgb:e5e5/e5e5/e5e5",
-  11: "rgb:0000/0000/0000",
-  12: "rgb:e5e5/e5e5/e5e5",
-};
 
 /** One pane's terminal model. */
 export class Screen {
   readonly #term: Terminal;
   readonly #serializer: SerializeAddon;
   readonly #scratch: IBufferCell;
-  #title = "";
-  #bells = 0;
-  #progress: number | undefined;
-  #status: AgentStatusReport | undefined;
-  #onTitle: ((title: string) => void) | undefined;
-  #onBell: (() => void) | undefined;
+  readonly #reports: ProgramReports;
   /** The scrollback asked for. */
   readonly #scrollback: number;
   /** The scrollback the terminal has room for now; it grows with what is printed. */
@@ -93,8 +62,8 @@ export class Screen {
   #saved: ScreenState | undefined;
   /** Follows the history for incremental saves, once asked for. */
   #tap: HistoryTap | undefined;
-  /** The last line of what an earlier process left (see {@linkcode markOldAbove}). */
-  #oldUntil: IMarker | undefined;
+  /** What an earlier process left (see {@linkcode markOldAbove}). */
+  readonly #old: OldRows;
 
   /** Makes a blank screen of `cols` × `rows`. */
   constructor(cols: number, rows: number, options: ScreenOptions) {
@@ -114,68 +83,27 @@ export class Screen {
     this.#term.loadAddon(this.#serializer);
     this.#scratch = this.#term.buffer.active.getNullCell();
     this.#term.onData(options.respond);
-    this.#term.onTitleChange((title) => {
-      this.#title = title;
-      this.#onTitle?.(title);
-    });
-    this.#term.onBell(() => {
-      this.#bells++;
-      this.#onBell?.();
-    });
-    this.#answerQueries(options.respond);
+    this.#reports = new ProgramReports(this.#term);
+    this.#old = new OldRows(this.#term);
+    answerQueries(this.#term, options.respond);
+    this.#followClears();
     compactHandlerLists(this.#term);
   }
 
-  #answerQueries(respond: (answer: string) => void): void {
+  /** Follows clears and resets, which end what the history and the old rows held. */
+  #followClears(): void {
     const parser = this.#term.parser;
-    // XTVERSION: agents ask which terminal they run in.
-    parser.registerCsiHandler({ prefix: ">", final: "q" }, () => {
-      respond(`\x1bP>|skiff(${VERSION})\x1b\\`);
-      return true;
-    });
-    for (const code of [10, 11, 12]) {
-      parser.registerOscHandler(code, (data) => {
-        if (data !== "?") return false;
-        respond(`\x1b]${code};${OSC_COLORS[code]}\x1b\\`);
-        return true;
-      });
-    }
-    // OSC 9;4 progress (ConEmu, also used by agents): remember the state, let others pass.
-    parser.registerOscHandler(9, (data) => {
-      const match = /^4;(\d)/.exec(data);
-      if (!match) return false;
-      this.#progress = Number(match[1]);
-      return true;
-    });
-    // OSC 7501: an agent's own status report (Codex sends it).
-    parser.registerOscHandler(7501, (data) => {
-      this.#status = parseStatusReport(data) ?? this.#status;
-      return true;
-    });
-    parser.registerOscHandler(4, (data) => {
-      const parts = data.split(";");
-      if (parts.length !== 2 || parts[1] !== "?") return false;
-      const index = Number(parts[0]);
-      if (!Number.isInteger(index) || index < 0 || index > 255) return false;
-      respond(`\x1b]4;${index};${paletteColor(index)}\x1b\\`);
-      return true;
-    });
     // A cleared or reset history must be saved again as a whole.
     parser.registerCsiHandler({ final: "J" }, (params) => {
       if (params[0] === 3) this.#tap?.startOver();
       // A cleared screen holds nothing an earlier process left.
-      if (params[0] === 2 || params[0] === 3) this.#forgetOld();
+      if (params[0] === 2 || params[0] === 3) this.#old.forget();
       return false;
     });
     parser.registerEscHandler({ final: "c" }, () => {
       this.#tap?.startOver();
-      this.#forgetOld();
+      this.#old.forget();
       return false;
-    });
-    // XTGETTCAP: a clear "not known" so that programs do not wait for an answer.
-    parser.registerDcsHandler({ intermediates: "+", final: "q" }, () => {
-      respond("\x1bP0+r\x1b\\");
-      return true;
     });
   }
 
@@ -205,9 +133,13 @@ export class Screen {
   writeSync(data: Uint8Array): void {
     this.#saved = undefined;
     this.#grow(this.#queued + data.length);
-    (this.#term as unknown as { _core: { writeSync(data: Uint8Array): void } })._core.writeSync(
-      data,
-    );
+    this.#writeNow(data);
+  }
+
+  /** Parses `data` before returning (xterm's public write always queues). */
+  #writeNow(data: Uint8Array | string): void {
+    (this.#term as unknown as { _core: { writeSync(data: Uint8Array | string): void } })._core
+      .writeSync(data);
   }
 
   /**
@@ -219,11 +151,7 @@ export class Screen {
   saveState(): ScreenState {
     // A screen nothing was written to since the last save saves the same (an
     // upgrade saves every screen twice: for the new program's check, and at the handoff).
-    this.#saved ??= {
-      ...saveScreenState(this.#term, this.#serializer, { title: this.#title }),
-      ...(this.#progress !== undefined ? { progress: this.#progress } : {}),
-      ...(this.#status ? { status: { ...this.#status } } : {}),
-    };
+    this.#saved ??= saveScreenState(this.#term, this.#serializer, this.#reports);
     return this.#saved;
   }
 
@@ -238,20 +166,19 @@ export class Screen {
         `a saved screen of ${state.cols}x${state.rows} cannot be rebuilt on ${this.cols}x${this.rows}`,
       );
     }
-    const title = this.#onTitle;
-    this.#onTitle = undefined;
+    const reports = this.#reports;
+    const title = reports.onTitle;
+    reports.onTitle = undefined;
     try {
       this.#grow(state.history + state.rows);
-      (this.#term as unknown as { _core: { writeSync(data: string): void } })._core.writeSync(
-        state.vt,
-      );
+      this.#writeNow(state.vt);
     } finally {
-      this.#onTitle = title;
+      reports.onTitle = title;
     }
     this.#saved = undefined;
-    this.#title = state.title;
-    this.#progress = state.progress;
-    this.#status = state.status ? { ...state.status } : undefined;
+    reports.title = state.title;
+    reports.progress = state.progress;
+    reports.status = state.status ? { ...state.status } : undefined;
   }
 
   /** Gives back memory an idle screen does not need (the parser's decode buffer). */
@@ -281,12 +208,12 @@ export class Screen {
 
   /** The window title set by OSC 0 or 2. */
   get title(): string {
-    return this.#title;
+    return this.#reports.title;
   }
 
   /** How many bells rang since the screen was made. */
   get bells(): number {
-    return this.#bells;
+    return this.#reports.bells;
   }
 
   /** Whether the program enabled bracketed paste (DECSET 2004). */
@@ -306,34 +233,23 @@ export class Screen {
 
   /** Sets the handler for title changes. */
   onTitle(handler: (title: string) => void): void {
-    this.#onTitle = handler;
+    this.#reports.onTitle = handler;
   }
 
   /** Sets the handler for the bell. */
   onBell(handler: () => void): void {
-    this.#onBell = handler;
+    this.#reports.onBell = handler;
   }
 
   /** Returns the visible screen for agent rules. */
   view(): ScreenView {
     const buffer = this.#term.buffer.active;
-    // Rows an earlier process left are not the program's own: they read as blank.
-    const old = buffer.type === "normal" && this.#oldUntil && !this.#oldUntil.isDisposed
-      ? this.#oldUntil.line - buffer.viewportY
-      : -1;
-    const rows = [];
-    for (let y = 0; y < this.#term.rows; y++) {
-      rows.push(
-        y <= old
-          ? { text: "", strong: "" }
-          : viewRow(buffer.getLine(buffer.viewportY + y), this.#term.cols, this.#scratch),
-      );
-    }
     return {
-      rows,
-      title: this.#title,
-      progress: this.#progress,
-      status: this.#status,
+      // Rows an earlier process left are not the program's own: they read as blank.
+      rows: viewRows(this.#term, this.#scratch, this.#old.lastVisible()),
+      title: this.#reports.title,
+      progress: this.#reports.progress,
+      status: this.#reports.status,
       bracketedPaste: this.bracketedPaste,
       cursorY: buffer.cursorY,
     };
@@ -346,47 +262,22 @@ export class Screen {
    * old agent's busy line or input box never counts as the new program's.
    */
   markOldAbove(): void {
-    this.#oldUntil?.dispose();
-    this.#oldUntil = this.#term.registerMarker(-1);
-  }
-
-  #forgetOld(): void {
-    this.#oldUntil?.dispose();
-    this.#oldUntil = undefined;
+    this.#old.markAbove();
   }
 
   /** The last OSC 9;4 progress state, if the program sent one. */
   get progress(): number | undefined {
-    return this.#progress;
+    return this.#reports.progress;
   }
 
   /** Returns the visible rows as plain text with trailing blanks removed. */
   visibleLines(): string[] {
-    const buffer = this.#term.buffer.active;
-    const lines: string[] = [];
-    for (let y = 0; y < this.#term.rows; y++) {
-      lines.push(buffer.getLine(buffer.viewportY + y)?.translateToString(true).trimEnd() ?? "");
-    }
-    return lines;
+    return visibleLines(this.#term);
   }
 
   /** Returns the screen's lines, with up to `scrollback` lines of history first. */
   lines(options: CaptureOptions = {}): string[] {
-    const buffer = this.#term.buffer.active;
-    const top = Math.max(0, buffer.baseY - Math.max(0, options.scrollback ?? 0));
-    const end = buffer.baseY + this.#term.rows;
-    const lines: string[] = [];
-    for (let y = top; y < end; y++) {
-      const line = buffer.getLine(y);
-      if (!line) {
-        lines.push("");
-      } else if (options.ansi) {
-        lines.push(renderSgrLine(line, this.#term.cols, this.#scratch));
-      } else {
-        lines.push(line.translateToString(true).trimEnd());
-      }
-    }
-    return lines;
+    return screenLines(this.#term, this.#scratch, options);
   }
 
   /**
@@ -398,23 +289,7 @@ export class Screen {
    * transcript above its input box): a preview.
    */
   cropped(columns: number, rows: number): string[] {
-    const buffer = this.#term.buffer.active;
-    const width = Math.min(columns, this.#term.cols);
-    let used = buffer.cursorY + 1;
-    for (let y = this.#term.rows - 1; y >= used; y--) {
-      if (buffer.getLine(buffer.baseY + y)?.translateToString(true).trim()) {
-        used = y + 1;
-        break;
-      }
-    }
-    let kept: number[] = [];
-    for (let y = 0; y < used; y++) kept.push(y);
-    const blank = (y: number) => !buffer.getLine(buffer.baseY + y)?.translateToString(true).trim();
-    if (kept.length > rows) kept = kept.filter((y, i) => !(blank(y) && i > 0 && blank(y - 1)));
-    return kept.slice(-rows).map((y) => {
-      const line = buffer.getLine(buffer.baseY + y);
-      return line ? renderSgrLine(line, width, this.#scratch) : "";
-    });
+    return croppedLines(this.#term, this.#scratch, { columns, rows });
   }
 
   /** Returns the screen as text: its lines, trailing empty lines dropped. */
@@ -426,23 +301,7 @@ export class Screen {
 
   /** Returns the screen's state and lines. */
   snapshot(options: CaptureOptions = {}): ScreenSnapshot {
-    const buffer = this.#term.buffer.active;
-    const core = this.#term as unknown as {
-      _core?: { coreService?: { isCursorHidden?: boolean } };
-    };
-    return {
-      cols: this.#term.cols,
-      rows: this.#term.rows,
-      cursor: {
-        x: buffer.cursorX,
-        y: buffer.cursorY,
-        visible: !(core._core?.coreService?.isCursorHidden ?? false),
-      },
-      title: this.#title,
-      alternate: this.alternate,
-      bracketed_paste: this.bracketedPaste,
-      lines: this.lines(options),
-    };
+    return screenSnapshot(this.#term, this.#scratch, { ...options, title: this.#reports.title });
   }
 
   /**
@@ -462,9 +321,8 @@ export class Screen {
    */
   redraw(options: { scrollback?: number } = {}): string {
     const full = this.#serializer.serialize({ scrollback: options.scrollback ?? 0 });
-    const toAlternate = "\x1b[?1049h\x1b[H";
-    const at = full.lastIndexOf(toAlternate);
-    const body = this.alternate && at !== -1 ? full.slice(at + toAlternate.length) : full;
+    const part = alternatePart(full);
+    const body = this.alternate && part ? full.slice(part.after) : full;
     return "\x1b[H\x1b[2J\x1b[3J" + body;
   }
 
@@ -502,7 +360,7 @@ export class Screen {
     return {
       cols: this.cols,
       rows: this.rows,
-      title: this.#title,
+      title: this.#reports.title,
       history: (this.#tap ?? new HistoryTap(this.#term, this.#serializer)).all(),
       viewport: this.viewportState(),
     };

@@ -21,6 +21,7 @@
 import type { IBufferCell, Terminal } from "@xterm/headless";
 import type { SerializeAddon } from "@xterm/addon-serialize";
 import { sgrOf } from "./sgr_line.ts";
+import { alternatePart } from "./alt_switch.ts";
 import type { AgentStatusReport } from "./view.ts";
 
 /** The format of {@linkcode ScreenState}; a reader refuses one it does not know. */
@@ -44,6 +45,30 @@ export interface ScreenState {
   progress?: number;
   /** The last OSC 7501 status report of an agent, if one came. */
   status?: AgentStatusReport;
+}
+
+/**
+ * A screen as saved: everything that redraws it on a blank terminal of the
+ * same size. `Screen.state` makes one and
+ * `Screen.restore` draws it again.
+ */
+export interface SavedScreen {
+  /** Columns. */
+  cols: number;
+  /** Rows. */
+  rows: number;
+  /** The window title. */
+  title: string;
+  /**
+   * The history lines (the normal buffer's scrollback) as escape sequences
+   * with colours and styles, each ending in `\r\n`; empty when none.
+   */
+  history: string;
+  /**
+   * The visible screen with the program's modes, the cursor and, while it
+   * shows, the alternate screen, as escape sequences for a blank terminal.
+   */
+  viewport: string;
 }
 
 /** The attribute getters the pen has, the same as a cell's. */
@@ -219,25 +244,26 @@ function trailer(term: Terminal): string {
  * when it leaves), and the alternate screen is drawn from a reset pen.
  */
 function screens(term: Terminal, serialized: string): string {
-  const toAlternate = "\x1b[?1049h\x1b[H";
-  const at = serialized.lastIndexOf(toAlternate);
-  if (at === -1) return serialized;
+  const part = alternatePart(serialized);
+  if (!part) return serialized;
   const normal = coreOf(term)._bufferService?.buffers?.normal;
   const saved = normal
     ? penSequence(normal.savedCurAttrData) + `\x1b(${designatorOf(term, normal.savedCharset)}`
     : "";
-  const cut = at + toAlternate.length;
-  return serialized.slice(0, at) + saved + toAlternate + "\x1b[0m" + serialized.slice(cut);
+  const toAlternate = serialized.slice(part.at, part.after);
+  return serialized.slice(0, part.at) + saved + toAlternate + "\x1b[0m" +
+    serialized.slice(part.after);
 }
 
 /**
  * Saves `term`'s whole state, using `serializer` (loaded on `term`) for the
- * screens and the modes it knows. `title` is the title as its owner tracks it.
+ * screens and the modes it knows. `reports` are the title, progress and
+ * status as the terminal's owner tracks them.
  */
 export function saveScreenState(
   term: Terminal,
   serializer: SerializeAddon,
-  options: { title: string },
+  reports: Pick<ScreenState, "title" | "progress" | "status">,
 ): ScreenState {
   const normal = term.buffer.normal;
   return {
@@ -246,7 +272,9 @@ export function saveScreenState(
     rows: term.rows,
     history: Math.max(0, normal.length - term.rows),
     vt: screens(term, serializer.serialize()) + trailer(term),
-    title: options.title,
+    title: reports.title,
+    ...(reports.progress !== undefined ? { progress: reports.progress } : {}),
+    ...(reports.status ? { status: { ...reports.status } } : {}),
   };
 }
 

@@ -18,12 +18,8 @@
 
 import { basename, dirname, join, resolve } from "../platform/path.ts";
 import { tryConnect } from "../client/connect.ts";
-import {
-  type Config,
-  isFolderSetting,
-  loadConfig,
-  resolveFolderSetting,
-} from "../config/config.ts";
+import { type Config, loadConfig } from "../config/config.ts";
+import { isFolderSetting, resolveFolderSetting } from "../config/tables.ts";
 import { editConfig } from "../config/edit.ts";
 import { projectsFile } from "../config/paths.ts";
 import { setTableKeys } from "../config/toml_edit.ts";

@@ -7,13 +7,8 @@
  */
 
 import { AgentRegistry } from "../agents/registry.ts";
-import {
-  type Config,
-  isFolderSetting,
-  loadConfig,
-  resolveFolderSetting,
-  SKIFF_AGENT_KEYS,
-} from "../config/config.ts";
+import { type Config, loadConfig } from "../config/config.ts";
+import { isFolderSetting, resolveFolderSetting, SKIFF_AGENT_KEYS } from "../config/tables.ts";
 import { nearestWord } from "../config/keys.ts";
 import { editConfig } from "../config/edit.ts";
 import { projectsFile } from "../config/paths.ts";

@@ -1,13 +1,7 @@
 import { assert, assertEquals, assertMatch, assertThrows } from "../../helpers/assert.ts";
-import {
-  ConfigSource,
-  DEFAULT_SCROLLBACK,
-  formatTomlError,
-  loadConfig,
-  parseConfig,
-  PROJECT_NAME,
-  splitCommand,
-} from "../../../lib/config/config.ts";
+import { formatTomlError, loadConfig, parseConfig } from "../../../lib/config/config.ts";
+import { ConfigSource } from "../../../lib/config/config_source.ts";
+import { DEFAULT_SCROLLBACK, PROJECT_NAME, splitCommand } from "../../../lib/config/tables.ts";
 import { homeDir } from "../../../lib/config/paths.ts";
 import { SkiffError } from "../../../lib/errors.ts";
 import { join } from "node:path";

@@ -1,0 +1,44 @@
+/**
+ * The rows an earlier process left on a screen (the history drawn above a
+ * restored pane's new program). Agent rules must never read an old agent's
+ * busy line or input box as the new program's, so these rows are followed
+ * until they leave the screen or a clear wipes them.
+ *
+ * @module
+ */
+
+import type { IMarker, Terminal } from "@xterm/headless";
+
+/** Follows the last row an earlier process left on one terminal. */
+export class OldRows {
+  readonly #term: Terminal;
+  #until: IMarker | undefined;
+
+  /** Follows old rows on `term`; none at first. */
+  constructor(term: Terminal) {
+    this.#term = term;
+  }
+
+  /** Marks every row up to the one above the cursor as old. */
+  markAbove(): void {
+    this.#until?.dispose();
+    this.#until = this.#term.registerMarker(-1);
+  }
+
+  /** No row is old any more (the screen was cleared or reset). */
+  forget(): void {
+    this.#until?.dispose();
+    this.#until = undefined;
+  }
+
+  /**
+   * The last old row within the visible rows (0-based; below 0 when none
+   * shows). The alternate screen never holds old rows.
+   */
+  lastVisible(): number {
+    const buffer = this.#term.buffer.active;
+    return buffer.type === "normal" && this.#until && !this.#until.isDisposed
+      ? this.#until.line - buffer.viewportY
+      : -1;
+  }
+}
