@@ -52,6 +52,14 @@ export function sampledRow(
   };
 }
 
+/** A row of times in ms (less is better) built from samples, as {@linkcode sampledRow} builds one. */
+export function timeRow(
+  row: { metric: string; target?: string },
+  samples: { skiff: number[]; baseline?: number[]; paired?: boolean },
+): BenchRow {
+  return sampledRow({ ...row, unit: "ms", higherIsBetter: false }, samples);
+}
+
 /** An isolated Skiff: temp HOME, config, state and socket. */
 export async function isolatedEnv(): Promise<{ root: string; env: Record<string, string> }> {
   const root = await Deno.makeTempDir({ prefix: "skiff-bench-" });

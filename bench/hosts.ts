@@ -19,19 +19,12 @@
  */
 
 import { join } from "node:path";
-import { fakeAgentToml } from "../tests/helpers/fake_agent.ts";
+import { fakeAgentToml, newFakeAgentArgs } from "../tests/helpers/fake_agent.ts";
 import { startRemote, stopRemote } from "../tests/helpers/hosts.ts";
 import { hasSshd } from "../tests/helpers/sshd.ts";
 import { withPane } from "../lib/hosts/resolve.ts";
-import {
-  type BenchRow,
-  isolatedEnv,
-  median,
-  sampledRow,
-  skiff,
-  timeSkiff,
-  waitUntil,
-} from "./harness.ts";
+import { type BenchRow, isolatedEnv, median, skiff, timeRow, timeSkiff } from "./harness.ts";
+import { measureWakes, stopWithWatcher } from "./wake.ts";
 
 const SENDS = 30;
 const LISTS = 15;
@@ -52,14 +45,6 @@ async function asSkiff<T>(env: Record<string, string>, work: () => Promise<T>): 
   }
 }
 
-async function lines(path: string): Promise<number[]> {
-  try {
-    return (await Deno.readTextFile(path)).trim().split("\n").filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
-}
-
 /** Runs the hosts benchmark and returns its rows (none when sshd is missing). */
 export async function benchHosts(log: (line: string) => void): Promise<BenchRow[]> {
   if (!hasSshd()) {
@@ -76,20 +61,9 @@ export async function benchHosts(log: (line: string) => void): Promise<BenchRow[
       join(env.SKIFF_CONFIG_DIR, "projects.toml"),
       [...fakeAgentToml(), "", gpu1.toml, gpu2.toml].join("\n") + "\n",
     );
-    const submits = join(root, "skipper.submits");
-    const drawn = join(root, "worker.times");
-    await skiff(["new", "--agent", "fake", "--name", "here", "--env", "FAKE_TURN_MS=100"], env);
-    await skiff([
-      "new",
-      "--host",
-      "gpu1",
-      "--agent",
-      "fake",
-      "--name",
-      "there",
-      "--env",
-      "FAKE_TURN_MS=100",
-    ], env);
+    const quick = { FAKE_TURN_MS: "100" };
+    await skiff(newFakeAgentArgs("here", { env: quick }), env);
+    await skiff(newFakeAgentArgs("there", { host: "gpu1", env: quick }), env);
     await skiff(["new", "--host", "gpu2", "--", "sh"], env);
     for (const pane of ["here", "gpu1:there"]) {
       await skiff(["wait", pane, "--until", "idle", "--timeout", "60"], env);
@@ -134,75 +108,23 @@ export async function benchHosts(log: (line: string) => void): Promise<BenchRow[
     }
 
     // A remote worker's turn end → the line in the local Skiff agent.
-    await skiff([
-      "new",
-      "--agent",
-      "fake",
-      "--name",
-      "skipper",
-      "--env",
-      `FAKE_SUBMITS=${submits}`,
-      "--env",
-      "FAKE_TURN_MS=200",
-    ], env);
-    await skiff([
-      "new",
-      "--host",
-      "gpu1",
-      "--agent",
-      "fake",
-      "--name",
-      "worker",
-      "--env",
-      `FAKE_TIMES=${drawn}`,
-    ], env);
-    for (const pane of ["skipper", "gpu1:worker"]) {
-      await skiff(["wait", pane, "--until", "idle", "--timeout", "60"], env);
-    }
-    await skiff(["mark", "skipper", "skiff-agent=1"], env);
-    await waitUntil("the watcher", async () => {
-      const status = JSON.parse(await skiff(["daemon", "status", "--json"], env));
-      return status.watcher?.running === true;
+    const latencies = await measureWakes(root, env, {
+      rounds: TURNS,
+      host: "gpu1",
+      markSeen: true,
     });
-    const latencies: number[] = [];
-    for (let round = 0; round < TURNS; round++) {
-      const before = (await lines(submits)).length;
-      await skiff([
-        "ledger",
-        "add",
-        "--pane",
-        "gpu1:worker",
-        "--task",
-        `SLOW 300 round ${round}`,
-        "--send",
-        "--enter",
-      ], env);
-      await waitUntil("the line", async () => (await lines(submits)).length > before);
-      const end = (await lines(drawn)).at(-1)!;
-      const submitted = (await lines(submits)).at(-1)!;
-      latencies.push(submitted - end);
-      await skiff(["seen", "gpu1:worker"], env);
-      await skiff(["wait", "skipper", "--until", "idle", "--timeout", "30"], env);
-      await skiff(["wait", "gpu1:worker", "--until", "idle", "--timeout", "30"], env);
-    }
     log(`  remote turn end → line: ${latencies.map((n) => n.toFixed(0)).join(" ")} ms`);
 
-    const sendRow = sampledRow({
+    const sendRow = timeRow({
       metric: "hosts: a guarded send --enter to an idle agent on a host (vs the same, local)",
-      unit: "ms",
-      higherIsBetter: false,
       target: "adds < 20 ms (median of the differences)",
     }, { skiff: sends.remote, baseline: sends.local, paired: true });
-    const listRow = sampledRow({
+    const listRow = timeRow({
       metric: "hosts: ls --all-hosts with two hosts (vs a local ls)",
-      unit: "ms",
-      higherIsBetter: false,
       target: "< 2x",
     }, { skiff: lists.all, baseline: lists.local, paired: true });
-    const wakeRow = sampledRow({
+    const wakeRow = timeRow({
       metric: "hosts: a turn end on a host → the line submitted in the idle local Skiff agent",
-      unit: "ms",
-      higherIsBetter: false,
       target: "< 1500 ms (median)",
     }, { skiff: latencies });
     return [
@@ -211,18 +133,7 @@ export async function benchHosts(log: (line: string) => void): Promise<BenchRow[
       { ...wakeRow, met: wakeRow.skiff < 1500 },
     ];
   } finally {
-    await skiff(["daemon", "stop"], env).catch(() => {});
-    // The watcher would look for skiffd for ten minutes: end it with the run.
-    const pid = Number(
-      (await Deno.readTextFile(join(root, "run", "skiffd.watch.lock")).catch(() => "")).trim(),
-    );
-    if (pid > 0) {
-      try {
-        Deno.kill(pid, "SIGTERM");
-      } catch {
-        // Gone already.
-      }
-    }
+    await stopWithWatcher(root, env);
     await stopRemote(gpu1);
     await stopRemote(gpu2);
     await Deno.remove(root, { recursive: true }).catch(() => {});

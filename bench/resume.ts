@@ -13,7 +13,12 @@
 
 import { join } from "node:path";
 import { startFakeLlm } from "../tests/fixtures/fake_llm_server.ts";
-import { agentInstalled, type AgentName, prepareAgent } from "../tests/agents/agent_env.ts";
+import {
+  agentInstalled,
+  type AgentName,
+  newAgentArgs,
+  prepareAgent,
+} from "../tests/agents/agent_env.ts";
 import type { PaneInfo } from "../lib/protocol/panes.ts";
 import { type BenchRow, isolatedEnv, sampledRow, skiff, waitUntil } from "./harness.ts";
 
@@ -59,10 +64,9 @@ async function benchAgent(
       workdir: work,
       llmPort: llm.port,
     });
-    const envArgs = Object.entries(launch.env).flatMap(([k, v]) => ["--env", `${k}=${v}`]);
     const started = performance.now();
     await skiff(
-      ["new", "--agent", agent, "--name", agent, "--cwd", work, ...envArgs, "--", ...launch.args],
+      newAgentArgs(agent, launch, { cwd: work, name: agent }),
       env,
     );
     await idle(env, agent);

@@ -43,20 +43,20 @@ export function hookEvents(profile: AgentProfile): string[] {
   return [...new Set([...Object.keys(profile.hooks.events), ...(profile.resume?.id.events ?? [])])];
 }
 
-/** A `hooks` table in the shape Claude Code reads from `--settings`. */
-function claudeHooks(
-  agent: string,
+/** A `hooks` table: each event with the one hook group `group` makes for it. */
+function hooksTable(
   events: string[],
-  command: HookCommand,
+  group: (event: string) => unknown,
 ): Record<string, unknown[]> {
-  const table: Record<string, unknown[]> = {};
-  for (const event of events) {
-    table[event] = [{
-      matcher: "*",
-      hooks: [{ type: "command", command: command(agent, event), timeout: 5 }],
-    }];
-  }
-  return table;
+  return Object.fromEntries(events.map((event) => [event, [group(event)]]));
+}
+
+/** A `hooks` table in the shape Claude Code reads from `--settings`. */
+function claudeHooks(agent: string, events: string[], command: HookCommand) {
+  return hooksTable(events, (event) => ({
+    matcher: "*",
+    hooks: [{ type: "command", command: command(agent, event), timeout: 5 }],
+  }));
 }
 
 /**
@@ -64,16 +64,10 @@ function claudeHooks(
  * lifecycle event has none) and their own default time limit (their
  * `timeout` is in milliseconds, not Claude Code's seconds).
  */
-function settingsHooks(
-  agent: string,
-  events: string[],
-  command: HookCommand,
-): Record<string, unknown[]> {
-  const table: Record<string, unknown[]> = {};
-  for (const event of events) {
-    table[event] = [{ hooks: [{ type: "command", command: command(agent, event) }] }];
-  }
-  return table;
+function settingsHooks(agent: string, events: string[], command: HookCommand) {
+  return hooksTable(events, (event) => ({
+    hooks: [{ type: "command", command: command(agent, event) }],
+  }));
 }
 
 /**

@@ -21,13 +21,8 @@ import type {
   TrackerState,
 } from "./tracker_types.ts";
 
-export type {
-  HookReport,
-  TrackerEvent,
-  TrackerInput,
-  TrackerSnapshot,
-  TrackerState,
-} from "./tracker_types.ts";
+// skiffd's modules take these shapes from here, beside the tracker.
+export type * from "./tracker_types.ts";
 
 /** How long after a prompt went in a turn may take to start before `idle-no-turn`, by default. */
 export const NO_TURN_MS = 10_000;

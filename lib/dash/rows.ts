@@ -112,6 +112,9 @@ export function listRows(
   const panes = view.panes.filter((p) => !isSkiffAgentPane(p));
   const shown = panes.filter((p) => matches(p, filter));
   const hosts = view.hosts ?? [];
+  // A group shows while the filter keeps one of its panes or matches its own name.
+  const hidden = (name: string, kept: readonly PaneInfo[]) =>
+    filter !== "" && kept.length === 0 && !name.toLowerCase().includes(filter);
   if (options.sort === "attention") {
     const far = hosts.flatMap((h) => h.panes.filter((p) => matches(p, filter)));
     rows.push(...byAttention([...shown, ...far]).map((pane) => paneRow(pane, 0)));
@@ -127,8 +130,7 @@ export function listRows(
     for (const project of projects) {
       const all = panes.filter((p) => p.project === project.name);
       const mine = shown.filter((p) => p.project === project.name);
-      const nameHit = filter !== "" && project.name.toLowerCase().includes(filter);
-      if (filter !== "" && mine.length === 0 && !nameHit) continue;
+      if (hidden(project.name, mine)) continue;
       rows.push({
         kind: "project",
         key: null,
@@ -152,8 +154,7 @@ export function listRows(
     // Each other host is a group of its own, after this machine's panes.
     for (const host of hosts) {
       const mine = host.panes.filter((p) => matches(p, filter));
-      const nameHit = filter !== "" && host.host.toLowerCase().includes(filter);
-      if (filter !== "" && mine.length === 0 && !nameHit) continue;
+      if (hidden(host.host, mine)) continue;
       rows.push({
         kind: "host",
         key: null,

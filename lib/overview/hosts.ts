@@ -15,7 +15,7 @@
 import { loadConfig } from "../config/config.ts";
 import { hostNames } from "../hosts/config.ts";
 import type { PaneInfo } from "../protocol/panes.ts";
-import { HostFollower } from "../watch/host_follow.ts";
+import { HostFollower, PANE_NEWS } from "../watch/host_follow.ts";
 import type { HostPane, HostView } from "./view.ts";
 
 /** The events after which a list reads a host's panes again. */
@@ -24,12 +24,7 @@ const LIST_EVENTS = new Set([
   "pane-restored",
   "pane-renamed",
   "state",
-  "turn-end",
-  "idle-no-turn",
-  "waiting",
-  "bell",
-  "exit",
-  "gone",
+  ...PANE_NEWS,
   "seen",
   "resized",
 ]);

@@ -24,6 +24,13 @@ const LINK_WAIT_MS = 30_000;
 /** How long it waits after a failed link before it asks again (a `host` event wakes it sooner). */
 const DOWN_RETRY_MS = 30_000;
 
+/**
+ * The events that change what a pane has to tell: its turn ended (or never
+ * started), it waits for an approval, rang, exited or went. Whoever follows
+ * a host's panes wants at least these.
+ */
+export const PANE_NEWS = ["turn-end", "idle-no-turn", "waiting", "bell", "exit", "gone"] as const;
+
 /** What a {@linkcode HostFollower} tells the watcher. */
 export interface HostFollowerOptions {
   /** The host. */

@@ -2,7 +2,8 @@
  * What the watcher told the Skiff agent in this run, so that nothing is told
  * twice: the facts typed (by the key of what brought them), the panes told
  * of a pending task in their current idle stretch, and each pane's unread
- * reasons when it was last told about (until the pane is seen).
+ * reasons when it was last told about (until the pane is seen), and what it
+ * last told of each other host (unreachable, or back).
  *
  * @module
  */
@@ -16,6 +17,7 @@ export class ToldLog {
   readonly #told = new Set<string>();
   readonly #pendingTold = new Set<string>();
   readonly #reasons = new Map<string, UnreadReason[]>();
+  readonly #hosts = new Map<string, "host-down" | "host-up">();
   /** The key each queued fact stands for, told once it is typed. */
   readonly #keys = new Map<Fact, string>();
 
@@ -41,6 +43,11 @@ export class ToldLog {
     this.#reasons.delete(pane);
   }
 
+  /** What the agent was last told of `host`: unreachable, or back (or nothing yet). */
+  hostTold(host: string): "host-down" | "host-up" | undefined {
+    return this.#hosts.get(host);
+  }
+
   /** The pane's unread reasons when the agent was last told about it. */
   reasons(pane: string): readonly UnreadReason[] {
     return this.#reasons.get(pane) ?? [];
@@ -55,6 +62,11 @@ export class ToldLog {
     facts: readonly Fact[],
     unread: (pane: string) => readonly UnreadReason[],
   ): void {
+    for (const fact of facts) {
+      if (fact.kind === "host-down" || fact.kind === "host-up") {
+        this.#hosts.set(fact.name, fact.kind);
+      }
+    }
     queue.take(facts);
     for (const fact of facts) {
       const before = this.#reasons.get(fact.pane) ?? [];

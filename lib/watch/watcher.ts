@@ -9,10 +9,13 @@
  * still unread. Within a run it remembers what it already told.
  *
  * Tasks on panes of other hosts are followed through the links the local
- * skiffd holds (`host_follow.ts`): one follower per host of open tasks,
+ * skiffd holds (`host_watch.ts`): one follower per host of open tasks,
  * taken up when the ledger gets such a task and let go when none is left.
  * Their lines name the pane as `HOST:NAME`; a host that cannot be reached is
  * one line, and one more when it is back.
+ *
+ * This module reads the events and decides; what a pane's state means as a
+ * fact is `facts.ts`'s, and typing the facts when it is safe is `waker.ts`'s.
  *
  * @module
  */
@@ -21,28 +24,23 @@ import { SkiffError } from "../errors.ts";
 import type { DaemonClient } from "../client/client.ts";
 import { followEvents } from "../client/follow.ts";
 import type { Event } from "../protocol/events.ts";
-import type { PaneInfo, UnreadReason } from "../protocol/panes.ts";
+import type { PaneInfo } from "../protocol/panes.ts";
 import { SKIFF_AGENT_MARK } from "../protocol/sessions.ts";
-import { ledgerStamp } from "../ledger/mod.ts";
-import { type FollowedPane, followedUid } from "./follow.ts";
-import { HostFollower } from "./host_follow.ts";
-import { type Fact, hostFactKey, joinLines, lineOf } from "./lines.ts";
+import { hostFact, idleFact, INTERESTING, standingFacts, unreadFacts } from "./facts.ts";
+import { followedUid } from "./follow.ts";
+import { HostsWatch } from "./host_watch.ts";
+import { type Fact, hostFactKey } from "./lines.ts";
 import { type NotifyOutcome, notifyPerson } from "./notify.ts";
 import { WakeQueue } from "./queue.ts";
 import { ToldLog } from "./told.ts";
 import { WatchView } from "./view.ts";
+import { Waker } from "./waker.ts";
 
 /** When this process started: a watcher that reconnects to a new skiffd keeps it. */
 const STARTED = new Date(performance.timeOrigin).toISOString();
 
 /** How long the watcher looks for skiffd again after it went away. */
 export const RECONNECT_MS = 10 * 60_000;
-/** How soon a held line is tried again. */
-export const RETRY_MS = 2000;
-/** How often the watcher looks whether the ledger changed (for tasks on other hosts). */
-export const LEDGER_LOOK_MS = 1000;
-/** How long the watcher gathers facts that arrive together into one line. */
-export const GATHER_MS = 100;
 
 /** Options for {@linkcode runWatcher}. */
 export interface WatcherOptions {
@@ -60,65 +58,40 @@ export interface WatcherOptions {
   reconnectMs?: number;
 }
 
-/** The pane events that may change what the watcher says. */
-const INTERESTING = new Set([
-  "turn-start",
-  "turn-end",
-  "idle-no-turn",
-  "waiting",
-  "bell",
-  "exit",
-  "gone",
-  "pane-restored",
-]);
-
-/** What a host's follower hands on: the events above, and `seen`. */
-const FROM_HOSTS = new Set([...INTERESTING, "seen"]);
-
 /** Why the watcher stopped. */
 export type WatcherStop = "session-ended" | "no-session" | "daemon-stopped" | "daemon-gone";
-
-/** The unread reasons that are news for the agent, and the fact each brings. */
-const LINE_REASONS: Partial<Record<UnreadReason, Fact["kind"]>> = {
-  "turn-end": "idle",
-  "idle-no-turn": "idle",
-  "exit": "exit",
-  "agent-exit": "agent-exit",
-};
 
 class Watcher {
   readonly #options: WatcherOptions;
   readonly #queue = new WakeQueue();
   readonly #told = new ToldLog();
   readonly #view: WatchView;
+  readonly #hosts: HostsWatch;
+  readonly #waker: Waker;
   #client: DaemonClient | undefined;
   #stop: WatcherStop | undefined;
-  #flushTimer: ReturnType<typeof setTimeout> | undefined;
-  #retryTimer: ReturnType<typeof setTimeout> | undefined;
-  #flushing = false;
-  #again = false;
-  #lastHold = "";
-  #ok = true;
-  /** One follower per host of open tasks. */
-  readonly #followers = new Map<string, HostFollower>();
-  /** The hosts whose link this watcher's connection holds. */
-  #held = new Set<string>();
-  /** What the agent was last told of each host: unreachable, or back. */
-  readonly #hostTold = new Map<string, "host-down" | "host-up">();
-  #ledgerLook: ReturnType<typeof setInterval> | undefined;
-  #ledgerStamp = "";
 
   constructor(options: WatcherOptions) {
     this.#options = options;
-    this.#view = new WatchView(
-      options.ledgerPath,
-      () =>
-        [...this.#followers.values()].map((f) => ({
-          host: f.host,
-          state: f.state,
-          panes: f.panes,
-        })),
-    );
+    this.#hosts = new HostsWatch({
+      ledgerPath: options.ledgerPath,
+      log: options.log,
+      ledgerChanged: () => void this.#refresh().catch(() => {}),
+      event: (event) => this.#onEvent(event),
+      connected: (host) => this.#hostConnected(host),
+      down: (host, why) => this.#hostDown(host, why),
+    });
+    this.#view = new WatchView(options.ledgerPath, () => this.#hosts.panes());
+    this.#waker = new Waker({
+      queue: this.#queue,
+      told: this.#told,
+      view: this.#view,
+      log: options.log,
+      refresh: () => this.#refresh(),
+      call: () => this.#call,
+      client: () => this.#client,
+      stopped: () => this.#stop !== undefined,
+    });
   }
 
   get stopReason(): WatcherStop | undefined {
@@ -134,7 +107,7 @@ class Watcher {
         const reconnected = this.#client !== undefined;
         this.#client = client;
         // A new connection holds no link yet.
-        this.#held = new Set();
+        this.#hosts.connected();
         await client.call("watch.register", { pid: Deno.pid, started: STARTED, reconnected });
       },
       subscribed: async () => {
@@ -161,11 +134,8 @@ class Watcher {
       this.#options.log(`skiffd did not come back: ${error.message}; stopping`);
       this.#stop = "daemon-gone";
     } finally {
-      clearTimeout(this.#flushTimer);
-      clearTimeout(this.#retryTimer);
-      clearInterval(this.#ledgerLook);
-      for (const follower of this.#followers.values()) follower.stop();
-      this.#followers.clear();
+      this.#waker.close();
+      this.#hosts.close();
       this.#view.close();
     }
     return this.#stop ?? "daemon-gone";
@@ -178,78 +148,17 @@ class Watcher {
     return client.call.bind(client) as DaemonClient["call"];
   }
 
-  /** Reads the panes and the ledger again; returns the panes by key. */
+  /** Reads the panes and the ledger again, and follows the hosts of open tasks; returns the panes by key. */
   async #refresh(): Promise<Map<string, PaneInfo>> {
     const panes = await this.#view.refresh(this.#call);
-    this.#followHosts();
+    this.#hosts.follow(this.#view.hosts, this.#client);
     return panes;
-  }
-
-  /**
-   * Follows every host of open tasks, and no other: a follower for each,
-   * its link held by this watcher's connection. The ledger is followed too,
-   * so a task added for another host is taken up at once (no local event
-   * would tell).
-   */
-  #followHosts(): void {
-    // The ledger is looked at once a second (its files' stamps, without opening it): a task
-    // added for another host makes no event here. The system's file events are not used: a
-    // watch of the folder opens and closes the ledger's files, which takes SQLite's locks
-    // away from this process's connection.
-    this.#ledgerLook ??= setInterval(() => {
-      let stamp: string;
-      try {
-        stamp = ledgerStamp(this.#options.ledgerPath());
-      } catch {
-        return;
-      }
-      if (stamp === this.#ledgerStamp) return;
-      this.#ledgerStamp = stamp;
-      void this.#refresh().catch(() => {});
-    }, LEDGER_LOOK_MS);
-    const wanted = this.#view.hosts;
-    for (const [host, follower] of this.#followers) {
-      if (wanted.has(host)) continue;
-      follower.stop();
-      this.#followers.delete(host);
-      this.#options.log(`host ${host}: no open task there; not following it`);
-    }
-    for (const host of wanted.keys()) {
-      if (!this.#held.has(host) && this.#client) {
-        this.#held.add(host);
-        // Held while this connection lasts; the link is made in the background.
-        this.#client.call("hosts.link", { host, hold: true, wait_ms: 0 }).catch(() => {});
-      }
-      if (this.#followers.has(host)) continue;
-      const follower = new HostFollower({
-        host,
-        log: this.#options.log,
-        interesting: FROM_HOSTS,
-        event: (event) => this.#guarded(() => this.#onEvent(event)),
-        connected: () => this.#guarded(() => this.#hostConnected(host)),
-        down: (why) => void this.#guarded(() => this.#hostDown(host, why)),
-      });
-      this.#followers.set(host, follower);
-      this.#options.log(`host ${host}: following its panes of open tasks`);
-      follower.start();
-    }
-  }
-
-  /** Runs `work`; a local skiffd that went meanwhile is the main loop's to handle. */
-  async #guarded(work: () => Promise<void>): Promise<void> {
-    try {
-      await work();
-    } catch (error) {
-      if (!(error instanceof SkiffError) || error.exit !== "DAEMON") {
-        this.#options.log(`host event failed: ${(error as Error)?.message ?? error}`);
-      }
-    }
   }
 
   /** A host of open tasks cannot be reached: one line, until it is back. */
   async #hostDown(host: string, why: string): Promise<void> {
     this.#options.log(`host ${host} is unreachable: ${why}`);
-    if (this.#hostTold.get(host) === "host-down") return;
+    if (this.#told.hostTold(host) === "host-down") return;
     const key = hostFactKey(host);
     const queued = this.#queue.facts.find((f) => f.pane === key);
     if (queued?.kind === "host-up") {
@@ -258,14 +167,8 @@ class Watcher {
       return;
     }
     await this.#call("watch.forget", { pane: key }).catch(() => {});
-    this.#put({
-      pane: key,
-      name: host,
-      uid: "",
-      kind: "host-down",
-      tasks: this.#view.hosts.get(host) ?? 0,
-    }, `host-down:${host}:${Date.now()}`);
-    this.#schedule();
+    this.#put(hostFact(this.#view, host, "host-down"));
+    this.#waker.schedule();
   }
 
   /** A host's follower is connected (again): back, if the agent heard it was not; then its news. */
@@ -276,59 +179,18 @@ class Watcher {
       // Back before the agent heard it went: nothing to tell.
       this.#queue.drop(key);
       this.#options.log(`host ${host} is back before its line went out; dropped it`);
-    } else if (this.#hostTold.get(host) === "host-down") {
+    } else if (this.#told.hostTold(host) === "host-down") {
       await this.#call("watch.forget", { pane: key }).catch(() => {});
       await this.#refresh();
-      this.#put({
-        pane: key,
-        name: host,
-        uid: "",
-        kind: "host-up",
-        tasks: this.#view.hosts.get(host) ?? 0,
-      }, `host-up:${host}:${Date.now()}`);
+      this.#put(hostFact(this.#view, host, "host-up"));
       this.#options.log(`host ${host} is back`);
     }
     await this.#relist(`host ${host} followed`);
   }
 
-  /** Puts a fact in the queue unless it was told already in this run under `key`. */
-  #put(fact: Fact, key: string): void {
+  /** Puts a fact in the queue unless it was told already in this run under its key. */
+  #put({ fact, key }: { fact: Fact; key: string }): void {
     this.#told.put(this.#queue, fact, key);
-  }
-
-  /** The idle fact for a followed pane: the pending form when a task waits there. */
-  #idleFact(followed: FollowedPane): Fact | undefined {
-    const uid = followedUid(followed);
-    if (!uid) return undefined;
-    const pending = this.#view.waiting(followed)[0];
-    if (pending && !this.#told.pendingTold(followed.pane)) {
-      return {
-        pane: followed.pane,
-        name: followed.name,
-        uid,
-        kind: "pending",
-        pending: pending.uid,
-      };
-    }
-    return { pane: followed.pane, name: followed.name, uid, kind: "idle" };
-  }
-
-  /** Facts that need no event: interrupted and gone tasks, once per run. */
-  #standingFacts(): void {
-    for (const followed of this.#view.followed.values()) {
-      for (const task of followed.interrupted) {
-        this.#put({
-          pane: followed.pane,
-          name: followed.name,
-          uid: task.uid,
-          kind: "interrupted",
-        }, `interrupted:${task.uid}`);
-      }
-      if (followed.gone) {
-        const uid = followedUid(followed)!;
-        this.#put({ pane: followed.pane, name: followed.name, uid, kind: "gone" }, `gone:${uid}`);
-      }
-    }
   }
 
   /** Lists everything again (a new connection, or a resync) and queues what is unread. */
@@ -342,31 +204,15 @@ class Watcher {
     this.#options.log(
       `${why}: following ${this.#view.followed.size} pane(s) for ${this.#view.agentPane.name} (${this.#view.agentPane.id})`,
     );
-    for (const followed of this.#view.followed.values()) {
-      const pane = panes.get(followed.pane);
-      if (!pane) continue;
-      // What the agent was told in this run is not news again, only what came since.
-      const told = this.#told.reasons(followed.pane);
-      const reason = [...pane.unread_reasons].reverse().find((r) =>
-        LINE_REASONS[r] && !told.includes(r)
-      );
-      if (reason) {
-        const kind = LINE_REASONS[reason]!;
-        const fact = kind === "idle"
-          ? this.#idleFact(followed)
-          : { pane: followed.pane, name: followed.name, uid: followedUid(followed)!, kind };
-        if (fact) this.#put(fact, `unread:${followed.pane}:${pane.unread_reasons.join(",")}`);
-      } else if (pane.state === "idle" && this.#view.waiting(followed).length > 0) {
-        const fact = this.#idleFact(followed);
-        if (fact?.kind === "pending") this.#put(fact, `pending:${followed.pane}:${fact.pending}`);
-      }
-    }
+    const seen = { view: this.#view, told: this.#told };
+    for (const keyed of unreadFacts(panes, seen)) this.#put(keyed);
     // A restart or a removal came after whatever the unread flags tell: it goes last, so
     // it replaces an older fact about the same pane.
-    this.#standingFacts();
-    this.#schedule();
+    for (const keyed of standingFacts(this.#view)) this.#put(keyed);
+    this.#waker.schedule();
   }
 
+  /** Turns one event (of this host's skiffd, or of a followed host) into what it means. */
   async #onEvent(event: Event): Promise<void> {
     if (event.event === "resync") return await this.#relist(`resync (${event.reason})`);
     if (event.event === "seen") {
@@ -376,7 +222,7 @@ class Watcher {
       return;
     }
     if (event.event === "host") {
-      this.#followers.get(event.host)?.wake();
+      this.#hosts.wake(event.host);
       return;
     }
     if (event.event === "session-ended") {
@@ -399,7 +245,7 @@ class Watcher {
     const agent = this.#view.agentPane;
     if (agent && event.pane === agent.id) {
       if (event.event === "waiting") await this.#notify(agent.name, "waits for an approval");
-      this.#schedule();
+      this.#waker.schedule();
       return;
     }
     const followed = this.#view.followed.get(event.pane);
@@ -418,176 +264,30 @@ class Watcher {
         break;
       case "turn-end":
       case "idle-no-turn": {
-        const fact = this.#idleFact(followed);
-        if (fact) this.#put(fact, `event:${key}`);
+        const fact = idleFact(followed, { view: this.#view, told: this.#told });
+        if (fact) this.#put({ fact, key: `event:${key}` });
         break;
       }
       case "exit":
         if (uid) {
           const kind = event.what === "agent" ? "agent-exit" : "exit";
-          this.#put({ pane: followed.pane, name: followed.name, uid, kind }, `event:${key}`);
+          this.#put({
+            fact: { pane: followed.pane, name: followed.name, uid, kind },
+            key: `event:${key}`,
+          });
         }
         break;
       case "gone":
       case "pane-restored":
-        this.#standingFacts();
+        for (const keyed of standingFacts(this.#view)) this.#put(keyed);
         break;
     }
-    this.#schedule();
+    this.#waker.schedule();
   }
 
+  /** Tells the person (a desktop notification) that the pane `name` needs them. */
   async #notify(name: string, what: string): Promise<void> {
     await notifyPerson(`${name} ${what}`, this.#options);
-  }
-
-  /** Flushes soon, so facts that arrive together go out as one line. */
-  #schedule(delay = GATHER_MS): void {
-    if (this.#stop || this.#queue.size === 0) {
-      void this.#report();
-      return;
-    }
-    if (this.#flushTimer !== undefined) return;
-    this.#flushTimer = setTimeout(() => {
-      this.#flushTimer = undefined;
-      this.#flush().catch((error) => this.#options.log(`wake failed: ${error?.message ?? error}`));
-    }, delay);
-  }
-
-  #retry(): void {
-    clearTimeout(this.#retryTimer);
-    this.#retryTimer = setTimeout(() => {
-      this.#retryTimer = undefined;
-      this.#schedule(0);
-    }, RETRY_MS);
-  }
-
-  #hold(reason: string): void {
-    if (reason !== this.#lastHold) this.#options.log(`held ${this.#queue.size} line(s): ${reason}`);
-    this.#lastHold = reason;
-    this.#retry();
-    void this.#report();
-  }
-
-  async #report(last?: string): Promise<void> {
-    try {
-      await this.#client?.call("watch.report", {
-        ok: this.#ok,
-        last,
-        watching: [...this.#view.followed.keys()],
-        waiting_lines: this.#queue.size,
-      });
-    } catch {
-      // skiffd went away; the next connection registers again.
-    }
-  }
-
-  async #flush(): Promise<void> {
-    if (this.#flushing) {
-      this.#again = true;
-      return;
-    }
-    this.#flushing = true;
-    try {
-      await this.#deliver();
-    } finally {
-      this.#flushing = false;
-      if (this.#again) {
-        this.#again = false;
-        this.#schedule(0);
-      }
-    }
-  }
-
-  async #deliver(): Promise<void> {
-    if (this.#queue.size === 0 || this.#stop) return;
-    await this.#refresh();
-    const agent = this.#view.agentPane;
-    if (!agent) return this.#hold("the Skiff agent has no pane");
-    if (agent.status !== "running") return this.#hold("the Skiff agent's pane has exited");
-    if (!agent.agent) return this.#hold("a shell is in front of the Skiff agent's pane");
-    if (agent.state !== "idle") return this.#hold(`the Skiff agent is ${agent.state}`);
-    // The ledger was just read again: a pending task sent meanwhile is not news any more,
-    // and a line names the task followed in its pane now.
-    const held = new Set<Fact>();
-    for (const fact of this.#queue.facts) {
-      const followed = this.#view.followed.get(fact.pane);
-      // A task of the pane is being sent right now: how that send ends decides the line.
-      if (this.#view.beingSent(fact.pane)) {
-        held.add(fact);
-        continue;
-      }
-      if (fact.kind === "pending" && !followed?.pending.some((t) => t.uid === fact.pending)) {
-        this.#queue.drop(fact.pane);
-        this.#options.log(`dropped: task ${fact.pending} is no longer pending`);
-        continue;
-      }
-      if (followed && fact.kind !== "gone" && fact.kind !== "interrupted") {
-        fact.uid = followedUid(followed) ?? fact.uid;
-      }
-    }
-    if (held.size > 0) {
-      this.#options.log(`held ${held.size} line(s) while a task of their pane is being sent`);
-      this.#retry();
-    }
-    const facts = this.#queue.facts.filter((fact) => !held.has(fact));
-    if (facts.length === 0) return void this.#report();
-    const lines = facts.map(lineOf);
-    const text = joinLines(lines);
-    try {
-      await this.#call("pane.send", {
-        pane: agent.id,
-        text,
-        enter: true,
-        since_inputs: agent.person_inputs,
-        // skiffd remembers these as Enter goes in: if this watcher dies before it hears
-        // back, the next one is refused them instead of typing them again.
-        tells: facts.map((fact, i) => ({ pane: fact.pane, line: lines[i] })),
-      });
-    } catch (error) {
-      if (!(error instanceof SkiffError)) throw error;
-      if (error.exit === "CONFLICT" && error.details?.reason === "told") {
-        const told = new Set(error.details.lines as string[]);
-        const done = facts.filter((_, i) => told.has(lines[i]));
-        this.#consume(done);
-        this.#options.log(`dropped ${done.length} line(s) typed already by an earlier watcher`);
-        this.#schedule(0);
-        return;
-      }
-      if (error.exit === "NO_TURN") {
-        this.#consume(facts);
-        this.#ok = false;
-        const line =
-          `undelivered: typed into ${agent.name} and pressed Enter, but no turn started; ` +
-          `Enter is not pressed again: ${text}`;
-        this.#options.log(line);
-        await this.#report(line);
-        return;
-      }
-      if (error.exit === "DAEMON" || error.exit === "ERROR") throw error;
-      if (error.exit === "NOT_DELIVERED") this.#ok = false;
-      this.#hold(error.message);
-      return;
-    }
-    this.#consume(facts);
-    this.#ok = true;
-    this.#lastHold = "";
-    const line = `woke ${agent.name}: ${text}`;
-    this.#options.log(line);
-    await this.#report(line);
-  }
-
-  /** The facts went in (or may have): never type them again in this run. */
-  #consume(facts: readonly Fact[]): void {
-    for (const fact of facts) {
-      if (fact.kind === "host-down" || fact.kind === "host-up") {
-        this.#hostTold.set(fact.name, fact.kind);
-      }
-    }
-    this.#told.consume(
-      this.#queue,
-      facts,
-      (pane) => this.#view.panes.get(pane)?.unread_reasons ?? [],
-    );
   }
 }
 

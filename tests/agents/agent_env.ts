@@ -55,6 +55,39 @@ export interface AgentLaunch {
   env: Record<string, string>;
 }
 
+/** `--env` arguments of `skiff new` that give a pane a prepared agent's environment. */
+export function launchEnvArgs(launch: AgentLaunch): string[] {
+  return Object.entries(launch.env).flatMap(([k, v]) => ["--env", `${k}=${v}`]);
+}
+
+/** Where and under which name {@linkcode newAgentArgs} starts the agent. */
+export interface NewAgentOptions {
+  /** The folder it works in (the one it was prepared for). */
+  cwd: string;
+  /** The pane's name (default: the agent's). */
+  name?: string;
+}
+
+/** The arguments of `skiff new` that start a prepared `agent` in a pane of its profile. */
+export function newAgentArgs(
+  agent: AgentName,
+  launch: AgentLaunch,
+  options: NewAgentOptions,
+): string[] {
+  const name = options.name === undefined ? [] : ["--name", options.name];
+  return [
+    "new",
+    "--agent",
+    agent,
+    ...name,
+    "--cwd",
+    options.cwd,
+    ...launchEnvArgs(launch),
+    "--",
+    ...launch.args,
+  ];
+}
+
 /** Model id every agent is configured to ask for. */
 export const FAKE_MODEL = "fake-model";
 

@@ -16,7 +16,7 @@ import {
   waitOnPage,
   withBrowser,
 } from "../helpers/browser.ts";
-import { fakeAgentToml } from "../helpers/fake_agent.ts";
+import { fakeAgentToml, newFakeAgentArgs } from "../helpers/fake_agent.ts";
 import { addToConfig, CAN_SSH, withHost } from "../helpers/hosts.ts";
 import { BASH } from "../helpers/skiff.ts";
 import type { PaneInfo } from "../../lib/protocol/panes.ts";
@@ -34,16 +34,7 @@ Deno.test({
         );
         await local.ok(["new", "--name", "here", "--", ...BASH]);
         await local.ok(["new", "--host", "gpu1", "--name", "web", "--", ...BASH]);
-        await local.ok([
-          "new",
-          "--host",
-          "gpu1",
-          "--agent",
-          "fake",
-          "--name",
-          "rev",
-          "--wait-ready",
-        ]);
+        await local.ok(newFakeAgentArgs("rev", { host: "gpu1", extra: ["--wait-ready"] }));
         const { page, errors } = await openApp(browser, await appStatus(local));
         const host = page.locator('section.group[aria-label="gpu1 (host)"]');
         await host.waitFor({ timeout: 30_000 });

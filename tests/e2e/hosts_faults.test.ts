@@ -19,9 +19,9 @@ import {
   waitForLink,
   withHost,
 } from "../helpers/hosts.ts";
+import { row } from "../helpers/ledger.ts";
 import { BASH, MAIN, pidAlive, waitFor } from "../helpers/skiff.ts";
 import { TestTerminal } from "../helpers/terminal.ts";
-import type { TaskJson } from "../../lib/ledger/json.ts";
 import type { PaneInfo } from "../../lib/protocol/panes.ts";
 
 const SSH_TEST = { ignore: !CAN_SSH, sanitizeOps: false, sanitizeResources: false };
@@ -131,8 +131,7 @@ Deno.test({
       local.env.SKIFF_LEDGER = join(local.root, "agent", "ledger.db");
       await local.ok(["new", "--host", "gpu1", "--agent", "fake", "--name", "rev", "--wait-ready"]);
       await local.ok(["new", "--host", "gpu1", "--name", "web", "--", ...BASH]);
-      const task = (await local.json<{ row: TaskJson }>([
-        "ledger",
+      const task = await row(local, [
         "add",
         "--pane",
         "gpu1:rev",
@@ -140,7 +139,7 @@ Deno.test({
         "review",
         "--send",
         "--enter",
-      ])).row;
+      ]);
       await local.ok(["wait", "gpu1:rev", "--until", "idle", "--timeout", "30"]);
       const before = (await local.json<Listed>(["ls", "--all-hosts"])).panes
         .find((p) => p.host === "gpu1")!;
@@ -159,8 +158,8 @@ Deno.test({
       });
       assertEquals(after.name, "rev");
       assert(after.generation !== before.generation, "a new process under the old id");
-      const row = (await local.json<{ row: TaskJson }>(["ledger", "show", task.uid])).row;
-      assertEquals(row.state, "interrupted", "the restart shows on the task, not gone");
+      const stored = await row(local, ["show", task.uid]);
+      assertEquals(stored.state, "interrupted", "the restart shows on the task, not gone");
       // A shell pane came back as a new shell under its id, and takes keys over the link.
       await local.ok(["keys", "gpu1:web", "echo back-$((5*5))", "Enter"]);
       await local.waitForScreen("gpu1:web", /^back-25$/m);

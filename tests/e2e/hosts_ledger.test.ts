@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { fakeAgentToml } from "../helpers/fake_agent.ts";
 import { CAN_SSH, killLink, waitForLink, withHost } from "../helpers/hosts.ts";
+import { row } from "../helpers/ledger.ts";
 import { waitFor } from "../helpers/skiff.ts";
 import type { TaskJson } from "../../lib/ledger/json.ts";
 import type { PaneInfo } from "../../lib/protocol/panes.ts";
@@ -88,7 +89,7 @@ Deno.test({
       const refused = await local.run(["ledger", "send", pending.row.uid, "--enter"]);
       assertEquals(refused.code, 17, refused.stderr);
       assertMatch(refused.stderr, /^skiff: Host gpu1 is unreachable: ssh: .*\n$/);
-      const after = (await local.json<{ row: TaskJson }>(["ledger", "show", pending.row.uid])).row;
+      const after = await row(local, ["show", pending.row.uid]);
       assertEquals([after.stored_state, after.sent_at, after.note], ["pending", null, null]);
     }, { config: fakeAgentToml() });
   },
@@ -103,14 +104,7 @@ Deno.test({
     await withHost(async (local, remote) => {
       local.env.SKIFF_LEDGER = join(local.root, "agent", "ledger.db");
       await local.ok(["new", "--host", "gpu1", "--agent", "fake", "--name", "rev", "--wait-ready"]);
-      const task = (await local.json<{ row: TaskJson }>([
-        "ledger",
-        "add",
-        "--pane",
-        "gpu1:rev",
-        "--task",
-        "slow to submit",
-      ])).row;
+      const task = await row(local, ["add", "--pane", "gpu1:rev", "--task", "slow to submit"]);
       const send = local.run(["ledger", "send", task.uid, "--enter", "--json"]);
       await waitFor("the text in the remote input box", async () => {
         const screen = (await remote.skiff.run(["capture", "p1"])).stdout;
@@ -123,7 +117,7 @@ Deno.test({
       assertEquals(out.row.state, "blocked");
       assertMatch(out.row.note, /the link to gpu1 was lost during the send/);
       assertMatch(JSON.parse(result.stderr).error.message, /it is now blocked/);
-      const stored = (await local.json<{ row: TaskJson }>(["ledger", "show", task.uid])).row;
+      const stored = await row(local, ["show", task.uid]);
       assertEquals(stored.stored_state, "blocked", "never back to pending");
     }, { config: fakeAgentToml({ enterDelayMs: 4000 }) });
   },

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { FAKE_AGENT, useFakeAgent } from "../helpers/fake_agent.ts";
+import { FAKE_AGENT, loggedPrompts, startFakeAgent, useFakeAgent } from "../helpers/fake_agent.ts";
 import { type SkiffEnv, waitFor, withSkiff } from "../helpers/skiff.ts";
 import type { PaneInfo } from "../../lib/protocol/panes.ts";
 
@@ -19,27 +19,7 @@ async function startFake(
   { log, resume = true }: { log: string; resume?: boolean },
 ): Promise<void> {
   const noResume = resume ? [] : ["--no-resume"];
-  await skiff.ok([
-    "new",
-    "--agent",
-    "fake",
-    "--name",
-    name,
-    "--env",
-    `FAKE_LOG=${log}`,
-    ...noResume,
-  ]);
-  await skiff.ok(["wait", name, "--until", "idle", "--timeout", "30"]);
-}
-
-async function prompts(log: string): Promise<string[]> {
-  try {
-    return (await Deno.readTextFile(log)).trim().split("\n").filter(Boolean).map((l) =>
-      JSON.parse(l)
-    );
-  } catch {
-    return [];
-  }
+  await startFakeAgent(skiff, name, { env: { FAKE_LOG: log }, extra: noResume });
 }
 
 async function show(skiff: SkiffEnv, uid: string): Promise<Row> {
@@ -69,7 +49,7 @@ Deno.test("ledger add --send --enter delivers the task with its result path and 
     ]);
     assertEquals([out.exit, out.row.state, out.send.turn_started], [0, "sent", true]);
     assertEquals(out.row.generation, generation);
-    const [message] = await prompts(log);
+    const [message] = await loggedPrompts(log);
     assertMatch(
       message,
       /^Write the changelog\n\n\(Skiff task [0-9a-f]{8}\) When you are done, write your result to \//,
@@ -123,7 +103,7 @@ Deno.test("a refusal leaves the task as it was; a busy pane keeps it pending; no
     assertEquals(quiet.code, 8, quiet.stderr);
     assertEquals(JSON.parse(quiet.stdout).row.stored_state, "blocked");
     assertEquals(JSON.parse(quiet.stderr).error.code, "no_turn");
-    assertEquals((await prompts(log)).length, 3);
+    assertEquals((await loggedPrompts(log)).length, 3);
   });
 });
 
@@ -161,7 +141,7 @@ Deno.test("a task sent before a restore shows interrupted, and ledger send sends
     const resent = await skiff.json<{ row: Row }>(["ledger", "send", added.row.uid, "--enter"]);
     assertEquals(resent.row.state, "sent");
     assert(resent.row.generation! > added.row.generation!, "the new generation is stored");
-    assertEquals((await prompts(log)).length, 2);
+    assertEquals((await loggedPrompts(log)).length, 2);
   });
 });
 
@@ -185,6 +165,6 @@ Deno.test("a task cut off by a restore goes again into the agent that resumed it
     }, { timeout: 30_000 });
     const resent = await skiff.json<{ row: Row }>(["ledger", "send", added.row.uid, "--enter"]);
     assertEquals(resent.row.state, "sent");
-    assertEquals((await prompts(log)).length, 2);
+    assertEquals((await loggedPrompts(log)).length, 2);
   });
 });

@@ -9,7 +9,13 @@
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { pidAlive, type SkiffEnv, waitFor, withSkiff } from "../helpers/skiff.ts";
-import { FAKE_AGENT, fakeAgentToml, hookPrefix, useFakeAgent } from "../helpers/fake_agent.ts";
+import {
+  FAKE_AGENT,
+  fakeAgentToml,
+  hookPrefix,
+  startFakeAgent,
+  useFakeAgent,
+} from "../helpers/fake_agent.ts";
 import type { PaneInfo } from "../../lib/protocol/panes.ts";
 import {
   agentPrompts,
@@ -31,21 +37,11 @@ async function pane(skiff: SkiffEnv, name: string): Promise<PaneInfo> {
 
 /** Starts the fake agent in pane `name` in `cwd`, with its hooks reaching skiffd. */
 async function startAgent(skiff: SkiffEnv, name: string, cwd: string, more: string[] = []) {
-  await skiff.ok([
-    "new",
-    "--agent",
-    "fake",
-    "--name",
-    name,
-    "--cwd",
+  await startFakeAgent(skiff, name, {
     cwd,
-    "--env",
-    `FAKE_HOOK=${hookPrefix()}`,
-    "--env",
-    "FAKE_TURN_MS=300",
-    ...more,
-  ]);
-  await skiff.ok(["wait", name, "--until", "idle", "--timeout", "30"]);
+    env: { FAKE_HOOK: hookPrefix(), FAKE_TURN_MS: "300" },
+    extra: more,
+  });
 }
 
 /** Sends a prompt and waits for its turn to end. */

@@ -67,3 +67,49 @@ export async function useFakeAgent(skiff: SkiffEnv, options: FakeAgentOptions = 
   ].join("\n");
   await Deno.writeTextFile(skiff.configFile, toml + "\n");
 }
+
+/** Where and how {@linkcode newFakeAgentArgs} starts the fake agent. */
+export interface FakePaneOptions {
+  /** The host of projects.toml it runs on (default: this machine). */
+  host?: string;
+  /** The folder it works in. */
+  cwd?: string;
+  /** Its environment variables (`FAKE_TURN_MS`, `FAKE_LOG`, …), in this order. */
+  env?: Record<string, string>;
+  /** More arguments of `skiff new`. */
+  extra?: string[];
+}
+
+/** The arguments of `skiff new` that start the fake agent in a pane named `name`. */
+export function newFakeAgentArgs(name: string, options: FakePaneOptions = {}): string[] {
+  return [
+    "new",
+    ...(options.host === undefined ? [] : ["--host", options.host]),
+    "--agent",
+    "fake",
+    "--name",
+    name,
+    ...(options.cwd === undefined ? [] : ["--cwd", options.cwd]),
+    ...Object.entries(options.env ?? {}).flatMap(([k, v]) => ["--env", `${k}=${v}`]),
+    ...(options.extra ?? []),
+  ];
+}
+
+/** Starts the fake agent in a pane named `name` and waits until it is idle. */
+export async function startFakeAgent(
+  skiff: SkiffEnv,
+  name: string,
+  options: FakePaneOptions = {},
+): Promise<void> {
+  await skiff.ok(newFakeAgentArgs(name, options));
+  await skiff.ok(["wait", name, "--until", "idle", "--timeout", "30"]);
+}
+
+/** The prompts the fake agent got so far, from the file its `FAKE_LOG` names (one JSON string a line). */
+export async function loggedPrompts(log: string): Promise<string[]> {
+  try {
+    return (await Deno.readTextFile(log)).split("\n").filter(Boolean).map((l) => JSON.parse(l));
+  } catch {
+    return [];
+  }
+}

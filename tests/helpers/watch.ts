@@ -8,7 +8,7 @@
  */
 
 import { join } from "node:path";
-import { FAKE_AGENT, useFakeAgent } from "./fake_agent.ts";
+import { FAKE_AGENT, loggedPrompts, startFakeAgent, useFakeAgent } from "./fake_agent.ts";
 import { BASH, type SkiffEnv, waitFor } from "./skiff.ts";
 import type { DaemonStatus } from "../../lib/protocol/daemon.ts";
 
@@ -49,20 +49,9 @@ export async function startWatchRig(
   skiff.env.SKIFF_LEDGER = join(skiff.root, "agent", "ledger.db");
   await useFakeAgent(skiff, { turnStartSeconds: 1.5 });
   const turn = String(options.turnMs ?? 400);
-  await skiff.ok([
-    "new",
-    "--agent",
-    "fake",
-    "--name",
-    "skipper",
-    "--env",
-    `FAKE_LOG=${rig.agentLog}`,
-    "--env",
-    `FAKE_NOTURN_FILE=${rig.noTurnFile}`,
-    "--env",
-    `FAKE_TURN_MS=${turn}`,
-  ]);
-  await skiff.ok(["wait", "skipper", "--until", "idle", "--timeout", "30"]);
+  await startFakeAgent(skiff, "skipper", {
+    env: { FAKE_LOG: rig.agentLog, FAKE_NOTURN_FILE: rig.noTurnFile, FAKE_TURN_MS: turn },
+  });
   await skiff.ok(["mark", "skipper", "skiff-agent=1"]);
   await waitWatcher(skiff, (w) => w.running);
   return rig;
@@ -95,21 +84,15 @@ export async function startWorker(
       `FAKE_TURN_MS=${turn} ${Deno.execPath()} run -A -q ${FAKE_AGENT}`,
       "Enter",
     ]);
+    await skiff.ok(["wait", name, "--until", "idle", "--timeout", "30"]);
   } else {
-    await skiff.ok(["new", "--agent", "fake", "--name", name, "--env", `FAKE_TURN_MS=${turn}`]);
+    await startFakeAgent(skiff, name, { env: { FAKE_TURN_MS: turn } });
   }
-  await skiff.ok(["wait", name, "--until", "idle", "--timeout", "30"]);
 }
 
 /** The prompts the Skiff agent got so far. */
-export async function agentPrompts(rig: WatchRig): Promise<string[]> {
-  try {
-    return (await Deno.readTextFile(rig.agentLog)).split("\n").filter(Boolean).map((l) =>
-      JSON.parse(l)
-    );
-  } catch {
-    return [];
-  }
+export function agentPrompts(rig: WatchRig): Promise<string[]> {
+  return loggedPrompts(rig.agentLog);
 }
 
 /** Waits until a prompt the Skiff agent got matches `pattern`; returns it. */

@@ -20,12 +20,14 @@ import { type SkiffEnv, waitFor, withSkiff } from "../helpers/skiff.ts";
 import { DEFAULT_REPLY, type FakeLlm, startFakeLlm } from "../fixtures/fake_llm_server.ts";
 
 import {
-  agentInstalled,
   type AgentName,
   AGENTS,
+  launchEnvArgs,
+  newAgentArgs,
   prepareAgent,
   rootOwnedTempDir,
 } from "../agents/agent_env.ts";
+import { assertInstalled, runsAgent } from "../agents/selection.ts";
 import { SCRIPTS } from "../agents/driver.ts";
 import { agentStartLine } from "../../lib/agents/launch.ts";
 import { AgentRegistry } from "../../lib/agents/registry.ts";
@@ -34,13 +36,6 @@ import type { PaneInfo } from "../../lib/protocol/panes.ts";
 /** What the fake model's tool call runs in the agent's shell tool. */
 const TOOL_COMMAND = "skiff ls --json > skiff-tool-output.txt";
 
-function listed(variable: string, fallback: string): string[] {
-  const value = Deno.env.get(variable) ?? fallback;
-  return value === "all" || value === "1" ? [...AGENTS] : value.split(",").filter(Boolean);
-}
-
-const selected = listed("SKIFF_REAL_AGENTS", "claude,codex");
-const required = listed("SKIFF_REQUIRE_AGENTS", "");
 const registry = new AgentRegistry();
 
 async function pane(skiff: SkiffEnv, name: string): Promise<PaneInfo> {
@@ -77,15 +72,13 @@ async function plainTurn(skiff: SkiffEnv, stream: EventStream, name: string): Pr
 }
 
 for (const agent of AGENTS) {
-  const installed = agentInstalled(agent);
-  const mustRun = required.includes(agent);
   Deno.test({
     name: `real ${agent}: turns, refusals, approval, hooks, continue`,
-    ignore: !mustRun && (!selected.includes(agent) || !installed),
+    ignore: !runsAgent(agent),
     sanitizeOps: false,
     sanitizeResources: false,
     fn: async () => {
-      assert(installed, `${agent} is not installed: run tests/agents/install.sh ${agent}`);
+      assertInstalled(agent);
       // The tool call runs skiff itself: every pane, an agent's included, can reach its skiffd.
       const llm = await startFakeLlm({ delayMs: 120, toolCommand: TOOL_COMMAND });
       // Gemini reads Skiff's hooks only from a root-owned state folder (see the README).
@@ -135,10 +128,9 @@ async function flow(skiff: SkiffEnv, agent: AgentName, { stream, llm, at }: Walk
     workdir,
     llmPort: llm.port,
   });
-  const env = Object.entries(launch.env).flatMap(([k, v]) => ["--env", `${k}=${v}`]);
   // As a person starts it: the agent found on PATH, Skiff's hooks wired in.
   const made = await skiff.json<{ hooks_unwired: string | null }>(
-    ["new", "--agent", agent, "--cwd", workdir, ...env, "--", ...launch.args],
+    newAgentArgs(agent, launch, { cwd: workdir }),
   );
   // Only Gemini's hooks can be left unwired: from a state folder that is not root's.
   if (agent !== "gemini" || Deno.uid() === 0) assertEquals(made.hooks_unwired, null);
@@ -202,6 +194,7 @@ async function flow(skiff: SkiffEnv, agent: AgentName, { stream, llm, at }: Walk
   // The continue line, typed into a bare shell as the Skiff agent types it.
   const shell = `${agent}-again`;
   at.pane = shell;
+  const env = launchEnvArgs(launch);
   await skiff.ok(["new", "--name", shell, "--cwd", workdir, ...env, "--", "bash", "--norc"]);
   await skiff.waitForScreen(shell, /[$#] ?$/m);
   const line = agentStartLine(agent, {

@@ -24,21 +24,14 @@ import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { pidAlive, type SkiffEnv, waitFor, withSkiff } from "../helpers/skiff.ts";
 import { type FakeLlm, type RequestRecord, startFakeLlm } from "../fixtures/fake_llm_server.ts";
 import {
-  agentInstalled,
   type AgentName,
   AGENTS,
+  newAgentArgs,
   prepareAgent,
   rootOwnedTempDir,
 } from "../agents/agent_env.ts";
+import { assertInstalled, runsAgent } from "../agents/selection.ts";
 import type { PaneInfo } from "../../lib/protocol/panes.ts";
-
-function listed(variable: string, fallback: string): string[] {
-  const value = Deno.env.get(variable) ?? fallback;
-  return value === "all" || value === "1" ? [...AGENTS] : value.split(",").filter(Boolean);
-}
-
-const selected = listed("SKIFF_REAL_AGENTS", "claude,codex");
-const required = listed("SKIFF_REQUIRE_AGENTS", "");
 
 /** How each agent starts a new conversation in its running TUI. */
 const ROTATE: Partial<Record<AgentName, string>> = {
@@ -126,18 +119,16 @@ function requestsSince(llm: FakeLlm, since: number): string {
 }
 
 for (const agent of AGENTS) {
-  const installed = agentInstalled(agent);
-  const mustRun = required.includes(agent);
   const canResume = agent !== "grok";
   Deno.test({
     name: canResume
       ? `real ${agent}: after kill -9, two panes in one folder each resume their own conversation, one after a rotation`
       : `real ${agent}: after kill -9, its pane is a shell, and explain says it cannot resume`,
-    ignore: !mustRun && (!selected.includes(agent) || !installed),
+    ignore: !runsAgent(agent),
     sanitizeOps: false,
     sanitizeResources: false,
     fn: async () => {
-      assert(installed, `${agent} is not installed: run tests/agents/install.sh ${agent}`);
+      assertInstalled(agent);
       const llm = await startFakeLlm({ delayMs: 60 });
       // Gemini reads Skiff's hooks only from a root-owned folder; elsewhere it runs on the
       // id Skiff gave its session, and a rotation goes unseen (see the README).
@@ -183,21 +174,9 @@ async function startTwo(
     workdir: work,
     llmPort: llm.port,
   });
-  const env = Object.entries(launch.env).flatMap(([k, v]) => ["--env", `${k}=${v}`]);
   const names: [string, string] = [`${agent}-1`, `${agent}-2`];
   for (const name of names) {
-    await skiff.ok([
-      "new",
-      "--agent",
-      agent,
-      "--name",
-      name,
-      "--cwd",
-      work,
-      ...env,
-      "--",
-      ...launch.args,
-    ]);
+    await skiff.ok(newAgentArgs(agent, launch, { cwd: work, name }));
   }
   for (const name of names) await skiff.ok(["wait", name, "--until", "idle", "--timeout", "240"]);
   return { work, names };

@@ -15,18 +15,10 @@ import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { pidAlive, type SkiffEnv, waitFor, withSkiff } from "../helpers/skiff.ts";
 import type { OpenJson } from "../helpers/skipper.ts";
 import { startFakeLlm } from "../fixtures/fake_llm_server.ts";
-import { agentBin, agentInstalled, AGENTS, prepareAgent } from "../agents/agent_env.ts";
+import { agentBin, prepareAgent } from "../agents/agent_env.ts";
+import { assertInstalled, runsAgent } from "../agents/selection.ts";
 import { START_LINE_MARK } from "../../lib/skipper/marks.ts";
 import type { PaneInfo } from "../../lib/protocol/panes.ts";
-
-function listed(variable: string, fallback: string): string[] {
-  const value = Deno.env.get(variable) ?? fallback;
-  return value === "all" || value === "1" ? [...AGENTS] : value.split(",").filter(Boolean);
-}
-
-const installed = agentInstalled("claude");
-const required = listed("SKIFF_REQUIRE_AGENTS", "").includes("claude");
-const selected = listed("SKIFF_REAL_AGENTS", "claude,codex").includes("claude");
 
 async function pane(skiff: SkiffEnv, id: string): Promise<PaneInfo> {
   const { panes } = await skiff.json<{ panes: PaneInfo[] }>(["ls"]);
@@ -43,11 +35,11 @@ async function idleClaude(skiff: SkiffEnv, id: string): Promise<PaneInfo> {
 Deno.test({
   name:
     "real claude as the Skiff agent: first open reaches idle; a kill -9 seconds after a start line: the continue line at once, once",
-  ignore: !required && (!selected || !installed),
+  ignore: !runsAgent("claude"),
   sanitizeOps: false,
   sanitizeResources: false,
   fn: async () => {
-    assert(installed, "claude is not installed: run tests/agents/install.sh claude");
+    assertInstalled("claude");
     const llm = await startFakeLlm({ delayMs: 120 });
     try {
       await withSkiff(async (skiff) => {

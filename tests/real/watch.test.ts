@@ -10,31 +10,24 @@
  */
 
 import { join } from "node:path";
-import { assert, assertEquals } from "../helpers/assert.ts";
+import { assertEquals } from "../helpers/assert.ts";
 import { waitFor, withSkiff } from "../helpers/skiff.ts";
 import { startFakeLlm } from "../fixtures/fake_llm_server.ts";
-import { agentInstalled, type AgentName, AGENTS, prepareAgent } from "../agents/agent_env.ts";
+import { agentInstalled, type AgentName, newAgentArgs, prepareAgent } from "../agents/agent_env.ts";
+import { assertInstalled, runsAgent, SELECTED_AGENTS } from "../agents/selection.ts";
 import type { DaemonStatus } from "../../lib/protocol/daemon.ts";
 
-function listed(variable: string, fallback: string): string[] {
-  const value = Deno.env.get(variable) ?? fallback;
-  return value === "all" || value === "1" ? [...AGENTS] : value.split(",").filter(Boolean);
-}
-
-const selected = listed("SKIFF_REAL_AGENTS", "claude,codex");
-const required = listed("SKIFF_REQUIRE_AGENTS", "");
-const worker: AgentName = selected.includes("codex") && agentInstalled("codex")
+const worker: AgentName = SELECTED_AGENTS.includes("codex") && agentInstalled("codex")
   ? "codex"
   : "claude";
 
 Deno.test({
   name: `real watcher: Claude Code as the Skiff agent hears of a ${worker} turn end`,
-  ignore: !required.includes("claude") &&
-    (!selected.includes("claude") || !agentInstalled("claude")),
+  ignore: !runsAgent("claude"),
   sanitizeOps: false,
   sanitizeResources: false,
   fn: async () => {
-    assert(agentInstalled("claude"), "claude is not installed: run tests/agents/install.sh claude");
+    assertInstalled("claude");
     const llm = await startFakeLlm({ delayMs: 60 });
     try {
       await withSkiff(async (skiff) => {
@@ -46,19 +39,7 @@ Deno.test({
             workdir,
             llmPort: llm.port,
           });
-          const env = Object.entries(launch.env).flatMap(([k, v]) => ["--env", `${k}=${v}`]);
-          await skiff.ok([
-            "new",
-            "--agent",
-            agent,
-            "--name",
-            name,
-            "--cwd",
-            workdir,
-            ...env,
-            "--",
-            ...launch.args,
-          ]);
+          await skiff.ok(newAgentArgs(agent, launch, { cwd: workdir, name }));
           await skiff.ok(["wait", name, "--until", "idle", "--timeout", "90"]);
         };
         await start("claude", "skipper");

@@ -22,20 +22,13 @@ import { fakeAgentToml } from "../helpers/fake_agent.ts";
 import { addProject, defaultWorktreePath, git, makeRepo } from "../helpers/git.ts";
 import { type SkiffEnv, waitFor, withSkiff } from "../helpers/skiff.ts";
 import { type FakeLlm, startFakeLlm } from "../fixtures/fake_llm_server.ts";
-import { agentBin, agentInstalled, AGENTS, prepareAgent } from "../agents/agent_env.ts";
+import { agentBin, launchEnvArgs, prepareAgent } from "../agents/agent_env.ts";
+import { assertInstalled, runsAgent } from "../agents/selection.ts";
 import { SCRIPTS } from "../agents/driver.ts";
 import type { PaneInfo } from "../../lib/protocol/panes.ts";
 import type { TaskJson } from "../../lib/ledger/json.ts";
 
-function listed(variable: string, fallback: string): string[] {
-  const value = Deno.env.get(variable) ?? fallback;
-  return value === "all" || value === "1" ? [...AGENTS] : value.split(",").filter(Boolean);
-}
-
-const installed = agentInstalled("claude");
-const required = listed("SKIFF_REQUIRE_AGENTS", "").includes("claude");
-const selected = listed("SKIFF_REAL_AGENTS", "claude,codex").includes("claude");
-const ignore = !required && (!selected || !installed);
+const ignore = !runsAgent("claude");
 
 async function panes(skiff: SkiffEnv): Promise<PaneInfo[]> {
   return (await skiff.json<{ panes: PaneInfo[] }>(["ls"])).panes;
@@ -57,7 +50,7 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   fn: async () => {
-    assert(installed, "claude is not installed: run tests/agents/install.sh claude");
+    assertInstalled("claude");
     const llm = await startFakeLlm({ delayMs: 60 });
     try {
       await withSkiff(async (skiff) => {
@@ -70,7 +63,7 @@ Deno.test({
           workdir: path,
           llmPort: llm.port,
         });
-        const env = Object.entries(launch.env).flatMap(([k, v]) => ["--env", `${k}=${v}`]);
+        const env = launchEnvArgs(launch);
         await showingPane(skiff, "cc", async () => {
           const out = JSON.parse(
             await skiff.ok([
@@ -124,7 +117,7 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   fn: async () => {
-    assert(installed, "claude is not installed: run tests/agents/install.sh claude");
+    assertInstalled("claude");
     const llm = await startFakeLlm({ delayMs: 40, toolScript: SCRIPT });
     try {
       await withSkiff(async (skiff) => {
