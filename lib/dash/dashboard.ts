@@ -3,53 +3,39 @@
  * skiffd's numbered events (through reloads and restarts, keeping the
  * selection), follows the selected pane's screen, reads keys, and draws a
  * frame only when something shown changed, at most one per
- * {@linkcode FRAME_MS}. Enter hands the terminal to a real attach until
+ * `FRAME_MS`. Enter hands the terminal to a real attach until
  * the detach key brings it back.
  *
  * @module
  */
 
 import type { DaemonClient } from "../client/client.ts";
-import { connectDaemon } from "../client/connect.ts";
-import { clientEnv } from "../client/env.ts";
-import { followEvents } from "../client/follow.ts";
-import { nextTerminalInput } from "../client/terminal_input.ts";
-import { socketPath } from "../config/paths.ts";
-import { Exit, SkiffError } from "../errors.ts";
+import { Exit } from "../errors.ts";
 import { foldEvent } from "../overview/fold.ts";
 import { WorkspaceReader } from "../overview/workspace.ts";
 import type { MethodName, ParamsOf, ResultOf } from "../protocol/methods.ts";
-import type { NewPaneParams, PaneInfo } from "../protocol/panes.ts";
-import { type DashActions, handleKey } from "./controls.ts";
+import type { PaneInfo } from "../protocol/panes.ts";
+import type { Event } from "../protocol/events.ts";
+import type { DashActions } from "./actions.ts";
+import { handleKey } from "./controls.ts";
 import { renderFrame } from "./frame.ts";
 import { previewPane } from "./list_box.ts";
-import { parseKeys } from "./keys.ts";
+import { readKeys } from "./key_reader.ts";
+import { attachFromDash } from "./open_pane.ts";
 import { type Layout, layout } from "./layout.ts";
-import type { LedgerFollow } from "./ledger_follow.ts";
+import { LedgerLoader } from "./ledger_loader.ts";
 import type { HostsFollow } from "../overview/hosts.ts";
 import { Painter } from "./painter.ts";
 import { PanePreview, preloadScreen } from "./preview.ts";
 import { type DashState, initialState, selectFirstPane } from "./state.ts";
-import { TerminalHold, terminalSize, writeTerminal } from "./terminal.ts";
-import { agoChangesIn } from "./text.ts";
-
-/** The shortest time between two frames (ms): about 60 a second at most. */
-export const FRAME_MS = 16;
-
-/** How long to look for skiffd again after it went away (a restart takes a few seconds). */
-const RECONNECT_MS = 15_000;
-
-/** The key that throws an uncaught error (`SKIFF_FAULT_DASH_ERROR`, for tests). */
-const FAULT_KEY = Deno.env.get("SKIFF_FAULT_DASH_ERROR");
+import { followSignals, TerminalHold, terminalSize, writeTerminal } from "./terminal.ts";
+import { FrameClock } from "./frame_clock.ts";
+import { SkiffdRequests } from "./skiffd_requests.ts";
+import { readDashConfig } from "./dash_config.ts";
+import { followDashEvents } from "./dash_events.ts";
 
 /** Events after which a task's shown state may change (interrupted, gone). */
 const LEDGER_EVENTS = new Set(["exit", "gone", "pane-restored", "resync"]);
-
-/** Options for {@linkcode runDashboard}. */
-export interface DashOptions {
-  /** skiffd's socket; by default the configured one. */
-  socket?: string;
-}
 
 /** How the dashboard ended: an exit code and, maybe, one line to print. */
 export interface DashOutcome {
@@ -59,50 +45,59 @@ export interface DashOutcome {
   line?: string;
 }
 
-class Dashboard implements DashActions {
+/** The dashboard on a terminal it holds while it runs: what `runDashboard` runs. */
+export class Dashboard implements DashActions {
   readonly state: DashState = initialState();
   readonly #socket: string;
   readonly #hold = new TerminalHold();
   readonly #painter = new Painter(writeTerminal);
   readonly #reader = new WorkspaceReader();
   readonly #preview: PanePreview;
-  /** The ledger's follower, once loaded (after the first frame). */
-  #ledger: LedgerFollow | undefined;
+  /** The ledger's follower (loaded after the first frame). */
+  readonly #ledger: LedgerLoader;
   /** The other hosts' panes, followed once the first frame is drawn. */
   #hosts: HostsFollow | undefined;
   #layout: Layout;
-  #client: DaemonClient | undefined;
+  readonly #skiffd: SkiffdRequests;
+  readonly #clock: FrameClock;
   #attached = false;
   #ended = false;
-  #frameTimer: ReturnType<typeof setTimeout> | undefined;
-  #ageTimer: ReturnType<typeof setTimeout> | undefined;
-  #lastFrame = 0;
   #listing: Promise<void> | undefined;
   #listAgain = false;
   #agents: string[] | undefined;
   readonly #stopReading = new AbortController();
-  #ledgerLoading: Promise<void> | undefined;
   #finish: (outcome: DashOutcome) => void = () => {};
   readonly finished: Promise<DashOutcome>;
 
+  /** A dashboard of the skiffd at `socket`, asking it on `client` first. */
   constructor(socket: string, client: DaemonClient) {
     this.#socket = socket;
-    this.#client = client;
+    this.#skiffd = new SkiffdRequests(socket, client);
+    this.#clock = new FrameClock({
+      draw: () => this.#draw(),
+      paused: () => this.#attached || this.#ended,
+    });
     const size = terminalSize();
     this.#layout = layout(size.cols, size.rows);
     this.#preview = new PanePreview({ socket, changed: () => this.#drawSoon() });
+    this.#ledger = new LedgerLoader({
+      panes: () => this.state.view?.panes ?? [],
+      changed: (ledger) => {
+        this.state.ledger = ledger;
+        this.#drawSoon();
+      },
+      ended: () => this.#ended,
+    });
     this.finished = new Promise((resolve) => this.#finish = resolve);
   }
 
   /** Takes the terminal and runs until the person quits or skiffd stops for good. */
   async run(): Promise<DashOutcome> {
     this.#hold.take();
-    const onResize = () => this.#resized();
-    const onSignal = () => this.end({ code: Exit.OK });
-    Deno.addSignalListener("SIGWINCH", onResize);
-    for (const signal of ["SIGTERM", "SIGHUP", "SIGINT"] as const) {
-      Deno.addSignalListener(signal, onSignal);
-    }
+    const release = followSignals({
+      resized: () => this.#resized(),
+      ended: () => this.end({ code: Exit.OK }),
+    });
     try {
       this.#draw();
       // The first listing goes at once, on the connection already open; the event stream's
@@ -112,10 +107,7 @@ class Dashboard implements DashActions {
       this.#readKeys();
       return await this.finished;
     } finally {
-      Deno.removeSignalListener("SIGWINCH", onResize);
-      for (const signal of ["SIGTERM", "SIGHUP", "SIGINT"] as const) {
-        Deno.removeSignalListener(signal, onSignal);
-      }
+      release();
       this.close();
     }
   }
@@ -131,12 +123,11 @@ class Dashboard implements DashActions {
   close(): void {
     this.#ended = true;
     this.#stopReading.abort();
-    clearTimeout(this.#frameTimer);
-    clearTimeout(this.#ageTimer);
+    this.#clock.stop();
     this.#preview.close();
-    this.#ledger?.close();
+    this.#ledger.close();
     this.#hosts?.close();
-    this.#client?.close();
+    this.#skiffd.close();
     this.#hold.giveBack();
   }
 
@@ -152,8 +143,7 @@ class Dashboard implements DashActions {
 
   /** Draws a frame now. */
   #draw(): void {
-    clearTimeout(this.#frameTimer);
-    this.#frameTimer = undefined;
+    this.#clock.drawing();
     if (this.#attached || this.#ended) return;
     this.state.now = Date.now();
     const frame = renderFrame(this.state, this.#layout, {
@@ -161,56 +151,25 @@ class Dashboard implements DashActions {
       problem: this.#preview.problem,
     });
     this.#painter.paint(frame);
-    this.#lastFrame = performance.now();
     // The selection may have moved (its pane went): the preview follows it.
     this.#preview.follow(previewPane(this.state));
-    this.#ages();
+    // Ages show in the list only.
+    const list = this.state.mode === "list";
+    this.#clock.drawn(
+      list ? { panes: this.state.view?.panes ?? [], now: this.state.now } : undefined,
+    );
   }
 
-  /** Draws a frame soon: at once when the last one is old enough, else when it is. */
+  /** Draws a frame soon (see {@linkcode FrameClock.soon}). */
   #drawSoon(): void {
-    if (this.#frameTimer !== undefined || this.#attached || this.#ended) return;
-    const wait = Math.max(0, this.#lastFrame + FRAME_MS - performance.now());
-    this.#frameTimer = setTimeout(() => this.#draw(), wait);
-  }
-
-  /** Draws again when the age of a state ("12s", "5m") would read differently. */
-  #ages(): void {
-    clearTimeout(this.#ageTimer);
-    const panes = this.state.view?.panes ?? [];
-    if (panes.length === 0 || this.state.mode !== "list") return;
-    let next = Infinity;
-    for (const pane of panes) next = Math.min(next, agoChangesIn(pane.state_since, this.state.now));
-    if (next === Infinity) return;
-    this.#ageTimer = setTimeout(() => this.#drawSoon(), Math.max(50, next));
+    this.#clock.soon();
   }
 
   // ---- skiffd.
 
-  async #requests(): Promise<DaemonClient> {
-    if (!this.#client || this.#client.closed) {
-      this.#client = await connectDaemon({ socket: this.#socket, start: false });
-    }
-    return this.#client;
-  }
-
   /** Asks skiffd; a request about a pane of another host (`HOST:ID`) goes to that host's. */
-  async call<M extends MethodName>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>> {
-    const ref = (params as { pane?: unknown }).pane;
-    if (typeof ref === "string" && ref.includes(":")) {
-      const { withPane } = await import("../hosts/resolve.ts");
-      return await withPane(
-        ref,
-        (client, pane) =>
-          (client.call as (m: M, p: ParamsOf<M>) => Promise<ResultOf<M>>)(method, {
-            ...params,
-            pane,
-          }),
-        { start: false },
-      );
-    }
-    const client = await this.#requests();
-    return await (client.call as (m: M, p: ParamsOf<M>) => Promise<ResultOf<M>>)(method, params);
+  call<M extends MethodName>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>> {
+    return this.#skiffd.call(method, params);
   }
 
   /** Follows the other hosts of projects.toml, each a group of the list. */
@@ -238,7 +197,7 @@ class Dashboard implements DashActions {
         this.#listAgain = false;
         try {
           const first = this.state.view === undefined;
-          this.state.view = await this.#reader.read(await this.#requests());
+          this.state.view = await this.#reader.read(await this.#skiffd.client());
           if (this.#hosts) {
             this.#hosts.sync();
             this.state.view.hosts = this.#hosts.hosts();
@@ -266,65 +225,44 @@ class Dashboard implements DashActions {
   }
 
   async #follow(): Promise<void> {
-    try {
-      for await (
-        const event of followEvents({
-          socket: this.#socket,
-          reconnectMs: RECONNECT_MS,
-          start: false,
-          subscribed: () => {
-            this.state.link = "live";
-            this.relist();
-          },
-        })
-      ) {
-        if (this.#ended) return;
-        if (event.event === "daemon-stopping") {
-          if (!event.returning) {
-            return this.end({ code: Exit.DAEMON, line: "skiffd was stopped; the dashboard ends" });
-          }
-          this.state.link = "reconnecting";
-          this.#drawSoon();
-          continue;
-        }
-        const view = this.state.view;
-        if (!view) continue;
-        const outcome = foldEvent(view, event);
-        if (outcome === "relist") this.relist();
-        else if (outcome === "changed") this.#drawSoon();
-        if (LEDGER_EVENTS.has(event.event)) this.readLedger();
-      }
-    } catch (error) {
-      if (this.#ended) return;
-      const message = error instanceof SkiffError
-        ? error.message
-        : `Lost skiffd: ${(error as Error).message}`;
-      this.end({ code: Exit.DAEMON, line: message });
-    }
+    const end = await followDashEvents(this.#socket, {
+      ended: () => this.#ended,
+      live: () => {
+        this.state.link = "live";
+        this.relist();
+      },
+      reconnecting: () => {
+        this.state.link = "reconnecting";
+        this.#drawSoon();
+      },
+      event: (event) => this.#fold(event),
+    });
+    if (end) this.end(end);
+  }
+
+  /** Brings the listing up to date with `event`. */
+  #fold(event: Event): void {
+    const view = this.state.view;
+    if (!view) return;
+    const outcome = foldEvent(view, event);
+    if (outcome === "relist") this.relist();
+    else if (outcome === "changed") this.#drawSoon();
+    if (LEDGER_EVENTS.has(event.event)) this.readLedger();
   }
 
   // ---- Keys.
 
   async #readKeys(): Promise<void> {
-    const decoder = new TextDecoder();
-    while (!this.#ended) {
-      // One reader for the whole process: keys typed as an attach ends are not lost.
-      const chunk = await nextTerminalInput({ signal: this.#stopReading.signal });
-      if (this.#ended || chunk === undefined) return;
-      // The terminal went away (a dropped SSH link): end as on SIGHUP.
-      if (chunk === null) return this.end({ code: Exit.OK });
-      for (const key of parseKeys(decoder.decode(chunk, { stream: true }))) {
-        if (key.name === "char" && key.char === FAULT_KEY) {
-          // A fault switch for tests: an error nobody catches, thrown outside any handler.
-          setTimeout(() => {
-            throw new Error("SKIFF_FAULT_DASH_ERROR: an uncaught error, as asked");
-          }, 0);
-        }
+    const gone = await readKeys({
+      signal: this.#stopReading.signal,
+      ended: () => this.#ended,
+      key: async (key) => {
         await handleKey(this, key);
-        if (this.#ended) return;
-        this.#draw();
-      }
-    }
+        if (!this.#ended) this.#draw();
+      },
+    });
+    // The terminal went away (a dropped SSH link): end as on SIGHUP.
+    if (gone) this.end({ code: Exit.OK });
   }
 
   // ---- Actions.
@@ -336,22 +274,7 @@ class Dashboard implements DashActions {
     // The attached program sets its own modes; ours are undone first.
     writeTerminal("\x1b[?2004l\x1b[?7h\x1b[?25h\x1b[0m");
     try {
-      // The dashboard holds the alternate screen already: the pane is drawn on it. A pane of
-      // another host (HOST:ID) is attached through its link.
-      const { attachPane } = await import("../hosts/attach.ts");
-      const outcome = await attachPane(pane, { alternateScreen: false, socket: this.#socket });
-      const label = `${outcome.name} (${outcome.pane})`;
-      const lines: Record<string, string> = {
-        exited: `${label} exited`,
-        killed: `${label} was killed`,
-        gone: `${label} is gone`,
-        lost: outcome.host === null ? "Lost skiffd while attached" : outcome.line,
-      };
-      this.state.status = lines[outcome.reason]
-        ? { text: lines[outcome.reason], tone: "info" }
-        : null;
-    } catch (error) {
-      this.state.status = { text: (error as Error).message, tone: "error" };
+      this.state.status = await attachFromDash(pane, { socket: this.#socket });
     } finally {
       this.#attached = false;
       this.#hold.take();
@@ -365,7 +288,7 @@ class Dashboard implements DashActions {
     let opened;
     try {
       const { openSkiffAgent } = await import("../skipper/open.ts");
-      opened = await openSkiffAgent({ client: await this.#requests() });
+      opened = await openSkiffAgent({ client: await this.#skiffd.client() });
     } catch (error) {
       this.state.status = { text: `S: ${(error as Error).message}`, tone: "error" };
       return;
@@ -375,40 +298,13 @@ class Dashboard implements DashActions {
   }
 
   /** Makes a pane as `skiff new` does. */
-  async newPane(answers: Record<string, string>): Promise<PaneInfo> {
-    const project = answers.project || undefined;
-    const agent = answers.agent || undefined;
-    const params: NewPaneParams = {
-      project,
-      name: answers.name || agent,
-      client_env: clientEnv(),
-    };
-    if (agent) {
-      const { agentLaunchFor } = await import("../agents/launch.ts");
-      const launch = agentLaunchFor(agent);
-      params.command = launch.command;
-      params.env = launch.env;
-    }
-    // Without a project, a pane starts where the dashboard was started, as with 'skiff new'.
-    if (!project) params.cwd = Deno.cwd();
-    return await this.call("pane.new", params);
+  newPane(answers: Record<string, string>): Promise<PaneInfo> {
+    return this.#skiffd.newPane(answers);
   }
 
   /** Reads the ledger again. */
   readLedger(): void {
-    // The ledger's code (SQLite) loads after the first frame, not before it.
-    if (this.#ledger) return this.#ledger.read();
-    this.#ledgerLoading ??= import("./ledger_follow.ts").then(({ LedgerFollow }) => {
-      if (this.#ended) return;
-      this.#ledger = new LedgerFollow({
-        panes: () => this.state.view?.panes ?? [],
-        changed: (ledger) => {
-          this.state.ledger = ledger;
-          this.#drawSoon();
-        },
-      });
-    });
-    this.#ledgerLoading.then(() => this.#ledger?.read());
+    this.#ledger.read();
   }
 
   /** Reads a result file. */
@@ -436,40 +332,8 @@ class Dashboard implements DashActions {
 
   /** Reads the known agents' ids (for the new-pane prompt) and the detach key, after the first frame. */
   async #readAgents(): Promise<void> {
-    try {
-      const { loadConfig } = await import("../config/config.ts");
-      const { AgentRegistry } = await import("../agents/registry.ts");
-      const { describeKey } = await import("../config/attach_keys.ts");
-      const config = loadConfig();
-      this.#agents = new AgentRegistry({ document: config.document, file: config.file })
-        .profiles.map((p) => p.id);
-      this.state.detachKey = describeKey(config.attach.detach);
-    } catch {
-      this.#agents = [];
-    }
-  }
-}
-
-/**
- * Runs the dashboard in this terminal until the person quits (exit 0) or
- * skiffd stops for good (exit `DAEMON`, with a line saying so). Starts
- * skiffd when none runs. The terminal is given back on every way out.
- */
-export async function runDashboard(options: DashOptions = {}): Promise<DashOutcome> {
-  if (!Deno.stdin.isTerminal() || !Deno.stdout.isTerminal()) {
-    throw new SkiffError("skiff dash needs a terminal on stdin and stdout", { exit: "USAGE" });
-  }
-  const socket = options.socket ?? socketPath();
-  const client = await connectDaemon({ socket });
-  const dashboard = new Dashboard(socket, client);
-  // An error nobody caught still gives the terminal back before the program ends.
-  const onError = () => dashboard.close();
-  globalThis.addEventListener("error", onError);
-  globalThis.addEventListener("unhandledrejection", onError);
-  try {
-    return await dashboard.run();
-  } finally {
-    globalThis.removeEventListener("error", onError);
-    globalThis.removeEventListener("unhandledrejection", onError);
+    const config = await readDashConfig();
+    this.#agents = config.agents;
+    if (config.detachKey !== undefined) this.state.detachKey = config.detachKey;
   }
 }

@@ -12,6 +12,8 @@
  * @module
  */
 
-export { type DashOptions, type DashOutcome, FRAME_MS, runDashboard } from "./dashboard.ts";
+export { type DashOptions, runDashboard } from "./run.ts";
+export type { DashOutcome } from "./dashboard.ts";
+export { FRAME_MS } from "./frame_clock.ts";
 export { type Layout, layout } from "./layout.ts";
 export { LEDGER_KEYS, LIST_KEYS } from "./keymap.ts";

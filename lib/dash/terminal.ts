@@ -68,3 +68,22 @@ export class TerminalHold {
     return this.#held;
   }
 }
+
+/**
+ * Follows the signals a terminal program gets: a resize, and the ones that
+ * end it (SIGTERM, SIGHUP, SIGINT). Returns what stops following them.
+ */
+export function followSignals(handlers: { resized: () => void; ended: () => void }): () => void {
+  const onResize = () => handlers.resized();
+  const onSignal = () => handlers.ended();
+  Deno.addSignalListener("SIGWINCH", onResize);
+  for (const signal of ["SIGTERM", "SIGHUP", "SIGINT"] as const) {
+    Deno.addSignalListener(signal, onSignal);
+  }
+  return () => {
+    Deno.removeSignalListener("SIGWINCH", onResize);
+    for (const signal of ["SIGTERM", "SIGHUP", "SIGINT"] as const) {
+      Deno.removeSignalListener(signal, onSignal);
+    }
+  };
+}

@@ -1,0 +1,50 @@
+/**
+ * The ledger's follower, loaded at its first read: its code (SQLite) is not
+ * needed for the dashboard's first frame, so it loads after it.
+ *
+ * @module
+ */
+
+import type { PaneInfo } from "../protocol/panes.ts";
+import type { LedgerFollow } from "./ledger_follow.ts";
+import type { LedgerState } from "./state.ts";
+
+/** Options for {@linkcode LedgerLoader}. */
+export interface LedgerLoaderOptions {
+  /** skiffd's panes now. */
+  panes: () => readonly PaneInfo[];
+  /** Told each new reading. */
+  changed: (ledger: LedgerState) => void;
+  /** Whether the dashboard ended: the follower is not made after. */
+  ended: () => boolean;
+}
+
+/** Reads and follows the ledger, loading the follower first. */
+export class LedgerLoader {
+  readonly #options: LedgerLoaderOptions;
+  #follow: LedgerFollow | undefined;
+  #loading: Promise<void> | undefined;
+
+  /** A loader that makes its follower with `options`. */
+  constructor(options: LedgerLoaderOptions) {
+    this.#options = options;
+  }
+
+  /** Reads the ledger again, once the follower is loaded. */
+  read(): void {
+    if (this.#follow) return this.#follow.read();
+    this.#loading ??= import("./ledger_follow.ts").then(({ LedgerFollow }) => {
+      if (this.#options.ended()) return;
+      this.#follow = new LedgerFollow({
+        panes: this.#options.panes,
+        changed: this.#options.changed,
+      });
+    });
+    this.#loading.then(() => this.#follow?.read());
+  }
+
+  /** Stops following. */
+  close(): void {
+    this.#follow?.close();
+  }
+}

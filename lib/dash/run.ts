@@ -1,0 +1,42 @@
+/**
+ * Running the dashboard in this terminal: it needs a terminal on both ends
+ * and a skiffd (started when none runs), and gives the terminal back on
+ * every way out, an error nobody caught included.
+ *
+ * @module
+ */
+
+import { connectDaemon } from "../client/connect.ts";
+import { socketPath } from "../config/paths.ts";
+import { SkiffError } from "../errors.ts";
+import { Dashboard, type DashOutcome } from "./dashboard.ts";
+
+/** Options for {@linkcode runDashboard}. */
+export interface DashOptions {
+  /** skiffd's socket; by default the configured one. */
+  socket?: string;
+}
+
+/**
+ * Runs the dashboard in this terminal until the person quits (exit 0) or
+ * skiffd stops for good (exit `DAEMON`, with a line saying so). Starts
+ * skiffd when none runs. The terminal is given back on every way out.
+ */
+export async function runDashboard(options: DashOptions = {}): Promise<DashOutcome> {
+  if (!Deno.stdin.isTerminal() || !Deno.stdout.isTerminal()) {
+    throw new SkiffError("skiff dash needs a terminal on stdin and stdout", { exit: "USAGE" });
+  }
+  const socket = options.socket ?? socketPath();
+  const client = await connectDaemon({ socket });
+  const dashboard = new Dashboard(socket, client);
+  // An error nobody caught still gives the terminal back before the program ends.
+  const onError = () => dashboard.close();
+  globalThis.addEventListener("error", onError);
+  globalThis.addEventListener("unhandledrejection", onError);
+  try {
+    return await dashboard.run();
+  } finally {
+    globalThis.removeEventListener("error", onError);
+    globalThis.removeEventListener("unhandledrejection", onError);
+  }
+}
