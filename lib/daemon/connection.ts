@@ -15,7 +15,8 @@ import {
   type Response,
 } from "../protocol/messages.ts";
 import { type AttachEnd, encodeFrame, Frame, FrameReader } from "../protocol/frames.ts";
-import type { Pane, PaneListener } from "./pane.ts";
+import type { Pane } from "./pane.ts";
+import type { PaneListener } from "./pane_listeners.ts";
 
 /** Stop sending output to a terminal that has this much unsent, and redraw once it catches up. */
 const ATTACH_BACKLOG_LIMIT = 8 << 20;

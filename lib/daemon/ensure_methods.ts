@@ -110,8 +110,8 @@ async function ensure(params: Params, workspace: LiveWorkspace): Promise<EnsureS
     });
   }
   replaceExited();
-  const name = workspace.uniquePaneName(create.name ?? "pane");
-  const sessionName = workspace.uniqueSessionName(create.session ?? name);
+  const name = workspace.records.uniquePaneName(create.name ?? "pane");
+  const sessionName = workspace.records.uniqueSessionName(create.session ?? name);
   const pane = await workspace.newPane({
     ...create,
     name,

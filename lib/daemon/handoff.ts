@@ -30,7 +30,7 @@ import type { TrackerState } from "../agents/tracker.ts";
 import type { PaneResume } from "../protocol/panes.ts";
 import { isScreenState, type ScreenState } from "../screen/screen_state.ts";
 import type { SavedEvents } from "./events.ts";
-import type { WorkspaceMemory } from "./live_workspace.ts";
+import type { WorkspaceMemory } from "./workspace_options.ts";
 
 /** The handoff format this build writes and reads. */
 export const HANDOFF_VERSION = 1;

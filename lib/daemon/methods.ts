@@ -156,12 +156,12 @@ export const METHODS: MethodTable<Exclude<MethodName, "hello" | ServiceMethodNam
   }),
 
   "session.get": (params, ctx) => {
-    const session = ctx.workspace.resolveSession(needString(params, "session"));
+    const session = ctx.workspace.records.resolveSession(needString(params, "session"));
     return { session: session.id, name: session.name, marks: session.marks };
   },
 
   "session.mark": (params, ctx) => {
-    const session = ctx.workspace.resolveSession(needString(params, "session"));
+    const session = ctx.workspace.records.resolveSession(needString(params, "session"));
     const key = needMarkKey(params, "key");
     const value = params.value === null ? null : maybeString(params, "value") ?? "";
     if (params.expect !== undefined) {

@@ -8,7 +8,7 @@
 import { isAbsolute } from "../platform/path.ts";
 import { SkiffError } from "../errors.ts";
 import { agentLaunchFor } from "../agents/launch.ts";
-import type { NewPaneRequest } from "./live_workspace.ts";
+import type { NewPaneRequest } from "./new_pane.ts";
 import {
   maybeInt,
   maybeString,

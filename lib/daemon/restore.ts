@@ -9,6 +9,7 @@
  */
 
 import { historyAbove, markerLine } from "../screen/saved_screen.ts";
+import { isDirectory } from "../platform/files.ts";
 import type { SavedScreen } from "../screen/screen.ts";
 import type { HistoryCount, ScreenStore } from "./screen_store.ts";
 import type { SavedPane } from "./workspace.ts";
@@ -85,14 +86,6 @@ export interface RestoreHost {
   started: (pane: Pane, resume: PaneResume | undefined) => void;
   /** Tells that a pane came back. */
   restored: (pane: Pane) => void;
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return Deno.statSync(path).isDirectory;
-  } catch {
-    return false;
-  }
 }
 
 /**

@@ -17,6 +17,7 @@
  */
 
 import { SkiffError } from "../errors.ts";
+import { isDirectory } from "../platform/files.ts";
 import type { Config } from "../config/config.ts";
 import { bareShellProblem } from "../agents/bare_shell.ts";
 import { agentLaunch, launchLine } from "../agents/launch.ts";
@@ -51,14 +52,6 @@ export interface ResumeContext {
   hookCommand: HookCommand;
   /** A folder of Skiff's own for hook files. */
   hookDir: string;
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return Deno.statSync(path).isDirectory;
-  } catch {
-    return false;
-  }
 }
 
 /**

@@ -18,83 +18,34 @@ import {
   worktreesFile,
 } from "../config/paths.ts";
 import { SkiffError } from "../errors.ts";
-import {
-  ensureDir,
-  fileLockHeld,
-  lockHolderPid,
-  pathExists,
-  tryFileLock,
-  writeOwnPid,
-} from "../platform/files.ts";
+import { ensureDir, pathExists, tryFileLock, writeOwnPid } from "../platform/files.ts";
 import { inheritedFile } from "../platform/exec.ts";
-import { PROTOCOL_VERSION, VERSION } from "../version.ts";
+import { VERSION } from "../version.ts";
 import { EventBus } from "./events.ts";
 import { LiveWorkspace } from "./live_workspace.ts";
-import { preparePanes } from "./pane.ts";
-import { openLog } from "../platform/log.ts";
+import { preparePanes } from "./pane_process.ts";
 import { logApart } from "../platform/apart.ts";
-import { SKIFF_AGENT_MARK } from "../protocol/sessions.ts";
 import type { EventFields, EventName } from "../protocol/events.ts";
-import type { DaemonControl } from "./method_types.ts";
 import { Server } from "./server.ts";
 import { type DaemonService, serviceMethods } from "./services.ts";
 import { writeSkiffShim } from "./shim.ts";
 import { WatcherRegistry } from "./watcher_health.ts";
-import { startWatcher as startWatcherApart } from "./watcher_start.ts";
 import { loadWorkspace, parseWorkspace } from "./workspace.ts";
-import { type HeldLock, inodeOf, Ownership, socketAnswers } from "./ownership.ts";
-import {
-  adoptionOrder,
-  type AdoptMarks,
-  adoptPane,
-  adoptRest,
-  checkHandoff,
-  commitAdoption,
-  execBack,
-  faultAt,
-  type StartMode,
-  startMode,
-} from "./adopt.ts";
+import { type HeldLock, Ownership, socketAnswers } from "./ownership.ts";
+import { checkHandoff, execBack, type StartMode, startMode } from "./adopt.ts";
 import { Upgrader } from "./upgrade.ts";
-import type { UpgradeStep } from "./handoff.ts";
 import { Worktrees } from "../worktree/mod.ts";
 import { countWorktreesOnTurnEnd } from "./worktree_methods.ts";
+import { DaemonLog, logLine } from "./daemon_log.ts";
+import { daemonControl } from "./daemon_control.ts";
+import { type Adopting, takeOver } from "./take_over.ts";
+import { followSkiffAgent } from "./watcher_follow.ts";
 
 /** Requests on one pane that may be served while a new skiffd still takes other panes over. */
 const PASS_GATE = new Set(["attach", "pane.capture", "pane.get"]);
 
 /** How often each pane's working folder is re-read (so a restore finds it) and a failed save is tried again. */
 const CWD_REFRESH_MS = 5000;
-
-/** How long the watcher of an older program gets to end before a new one starts. */
-const WATCHER_HANDOVER_MS = 5000;
-
-/** Ends the watcher that runs (an older program's, after an upgrade) and waits until it is gone. */
-async function replaceWatcher(files: RuntimeFiles, log: (line: string) => void): Promise<void> {
-  if (!(await fileLockHeld(files.watchLock))) return;
-  const pid = lockHolderPid(files.watchLock);
-  if (pid === null) return;
-  log(`ending the watcher of the skiff before the upgrade, pid ${pid}`);
-  try {
-    Deno.kill(pid, "SIGTERM");
-  } catch {
-    return;
-  }
-  const deadline = Date.now() + WATCHER_HANDOVER_MS;
-  while (Date.now() < deadline && await fileLockHeld(files.watchLock)) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-/** How far a new program got in taking over in place (see `adopt.ts`). */
-interface Adopting {
-  /** Whether it committed: it owns every pane, and a failure no longer gives them back. */
-  committed: boolean;
-  /** The step under way. */
-  step: UpgradeStep;
-  /** When it reached each point (ms since the epoch), for the outcome's timings. */
-  marks: AdoptMarks;
-}
 
 /** The result of {@linkcode runDaemon}. */
 export interface DaemonOutcome {
@@ -151,15 +102,6 @@ export async function runDaemon(options: RunDaemonOptions = {}): Promise<DaemonO
   }
 }
 
-/** Appends one line to the log at `path`, for when skiffd's own log is not open. */
-function logLine(path: string, line: string): void {
-  try {
-    Deno.writeTextFileSync(path, `${new Date().toISOString()} ${line}\n`, { append: true });
-  } catch {
-    // No log either.
-  }
-}
-
 /**
  * Clears the way for a fresh start that holds the lock: removes a stale
  * socket. Returns false when something answers on it (a skiffd of an older
@@ -196,19 +138,11 @@ async function serve(
   const fresh = handoff ? undefined : await tryFileLock(files.lock);
   if (fresh === null) return { alreadyRunning: true };
   const lock: HeldLock = fresh ?? inheritedFile(handoff!.fds.lock);
-  let writeLog = openLog(files.log);
-  let logInode = inodeOf(files.log);
-  const log = (line: string) => writeLog(line);
-  // A cleaned folder took the log with it (another skiffd may have made a new one there).
-  const reopenLog = () => {
-    if (inodeOf(files.log) === logInode && logInode !== undefined) return;
-    writeLog.close();
-    writeLog = openLog(files.log);
-    logInode = inodeOf(files.log);
-  };
+  const daemonLog = new DaemonLog(files.log);
+  const log = daemonLog.line;
   if (!handoff && !(await clearStaleSocket(files, log))) {
     lock.close();
-    writeLog.close();
+    daemonLog.close();
     return { alreadyRunning: true };
   }
 
@@ -217,13 +151,13 @@ async function serve(
     log,
     relisten: () => server.relisten(files.socket),
     restored: () => {
-      reopenLog();
+      daemonLog.reopen();
       // The panes' skiff script went with the folder too.
       if (!pathExists(files.bin)) writeSkiffShim(files.bin);
       workspace.saveIfBehind();
     },
     lost: (why) => {
-      reopenLog();
+      daemonLog.reopen();
       log(`${why}; stopping as in a daemon stop, leaving its socket and workspace alone`);
       void stop("another skiffd owns the socket", { lost: true, returning: true });
     },
@@ -267,36 +201,6 @@ async function serve(
   let resolveStopped: () => void = () => {};
   const stopped = new Promise<void>((resolve) => resolveStopped = resolve);
 
-  const control: DaemonControl = {
-    status: () => ({
-      pid: Deno.pid,
-      version: VERSION,
-      protocol: PROTOCOL_VERSION,
-      socket: files.socket,
-      started: new Date(started).toISOString(),
-      uptime_ms: Date.now() - started,
-      panes: workspace.panes.length,
-      running_panes: workspace.panes.filter((p) => p.status === "running").length,
-      sessions: workspace.sessions.length,
-      clients: server.clients,
-      config: workspace.config.file,
-      workspace: stateFile,
-      workspace_error: workspace.saveError,
-      log: files.log,
-      watcher: watcher.status(),
-      upgrade: upgrader.last,
-      screens: { dir: screensDir(files.socket), ...workspace.screenSaves },
-    }),
-    stop: (options) => options?.restart ? stop("restarting", { returning: true }) : stop("stopped"),
-    reload: () => {
-      const fresh = config.reload();
-      log("config reloaded");
-      events.emit("daemon-reloaded", {});
-      return { reloaded: true as const, config: fresh.file, projects: fresh.projects.length };
-    },
-    dropClients: () => server.dropClients(),
-    upgrade: (request) => upgrader.upgrade(request),
-  };
   const watcher = new WatcherRegistry(events, log);
   if (handoff) watcher.rememberTold(handoff.told);
   const server: Server = new Server({
@@ -326,45 +230,23 @@ async function serve(
     started: new Date(started).toISOString(),
     log,
   });
+  const control = daemonControl({
+    files,
+    started,
+    stateFile,
+    workspace,
+    server,
+    watcher,
+    upgrader,
+    config,
+    events,
+    log,
+    stop: (reason, how) => stop(reason, how),
+  });
 
   preparePanes({ log });
   if (mode.kind === "adopt") {
-    faultAt(mode, "adopt");
-    adopting.marks.read = Date.now();
-    const order = adoptionOrder(mode.handoff);
-    const handed = new Map(mode.handoff.panes.map((p) => [p.id, p]));
-    const hot = order.hot.map((id) => adoptPane(workspace, handed.get(id)!));
-    adopting.marks.adopted = Date.now();
-    adopting.step = "listen";
-    faultAt(mode, "listen");
-    // Requests wait until every pane is taken over; hello is answered at once.
-    server.gate();
-    await server.listenFd(mode.handoff.fds.listener);
-    ownership.listening();
-    ownership.start();
-    // The commit point: from here on this program owns every pane.
-    const outcome = commitAdoption(mode, hot, adopting.marks);
-    adopting.committed = true;
-    upgrader.took(outcome);
-    const rest = await adoptRest(workspace, mode.handoff, order.rest, log);
-    outcome.ms.freeze_all = Date.now() - (mode.handoff.timings.freeze_at ?? Date.now());
-    server.open();
-    log(
-      outcome.ok
-        ? `upgrade ${outcome.id}: skiffd ${outcome.from} → ${VERSION}, ${outcome.panes} panes ` +
-          `taken over; output stood still ${outcome.ms.freeze ?? "?"} ms (${hot.length} busy ` +
-          `panes), ${outcome.ms.freeze_all} ms (all)`
-        : `upgrade ${outcome.id} undone: ${outcome.error}`,
-    );
-    if (outcome.ok) {
-      events.emit("daemon-upgraded", {
-        from_version: outcome.from,
-        version: VERSION,
-        pid: Deno.pid,
-        panes: outcome.panes,
-      });
-    }
-    for (const pane of [...hot, ...rest]) workspace.watches.get(pane)?.evaluate();
+    await takeOver(mode, adopting, { workspace, server, ownership, upgrader, events, log });
   } else {
     // Listen before restoring, so that clients waiting on a start see us at once.
     await server.listen(files.socket);
@@ -375,24 +257,12 @@ async function serve(
   }
   countWorktreesOnTurnEnd(events, workspace, worktrees);
 
-  // The watcher runs while the Skiff agent's session exists: start it now if
-  // the session came back, and whenever a session gets the mark. Its lock
-  // keeps it to one.
-  const startWatcher = (why: string) => void startWatcherApart(files, why, log);
-  if (workspace.sessions.some((s) => Object.hasOwn(s.marks, SKIFF_AGENT_MARK))) {
-    if (handoff && handoff.from.version !== VERSION && mode.kind === "adopt" && !mode.undo) {
-      // The watcher runs the old program: the new one takes its place.
-      void replaceWatcher(files, log).then(() => startWatcher(`skiffd is ${VERSION} now`));
-    } else {
-      startWatcher("the Skiff agent's session exists");
-    }
-  }
-  events.subscribe((event) => {
-    if (
-      event.event === "session-marked" && event.key === SKIFF_AGENT_MARK && event.value !== null
-    ) {
-      startWatcher(`session ${event.session_name} is the Skiff agent's`);
-    }
+  followSkiffAgent(files, {
+    sessions: workspace.sessions,
+    events,
+    log,
+    replaceOld: !!handoff && handoff.from.version !== VERSION && mode.kind === "adopt" &&
+      !mode.undo,
   });
 
   const refresh = setInterval(() => {

@@ -11,7 +11,8 @@ import type { WorktreeMethods } from "../protocol/worktrees.ts";
 import type { NewWorktreeParams } from "../protocol/worktrees.ts";
 import { type PaneFacts, projectNamed, type Worktrees } from "../worktree/mod.ts";
 import type { EventBus } from "./events.ts";
-import type { LiveWorkspace, NewPaneRequest } from "./live_workspace.ts";
+import type { LiveWorkspace } from "./live_workspace.ts";
+import { checkNewPane, type NewPaneRequest } from "./new_pane.ts";
 import type { MethodContext, MethodTable } from "./method_types.ts";
 import type { Pane } from "./pane.ts";
 import { flag, maybeString, needString, type Params } from "./params.ts";
@@ -51,7 +52,7 @@ export async function newPaneInWorktree(
       exit: "USAGE",
     });
   }
-  ctx.workspace.checkNewPane(request);
+  checkNewPane(ctx.workspace.records, request, ctx.workspace.config);
   const project = projectNamed(ctx.workspace.config.projects, request.project);
   const made = await ctx.worktrees.make({ project, ...worktree });
   let pane: Pane;
@@ -60,7 +61,7 @@ export async function newPaneInWorktree(
       ...request,
       cwd: made.cwd,
       worktree: made.record.id,
-      name: request.name ?? ctx.workspace.uniquePaneName(worktree.name),
+      name: request.name ?? ctx.workspace.records.uniquePaneName(worktree.name),
     });
   } catch (error) {
     await ctx.worktrees.unmake(made);

@@ -171,3 +171,12 @@ export function pathExists(path: string): boolean {
     return false;
   }
 }
+
+/** Whether `path` is a folder (false when it is missing or cannot be read). */
+export function isDirectory(path: string): boolean {
+  try {
+    return Deno.statSync(path).isDirectory;
+  } catch {
+    return false;
+  }
+}

@@ -9,11 +9,9 @@
 import { assertMatch } from "../helpers/assert.ts";
 import { openDash, rowWith, selectedRow } from "../helpers/dash.ts";
 import { fakeAgentToml } from "../helpers/fake_agent.ts";
-import { addToConfig, CAN_SSH, withHost } from "../helpers/hosts.ts";
+import { addToConfig, SSH_TEST, withHost } from "../helpers/hosts.ts";
 import { BASH, waitFor } from "../helpers/skiff.ts";
 import type { TestTerminal } from "../helpers/terminal.ts";
-
-const SSH_TEST = { ignore: !CAN_SSH, sanitizeOps: false, sanitizeResources: false };
 
 /** Moves the selection down until its row matches `pattern`. */
 async function select(term: TestTerminal, pattern: RegExp): Promise<void> {

@@ -12,10 +12,10 @@ import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { fakeAgentToml } from "../helpers/fake_agent.ts";
 import {
   addToConfig,
-  CAN_SSH,
   hangingListener,
   killLink,
   linkPid,
+  SSH_TEST,
   waitForLink,
   withHost,
 } from "../helpers/hosts.ts";
@@ -23,8 +23,6 @@ import { row } from "../helpers/ledger.ts";
 import { BASH, MAIN, pidAlive, waitFor } from "../helpers/skiff.ts";
 import { TestTerminal } from "../helpers/terminal.ts";
 import type { PaneInfo } from "../../lib/protocol/panes.ts";
-
-const SSH_TEST = { ignore: !CAN_SSH, sanitizeOps: false, sanitizeResources: false };
 
 type Listed = {
   panes: (PaneInfo & { host: string | null })[];

@@ -9,13 +9,11 @@
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { fakeAgentToml } from "../helpers/fake_agent.ts";
-import { CAN_SSH, killLink, waitForLink, withHost } from "../helpers/hosts.ts";
+import { killLink, SSH_TEST, waitForLink, withHost } from "../helpers/hosts.ts";
 import { row } from "../helpers/ledger.ts";
 import { waitFor } from "../helpers/skiff.ts";
 import type { TaskJson } from "../../lib/ledger/json.ts";
 import type { PaneInfo } from "../../lib/protocol/panes.ts";
-
-const SSH_TEST = { ignore: !CAN_SSH, sanitizeOps: false, sanitizeResources: false };
 
 type Listing = { liveness: string; unreachable: { host: string; why: string }[]; rows: TaskJson[] };
 

@@ -10,11 +10,9 @@ import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { makeCheckout } from "../helpers/checkout.ts";
 import { fakeAgentToml } from "../helpers/fake_agent.ts";
-import { addToConfig, CAN_SSH, withHost } from "../helpers/hosts.ts";
+import { addToConfig, SSH_TEST, withHost } from "../helpers/hosts.ts";
 import { pidAlive, withSkiff } from "../helpers/skiff.ts";
 import { PROTOCOL_VERSION, VERSION } from "../../lib/version.ts";
-
-const SSH_TEST = { ignore: !CAN_SSH, sanitizeOps: false, sanitizeResources: false };
 
 /** The one line of a failed command's stderr (its error), checked to be alone. */
 function oneLine(stderr: string): string {

@@ -9,12 +9,10 @@
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { fakeAgentToml } from "../helpers/fake_agent.ts";
-import { CAN_SSH, withHost } from "../helpers/hosts.ts";
+import { SSH_TEST, withHost } from "../helpers/hosts.ts";
 import { BASH, MAIN, waitFor } from "../helpers/skiff.ts";
 import { TestTerminal } from "../helpers/terminal.ts";
 import type { PaneInfo } from "../../lib/protocol/panes.ts";
-
-const SSH_TEST = { ignore: !CAN_SSH, sanitizeOps: false, sanitizeResources: false };
 
 type ListedPane = PaneInfo & { host: string | null };
 

@@ -6,13 +6,31 @@
  */
 
 import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { exists, files, list, row, uids } from "../helpers/ledger.ts";
 import { BASH, type SkiffEnv, withSkiff } from "../helpers/skiff.ts";
 import { allPanes, openJson, skipperDir, useFakeSkipper } from "../helpers/skipper.ts";
 import type { MoveOutcome } from "../../lib/skipper/mod.ts";
 
-/** Every file under `dir` with its bytes (links as `-> target`), for before/after comparisons. */
+/** Every row of every table of the SQLite file at `path`, as text. */
+function ledgerRows(path: string): string {
+  const db = new DatabaseSync(path, { readOnly: true });
+  try {
+    const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")
+      .all() as { name: string }[];
+    return JSON.stringify(
+      tables.map(({ name }) => [name, db.prepare(`SELECT * FROM "${name}"`).all()]),
+    );
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Every file under `dir` with its bytes (links as `-> target`, the ledger as its rows), for
+ * before/after comparisons.
+ */
 async function snapshot(dir: string): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   const walk = async (at: string, rel: string) => {
@@ -20,7 +38,10 @@ async function snapshot(dir: string): Promise<Record<string, string>> {
       const path = join(at, entry.name);
       const key = rel ? `${rel}/${entry.name}` : entry.name;
       if (/^ledger\.db-(wal|shm)$/.test(entry.name)) continue;
-      if (entry.isSymlink) out[key] = `-> ${await Deno.readLink(path)}`;
+      // The ledger by its rows: a reader closing last moves the WAL into the file, which
+      // changes its bytes and nothing in it.
+      if (entry.name === "ledger.db") out[key] = ledgerRows(path);
+      else if (entry.isSymlink) out[key] = `-> ${await Deno.readLink(path)}`;
       else if (entry.isDirectory) await walk(path, key);
       else out[key] = await Deno.readTextFile(path);
     }

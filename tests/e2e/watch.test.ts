@@ -19,10 +19,6 @@ import {
 
 const READ = "Read it, then mark it seen.";
 
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
 /** How many of the agent's prompts hold `line` (joined lines count each part). */
 function count(prompts: string[], line: string): number {
   return prompts.filter((p) => p.includes(line)).length;
@@ -38,11 +34,11 @@ Deno.test("watcher: a turn end, an idle with no turn, a pending task, exits and 
     // Ends a turn.
     const review = await sendTask(skiff, "rev", "Review the parser");
     const idle = `[watch] pane rev ${review} is idle. ${READ}`;
-    await waitPrompt(rig, new RegExp(escape(idle)));
+    await waitPrompt(rig, idle);
 
     // Goes idle after a prompt, with no turn (the task is blocked).
     const quiet = await sendTask(skiff, "rev", "NOTURN look at it");
-    await waitPrompt(rig, new RegExp(escape(`[watch] pane rev ${quiet} is idle. ${READ}`)));
+    await waitPrompt(rig, `[watch] pane rev ${quiet} is idle. ${READ}`);
 
     // Is idle with a pending task: the line names the oldest pending uid and its command.
     const slow = await sendTask(skiff, "ops", "SLOW 2500 build it");
@@ -58,14 +54,14 @@ Deno.test("watcher: a turn end, an idle with no turn, a pending task, exits and 
     ]);
     const pendingLine = `[watch] pane ops ${slow} is idle: task ${pending} is pending: ` +
       `skiff ledger send ${pending} --enter. ${READ}`;
-    await waitPrompt(rig, new RegExp(escape(pendingLine)));
+    await waitPrompt(rig, pendingLine);
     assert(stdout2.trim() !== "", "a second pending task");
 
     // Its agent exits (the pane's shell stays).
     const bye = await sendTask(skiff, "host", "EXIT");
     await waitPrompt(
       rig,
-      new RegExp(escape(`[watch] pane host ${bye}: its agent exited. ${READ}`)),
+      `[watch] pane host ${bye}: its agent exited. ${READ}`,
     );
 
     // Exits: the pane's own process ends. The line names the task followed there when it is
@@ -144,13 +140,13 @@ Deno.test("watcher: a wake with no turn is logged undelivered, and Enter is neve
     await Deno.writeTextFile(rig.noTurnFile, "");
     const uid = await sendTask(skiff, "rev", "Review");
     const line = `[watch] pane rev ${uid} is idle. ${READ}`;
-    await waitPrompt(rig, new RegExp(escape(line)));
+    await waitPrompt(rig, line);
     const health = await waitWatcher(skiff, (w) => w.ok === false);
     assert(health.last!.startsWith("undelivered: "), health.last!);
     await Deno.remove(rig.noTurnFile);
     // Another fact comes and goes in; the undelivered line is not typed again.
     const next = await sendTask(skiff, "rev", "Again");
-    await waitPrompt(rig, new RegExp(escape(`[watch] pane rev ${next} is idle.`)));
+    await waitPrompt(rig, `[watch] pane rev ${next} is idle.`);
     assertEquals(count(await agentPrompts(rig), line), 1);
     const log = await Deno.readTextFile(rig.watchLog);
     assertEquals(log.split("\n").filter((l) => l.includes("undelivered")).length, 1, log);
@@ -186,7 +182,7 @@ Deno.test("watcher: a person typing between the check and the Enter makes skiffd
       assertEquals(await agentPrompts(rig), [], log);
       typing = false;
       await typist;
-      await waitPrompt(rig, new RegExp(escape(`[watch] pane rev ${uid} is idle. ${READ}`)));
+      await waitPrompt(rig, `[watch] pane rev ${uid} is idle. ${READ}`);
     } finally {
       typing = false;
       person.close();
@@ -270,13 +266,13 @@ Deno.test("watcher: a reload and a kill -9 restart are survived: nothing said tw
     await startWorker(skiff, "rev");
     const first = await sendTask(skiff, "rev", "Before the reload");
     const firstLine = `[watch] pane rev ${first} is idle. ${READ}`;
-    await waitPrompt(rig, new RegExp(escape(firstLine)));
+    await waitPrompt(rig, firstLine);
     await skiff.ok(["wait", "skipper", "--until", "idle", "--timeout", "20"]);
 
     // A reload drops the watcher's connection; it resumes after the last event it saw.
     await skiff.ok(["daemon", "reload"]);
     const second = await sendTask(skiff, "rev", "After the reload");
-    await waitPrompt(rig, new RegExp(escape(`[watch] pane rev ${second} is idle.`)));
+    await waitPrompt(rig, `[watch] pane rev ${second} is idle.`);
     await skiff.ok(["wait", "skipper", "--until", "idle", "--timeout", "20"]);
 
     // kill -9: every pane comes back as a shell; the task sent before is interrupted.
@@ -319,7 +315,7 @@ Deno.test("watcher: a pane that goes idle while its task is still being sent is 
     }, { timeout: 20_000 });
     assertEquals(await agentPrompts(rig), [], "nothing typed while the send runs");
     const quiet = await sending;
-    const line = await waitPrompt(rig, new RegExp(escape(`[watch] pane rev ${quiet} is idle.`)));
+    const line = await waitPrompt(rig, `[watch] pane rev ${quiet} is idle.`);
     assertEquals(line, `[watch] pane rev ${quiet} is idle. ${READ}`);
     const prompts = await agentPrompts(rig);
     assert(!prompts.some((p) => p.includes("is pending")), prompts.join("\n"));

@@ -45,6 +45,9 @@ export interface RemoteOptions {
 /** Whether this machine can run the hosts tests (sshd installed). */
 export const CAN_SSH = hasSshd();
 
+/** Options every hosts test passes to `Deno.test`: left out without sshd, no sanitizers. */
+export const SSH_TEST = { ignore: !CAN_SSH, sanitizeOps: false, sanitizeResources: false } as const;
+
 /** Starts a remote Skiff behind its own sshd; stop it with {@linkcode stopRemote}. */
 export async function startRemote(options: RemoteOptions = {}): Promise<RemoteHost> {
   const name = options.name ?? "gpu1";

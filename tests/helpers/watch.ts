@@ -95,17 +95,20 @@ export function agentPrompts(rig: WatchRig): Promise<string[]> {
   return loggedPrompts(rig.agentLog);
 }
 
-/** Waits until a prompt the Skiff agent got matches `pattern`; returns it. */
+/** Waits until a prompt the Skiff agent got matches `pattern` (or holds the text); returns it. */
 export async function waitPrompt(
   rig: WatchRig,
-  pattern: RegExp,
+  pattern: RegExp | string,
   timeout = 20_000,
 ): Promise<string> {
+  const matches = typeof pattern === "string"
+    ? (p: string) => p.includes(pattern)
+    : (p: string) => pattern.test(p);
   let seen: string[] = [];
   try {
     return await waitFor(`a [watch] line matching ${pattern}`, async () => {
       seen = await agentPrompts(rig);
-      return seen.find((p) => pattern.test(p));
+      return seen.find(matches);
     }, { timeout });
   } catch (error) {
     const log = await Deno.readTextFile(rig.watchLog).catch(() => "(no watch log)");
