@@ -20,6 +20,7 @@ import type {
   TrackerSnapshot,
   TrackerState,
 } from "./tracker_types.ts";
+import { agentSignals, processSignals } from "./tracker_signals.ts";
 
 // skiffd's modules take these shapes from here, beside the tracker.
 export type * from "./tracker_types.ts";
@@ -178,14 +179,7 @@ export class AgentTracker {
     }
     if (!profile) {
       this.#reading = undefined;
-      this.#signals = input.foreground
-        ? [{
-          source: "process",
-          rule: "no known agent in front",
-          says: "info",
-          text: input.foreground.comm,
-        }]
-        : [];
+      this.#signals = processSignals(input.foreground);
       return events;
     }
     const reading = readScreen(profile, input.view());
@@ -221,26 +215,12 @@ export class AgentTracker {
 
   #decideRaw(profile: AgentProfile, reading: ScreenReading, now: number): PaneState {
     const raw = reading.verdict;
-    const signals: Signal[] = [
-      { source: "process", rule: `${profile.label} in front`, says: "info" },
-      ...reading.signals,
-    ];
     if (raw === "idle") this.#rawIdleSince ??= now;
     else this.#rawIdleSince = undefined;
     if (raw === "working" || raw === "waiting") this.#lastWorkingAt = now;
 
     const last = this.#hook?.agent === profile.id ? this.#hook : undefined;
-    if (last) {
-      signals.push({
-        source: "hook",
-        rule: last.event,
-        says: last.state === "info" || last.ignored ? "info" : last.state,
-        ...(last.ignored
-          ? { text: "ignored: no turn ran, no prompt went in, the screen was idle" }
-          : {}),
-      });
-    }
-    this.#signals = signals;
+    this.#signals = agentSignals(profile, reading, { hook: last });
     const hook = this.#liveHook(profile);
 
     if (raw === "waiting") return "waiting";
