@@ -49,4 +49,24 @@ export class ProgramReports {
       return true;
     });
   }
+
+  /**
+   * Runs `draw`, which rebuilds a saved state on the terminal, telling no
+   * title meanwhile, then takes up the reports `saved` had.
+   */
+  rebuild(
+    saved: { title: string; progress?: number; status?: AgentStatusReport },
+    draw: () => void,
+  ): void {
+    const onTitle = this.onTitle;
+    this.onTitle = undefined;
+    try {
+      draw();
+    } finally {
+      this.onTitle = onTitle;
+    }
+    this.title = saved.title;
+    this.progress = saved.progress;
+    this.status = saved.status ? { ...saved.status } : undefined;
+  }
 }

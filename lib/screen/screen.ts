@@ -26,12 +26,7 @@ import {
 import { type SavedScreen, saveScreenState, type ScreenState } from "./screen_state.ts";
 import { OldRows } from "./old_rows.ts";
 import type { ScreenSnapshot } from "../protocol/panes.ts";
-import {
-  compactHandlerLists,
-  FIRST_SCROLLBACK,
-  growScrollback,
-  shrinkParseBuffer,
-} from "./xterm_memory.ts";
+import { compactHandlerLists, ScrollbackRoom, shrinkParseBuffer } from "./xterm_memory.ts";
 
 /** Options for {@linkcode Screen}. */
 export interface ScreenOptions {
@@ -52,12 +47,8 @@ export class Screen {
   readonly #serializer: SerializeAddon;
   readonly #scratch: IBufferCell;
   readonly #reports: ProgramReports;
-  /** The scrollback asked for. */
-  readonly #scrollback: number;
-  /** The scrollback the terminal has room for now; it grows with what is printed. */
-  #roomFor: number;
-  /** Bytes given to the asynchronous write and not parsed yet. */
-  #queued = 0;
+  /** The scrollback's room, grown as output comes. */
+  readonly #room: ScrollbackRoom;
   /** The state last saved, while nothing changed the screen since. */
   #saved: ScreenState | undefined;
   /** Follows the history for incremental saves, once asked for. */
@@ -67,18 +58,18 @@ export class Screen {
 
   /** Makes a blank screen of `cols` × `rows`. */
   constructor(cols: number, rows: number, options: ScreenOptions) {
-    this.#scrollback = options.scrollback;
-    this.#roomFor = Math.min(options.scrollback, FIRST_SCROLLBACK);
+    this.#room = new ScrollbackRoom(options.scrollback);
     this.#term = new xterm.Terminal({
       cols,
       rows,
-      scrollback: this.#roomFor,
+      scrollback: this.#room.first,
       allowProposedApi: true,
       windowOptions: { getWinSizeChars: true },
       // writeSync warns once that it is "unreliable": that is about async parser
       // handlers, and this screen has none.
       logLevel: "error",
     });
+    this.#room.follow(this.#term);
     this.#serializer = new serializeAddon.SerializeAddon();
     this.#term.loadAddon(this.#serializer);
     this.#scratch = this.#term.buffer.active.getNullCell();
@@ -110,19 +101,13 @@ export class Screen {
   /** Parses program output; `done` runs once these bytes are on the screen. */
   write(data: Uint8Array, done: () => void): void {
     // Room for every byte still queued, since xterm parses them later.
-    this.#queued += data.length;
-    this.#grow(this.#queued);
+    this.#room.queued += data.length;
+    this.#room.grow(this.#room.queued);
     this.#term.write(data, () => {
-      this.#queued -= data.length;
+      this.#room.queued -= data.length;
       this.#saved = undefined;
       done();
     });
-  }
-
-  #grow(incoming: number): void {
-    if (this.#roomFor < this.#scrollback) {
-      this.#roomFor = growScrollback(this.#term, incoming, this.#scrollback);
-    }
   }
 
   /**
@@ -132,7 +117,7 @@ export class Screen {
    */
   writeSync(data: Uint8Array): void {
     this.#saved = undefined;
-    this.#grow(this.#queued + data.length);
+    this.#room.grow(this.#room.queued + data.length);
     this.#writeNow(data);
   }
 
@@ -166,19 +151,11 @@ export class Screen {
         `a saved screen of ${state.cols}x${state.rows} cannot be rebuilt on ${this.cols}x${this.rows}`,
       );
     }
-    const reports = this.#reports;
-    const title = reports.onTitle;
-    reports.onTitle = undefined;
-    try {
-      this.#grow(state.history + state.rows);
+    this.#reports.rebuild(state, () => {
+      this.#room.grow(state.history + state.rows);
       this.#writeNow(state.vt);
-    } finally {
-      reports.onTitle = title;
-    }
+    });
     this.#saved = undefined;
-    reports.title = state.title;
-    reports.progress = state.progress;
-    reports.status = state.status ? { ...state.status } : undefined;
   }
 
   /** Gives back memory an idle screen does not need (the parser's decode buffer). */
@@ -190,7 +167,7 @@ export class Screen {
   resize(cols: number, rows: number): void {
     this.#saved = undefined;
     // A reflow may add many lines at once: give the scrollback its full room first.
-    this.#roomFor = growScrollback(this.#term, Infinity, this.#scrollback);
+    this.#room.growAll();
     this.#term.resize(cols, rows);
     // The history reflowed.
     this.#tap?.startOver();

@@ -110,3 +110,46 @@ export function growScrollback(term: Terminal, incoming: number, limit: number):
   lines.maxLength = term.rows + next;
   return next;
 }
+
+/**
+ * The scrollback of one terminal, grown by {@linkcode growScrollback} as
+ * output comes, with the bytes given to xterm's asynchronous write and not
+ * parsed yet (they need room too).
+ */
+export class ScrollbackRoom {
+  /** The scrollback asked for. */
+  readonly #limit: number;
+  /** The scrollback the terminal has room for now. */
+  #room: number;
+  #term: Terminal | undefined;
+  /** Bytes given to the asynchronous write and not parsed yet. */
+  queued = 0;
+
+  /** Room for up to `limit` lines of scrollback; {@linkcode first} is what a terminal starts with. */
+  constructor(limit: number) {
+    this.#limit = limit;
+    this.#room = Math.min(limit, FIRST_SCROLLBACK);
+  }
+
+  /** The scrollback to make the terminal with. */
+  get first(): number {
+    return this.#room;
+  }
+
+  /** Follows `term`, made with {@linkcode first} lines of scrollback. */
+  follow(term: Terminal): void {
+    this.#term = term;
+  }
+
+  /** Makes room for `incoming` more lines (at most one a byte). */
+  grow(incoming: number): void {
+    if (this.#term && this.#room < this.#limit) {
+      this.#room = growScrollback(this.#term, incoming, this.#limit);
+    }
+  }
+
+  /** Gives the scrollback its full room (before a reflow, which may add many lines at once). */
+  growAll(): void {
+    if (this.#term) this.#room = growScrollback(this.#term, Infinity, this.#limit);
+  }
+}
