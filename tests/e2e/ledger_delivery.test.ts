@@ -8,7 +8,7 @@
 
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { useFakeAgent } from "../helpers/fake_agent.ts";
+import { loggedPrompts, startFakeAgent, useFakeAgent } from "../helpers/fake_agent.ts";
 import { MAIN, type SkiffEnv, waitFor, withSkiff } from "../helpers/skiff.ts";
 
 interface Row {
@@ -18,35 +18,8 @@ interface Row {
   note: string | null;
 }
 
-async function startFake(
-  skiff: SkiffEnv,
-  name: string,
-  { log, resume = true }: { log: string; resume?: boolean },
-): Promise<void> {
-  const noResume = resume ? [] : ["--no-resume"];
-  await skiff.ok([
-    "new",
-    "--agent",
-    "fake",
-    "--name",
-    name,
-    "--env",
-    `FAKE_LOG=${log}`,
-    ...noResume,
-  ]);
-  await skiff.ok(["wait", name, "--until", "idle", "--timeout", "30"]);
-}
-
 async function show(skiff: SkiffEnv, uid: string): Promise<Row> {
   return (await skiff.json<{ row: Row }>(["ledger", "show", uid])).row;
-}
-
-async function submitted(log: string): Promise<number> {
-  try {
-    return (await Deno.readTextFile(log)).trim().split("\n").filter(Boolean).length;
-  } catch {
-    return 0;
-  }
 }
 
 /** Starts `skiff args…` without waiting for it; resolves with its exit code and output. */
@@ -69,7 +42,8 @@ async function setUp(skiff: SkiffEnv, { resume = true } = {}): Promise<string> {
   skiff.env.SKIFF_LEDGER = join(skiff.root, "agent", "ledger.db");
   await useFakeAgent(skiff);
   const log = join(skiff.root, "prompts.log");
-  await startFake(skiff, "rev", { log, resume });
+  const noResume = resume ? [] : ["--no-resume"];
+  await startFakeAgent(skiff, "rev", { env: { FAKE_LOG: log }, extra: noResume });
   return log;
 }
 
@@ -96,7 +70,7 @@ async function sendUntilTyped(
     "--enter",
     ...extra,
   ]);
-  await waitFor("the agent to get the task", async () => await submitted(log) > 0);
+  await waitFor("the agent to get the task", async () => (await loggedPrompts(log)).length > 0);
   // Wrapped, so that awaiting this does not wait for the send to end.
   return { done: sending };
 }
@@ -146,7 +120,7 @@ Deno.test("ledger send without --enter types the task but records it blocked, no
     assertMatch(row.note!, /typed without Enter/);
     const text = await skiff.ok(["ledger", "show", uid]);
     assertMatch(text, /note: +typed without Enter/);
-    assertEquals(await submitted(log), 0, "nothing was submitted");
+    assertEquals((await loggedPrompts(log)).length, 0, "nothing was submitted");
   });
 });
 

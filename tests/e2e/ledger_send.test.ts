@@ -13,15 +13,6 @@ interface Row {
   pane: string | null;
 }
 
-async function startFake(
-  skiff: SkiffEnv,
-  name: string,
-  { log, resume = true }: { log: string; resume?: boolean },
-): Promise<void> {
-  const noResume = resume ? [] : ["--no-resume"];
-  await startFakeAgent(skiff, name, { env: { FAKE_LOG: log }, extra: noResume });
-}
-
 async function show(skiff: SkiffEnv, uid: string): Promise<Row> {
   return (await skiff.json<{ row: Row }>(["ledger", "show", uid])).row;
 }
@@ -35,7 +26,7 @@ Deno.test("ledger add --send --enter delivers the task with its result path and 
     ledgerEnv(skiff);
     await useFakeAgent(skiff);
     const log = join(skiff.root, "prompts.log");
-    await startFake(skiff, "coder", { log });
+    await startFakeAgent(skiff, "coder", { env: { FAKE_LOG: log } });
     const { generation } = await skiff.json<{ generation: number }>(["explain", "coder"]);
     const out = await skiff.json<{ row: Row; send: { turn_started: boolean }; exit: number }>([
       "ledger",
@@ -67,7 +58,7 @@ Deno.test("a refusal leaves the task as it was; a busy pane keeps it pending; no
     ledgerEnv(skiff);
     await useFakeAgent(skiff, { turnStartSeconds: 1.5 });
     const log = join(skiff.root, "prompts.log");
-    await startFake(skiff, "busy", { log });
+    await startFakeAgent(skiff, "busy", { env: { FAKE_LOG: log } });
     await skiff.ok(["send", "busy", "SLOW 5000 long job", "--enter"]);
     const working = await skiff.run([
       "ledger",
@@ -113,7 +104,7 @@ Deno.test("a task sent before a restore shows interrupted, and ledger send sends
     await useFakeAgent(skiff);
     const log = join(skiff.root, "prompts.log");
     // Not resumed after the restore: the pane comes back as a bare shell.
-    await startFake(skiff, "r", { log, resume: false });
+    await startFakeAgent(skiff, "r", { env: { FAKE_LOG: log }, extra: ["--no-resume"] });
     const added = await skiff.json<{ row: Row }>([
       "ledger",
       "add",
@@ -150,7 +141,7 @@ Deno.test("a task cut off by a restore goes again into the agent that resumed it
     ledgerEnv(skiff);
     await useFakeAgent(skiff);
     const log = join(skiff.root, "prompts.log");
-    await startFake(skiff, "r", { log });
+    await startFakeAgent(skiff, "r", { env: { FAKE_LOG: log } });
     const added = await skiff.json<{ row: Row }>(
       ["ledger", "add", "--pane", "r", "--task", "Survive a restart", "--send", "--enter"],
     );
