@@ -212,6 +212,9 @@ Deno.test("watcher: a pending task sent by hand before the line is typed is drop
         (await Deno.readTextFile(rig.watchLog)).includes(
           `dropped: task ${pending} is no longer pending`,
         ),
+      // The watcher retries a held line every 2 s and reads the ledger and panes first:
+      // on a loaded machine that round alone can take seconds.
+      { timeout: 30_000 },
     );
     const prompts = await agentPrompts(rig);
     assert(!prompts.some((p) => p.includes(`task ${pending} is pending`)), prompts.join("\n"));
