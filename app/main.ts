@@ -315,8 +315,13 @@ connection.onLive = () => {
   }
 };
 connection.onChanged = (what) => {
-  // Another host's panes changed: the sidebar lists them again.
-  if (what === "hosts") store.refresh();
+  // Another host's panes changed: the sidebar lists them again, and a remote task's shown
+  // state (unreachable, interrupted, gone) follows its host.
+  if (what === "hosts") {
+    store.refresh();
+    if (screen.kind === "ledger") screen.screen.load();
+    if (screen.kind === "pane") loadPaneTasks();
+  }
   if (what === "settings") {
     // The sidebar shows the projects and the Skiff agent's name and state from it.
     store.refresh();

@@ -111,6 +111,7 @@ export function pageHandlers(link: DaemonLink, options: PageHandlersOptions = {}
       const { panes } = await (await link.client()).call("pane.list");
       return readLedgerView(panes, {
         timeout: LEDGER_READ_WAIT_MS,
+        hosts: options.member?.hosts() ?? [],
         sawLock: () => options.member?.sawLock(),
       });
     },

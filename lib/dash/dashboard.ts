@@ -82,6 +82,7 @@ export class Dashboard implements DashActions {
     this.#preview = new PanePreview({ socket, changed: () => this.#drawSoon() });
     this.#ledger = new LedgerLoader({
       panes: () => this.state.view?.panes ?? [],
+      hosts: () => this.state.view?.hosts ?? [],
       changed: (ledger) => {
         this.state.ledger = ledger;
         this.#drawSoon();
@@ -180,6 +181,8 @@ export class Dashboard implements DashActions {
       changed: () => {
         if (!this.state.view || !this.#hosts) return;
         this.state.view.hosts = this.#hosts.hosts();
+        // A remote task's shown state follows its host's panes, and whether it answers.
+        this.readLedger();
         this.#drawSoon();
       },
     });

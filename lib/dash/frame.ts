@@ -44,7 +44,11 @@ function helpBox(box: Box, detachKey: string): string[] {
 
 function headerLine(state: DashState, width: number): string {
   const row = new Row(width, STYLE.header);
-  const panes = state.view?.panes ?? [];
+  // Every pane the list shows: this machine's and those of the hosts that answer.
+  const panes = [
+    ...state.view?.panes ?? [],
+    ...(state.view?.hosts ?? []).flatMap((host) => host.panes),
+  ];
   row.add(" Skiff ", STYLE.bold);
   const waiting = panes.filter((p) => p.state === "waiting").length;
   const unread = panes.filter((p) => p.unread).length;

@@ -12,6 +12,7 @@ import { ledgerStamp } from "../ledger/mod.ts";
 import { readLedgerView } from "../overview/ledger.ts";
 import { type PathWatch, watchPath } from "../platform/path_watch.ts";
 import type { PaneInfo } from "../protocol/panes.ts";
+import type { HostView } from "../overview/view.ts";
 import { ledgerPlace } from "../skipper/ledger.ts";
 import type { LedgerState } from "./state.ts";
 
@@ -22,17 +23,23 @@ const LEDGER_WAIT_MS = 200;
 export class LedgerFollow {
   readonly #changed: (ledger: LedgerState) => void;
   readonly #panes: () => readonly PaneInfo[];
+  readonly #hosts: () => readonly HostView[];
   #watch: PathWatch | undefined;
   #stamp = "";
   #path = "";
 
-  /** Follows the ledger the settings name; `panes` are skiffd's panes now. */
+  /**
+   * Follows the ledger the settings name; `panes` are skiffd's panes now,
+   * `hosts` the other hosts as the list follows them.
+   */
   constructor(options: {
     changed: (ledger: LedgerState) => void;
     panes: () => readonly PaneInfo[];
+    hosts?: () => readonly HostView[];
   }) {
     this.#changed = options.changed;
     this.#panes = options.panes;
+    this.#hosts = options.hosts ?? (() => []);
   }
 
   /** Reads the ledger now (and starts following it). */
@@ -50,7 +57,10 @@ export class LedgerFollow {
     }
     this.#stamp = ledgerStamp(path);
     try {
-      const view = readLedgerView(this.#panes(), { timeout: LEDGER_WAIT_MS });
+      const view = readLedgerView(this.#panes(), {
+        timeout: LEDGER_WAIT_MS,
+        hosts: this.#hosts(),
+      });
       this.#changed({ path: view.path, rows: view.rows, problem: view.problem });
     } catch (error) {
       this.#changed({ path, rows: [], problem: (error as Error).message });

@@ -6,6 +6,7 @@
  */
 
 import type { PaneInfo } from "../protocol/panes.ts";
+import type { HostView } from "../overview/view.ts";
 import type { LedgerFollow } from "./ledger_follow.ts";
 import type { LedgerState } from "./state.ts";
 
@@ -13,6 +14,8 @@ import type { LedgerState } from "./state.ts";
 export interface LedgerLoaderOptions {
   /** skiffd's panes now. */
   panes: () => readonly PaneInfo[];
+  /** The other hosts as the list follows them now. */
+  hosts: () => readonly HostView[];
   /** Told each new reading. */
   changed: (ledger: LedgerState) => void;
   /** Whether the dashboard ended: the follower is not made after. */
@@ -37,6 +40,7 @@ export class LedgerLoader {
       if (this.#options.ended()) return;
       this.#follow = new LedgerFollow({
         panes: this.#options.panes,
+        hosts: this.#options.hosts,
         changed: this.#options.changed,
       });
     });

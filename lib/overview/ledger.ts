@@ -7,10 +7,16 @@
  */
 
 import { pathExists } from "../platform/files.ts";
-import { isLockedError, listToJson, type PaneLiveness } from "../ledger/mod.ts";
+import {
+  isLockedError,
+  listedKey,
+  listToJson,
+  type PaneLiveness,
+  unreachableKey,
+} from "../ledger/mod.ts";
 import { ledgerPlace, openAgentLedger } from "../skipper/mod.ts";
 import type { PaneInfo } from "../protocol/panes.ts";
-import type { LedgerView } from "./view.ts";
+import type { HostView, LedgerView } from "./view.ts";
 
 /** Options for {@linkcode readLedgerView}. */
 export interface ReadLedgerOptions {
@@ -18,6 +24,12 @@ export interface ReadLedgerOptions {
   timeout: number;
   /** Called when the ledger was found locked: the caller hears when the lock goes. */
   sawLock?: () => void;
+  /**
+   * The other hosts as the list follows them: a task on a host whose panes
+   * are known shows `interrupted` or `gone` as a local one does, one on a
+   * host that cannot be reached shows `unreachable`, as `skiff ledger ls`.
+   */
+  hosts?: readonly HostView[];
 }
 
 /** Reads the ledger where the settings put it; `panes` are skiffd's panes now. */
@@ -29,6 +41,13 @@ export function readLedgerView(
   const liveness = new Map<string, PaneLiveness>(
     panes.map((p) => [p.id, { generation: p.generation }]),
   );
+  for (const host of options.hosts ?? []) {
+    if (host.state === "down") liveness.set(unreachableKey(host.host), { generation: null });
+    if (host.state !== "up") continue;
+    liveness.set(listedKey(host.host), { generation: null });
+    // A host's pane is keyed HOST:ID in a list, as the ledger keys it.
+    for (const p of host.panes) liveness.set(p.id, { generation: p.generation });
+  }
   const exists = pathExists(place.path);
   try {
     using ledger = openAgentLedger({ timeout: options.timeout });

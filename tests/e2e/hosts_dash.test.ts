@@ -55,6 +55,8 @@ Deno.test({
         await local.ok(["send", "gpu1:rev", "SLOW 2500 review it", "--enter"]);
         await term.waitForText(/gpu1:rev +fake +working/, { timeout: 20_000 });
         await term.waitForText(/gpu1:rev +fake +idle +\d+s +turn-end/, { timeout: 30_000 });
+        // The header counts the host's panes too.
+        await term.waitForText(/ Skiff +2 panes · 1 unread/);
 
         // Its preview, then Enter opens it over the link, and the detach key comes back.
         await select(term, /gpu1:rev/);
@@ -64,6 +66,15 @@ Deno.test({
         await term.waitForText(/^> Type a task/m, { timeout: 30_000 });
         term.type("\x1c");
         await term.waitForText(/⇄ gpu1 +1 pane/, { timeout: 30_000 });
+
+        // A task on the host's pane shows in the ledger view as `skiff ledger ls` shows it:
+        // gone once its pane was killed there, not the state the ledger stores.
+        const added = await local.ok(["ledger", "add", "--pane", "gpu1:rev", "--task", "Far task"]);
+        const uid = added.split(" ")[0];
+        await local.ok(["kill", "gpu1:rev"]);
+        await term.waitForText(/ Skiff +1 pane /, { timeout: 30_000 });
+        term.type("l");
+        await term.waitForText(new RegExp(`${uid} gone .*Far task`), { timeout: 30_000 });
       } finally {
         term.kill();
       }
