@@ -16,6 +16,7 @@ import { FitAddon } from "@xterm/addon-fit";
 import { encodeFrame, Frame, FrameReader } from "../lib/protocol/frames.ts";
 import type { PaneInfo } from "../lib/protocol/panes.ts";
 import type { AttachKey } from "../lib/config/attach_keys.ts";
+import { EarlyInput, isAttachKey } from "./early_input.ts";
 import { terminalTheme } from "./theme.ts";
 
 /** What the terminal tells the page. */
@@ -44,6 +45,10 @@ export class TerminalView {
   #retry = 250;
   /** The key that leaves the terminal; the server says which at each attach. */
   #detach: AttachKey = { name: "C-\\", ctrl: "\\" };
+  /** What is typed before the first attach; gone after it. */
+  #early: EarlyInput | undefined = new EarlyInput();
+  /** Bytes typed while the terminal was away (the app's server restarting), not sent. */
+  #lost = 0;
 
   /** Opens `pane` in `host`. */
   constructor(host: HTMLElement, pane: string, hooks: TerminalHooks) {
@@ -62,7 +67,9 @@ export class TerminalView {
     this.term.loadAddon(this.#fit);
     this.term.open(host);
     this.term.attachCustomKeyEventHandler((event) => {
-      if (event.type === "keydown" && isKey(event, this.#detach)) {
+      // Before the attach, the detach key is not known yet: a key that may be it waits.
+      if (event.type === "keydown" && this.#early?.holdKey(event)) return false;
+      if (event.type === "keydown" && isAttachKey(event, this.#detach)) {
         this.#hooks.leave();
         return false;
       }
@@ -106,7 +113,28 @@ export class TerminalView {
   }
 
   #send(type: number, payload: Uint8Array | string): void {
+    if (type === Frame.INPUT && this.#early) return this.#early.holdData(payload as Uint8Array);
     if (this.#ws?.readyState === WebSocket.OPEN) this.#ws.send(encodeFrame(type, payload));
+    else if (type === Frame.INPUT) this.#lost += (payload as Uint8Array).length;
+  }
+
+  /** At each attach: what was typed before the first one goes in, and lost typing is said. */
+  #attachedNow(): void {
+    const early = this.#early;
+    this.#early = undefined;
+    if (early) {
+      const released = early.release(this.#detach);
+      for (const data of released.data) this.#send(Frame.INPUT, data);
+      this.#lost += released.dropped;
+      if (released.leave) this.#hooks.leave();
+    }
+    if (this.#lost > 0) {
+      this.term.write(
+        `\r\n\x1b[2m[skiff: ${this.#lost} byte(s) typed while the terminal was away were not sent]` +
+          "\x1b[0m\r\n",
+      );
+      this.#lost = 0;
+    }
   }
 
   #connect(): void {
@@ -130,6 +158,7 @@ export class TerminalView {
           if (first) this.term.reset();
           first = false;
           this.#hooks.attached(info.attached);
+          this.#attachedNow();
         } else if (info.error) {
           this.#ended = true;
           this.#hooks.ended(info.error.message);
@@ -174,11 +203,4 @@ export class TerminalView {
     this.#ws?.close();
     this.term.dispose();
   }
-}
-
-/** Whether a key press is `key`: Ctrl with its character and nothing else, or its function key alone. */
-function isKey(event: KeyboardEvent, key: AttachKey): boolean {
-  const others = event.altKey || event.metaKey;
-  if ("fn" in key) return !others && !event.ctrlKey && !event.shiftKey && event.key === key.name;
-  return event.ctrlKey && !others && event.key.toLowerCase() === key.ctrl;
 }

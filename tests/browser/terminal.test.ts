@@ -220,3 +220,35 @@ Deno.test({
     });
   },
 });
+
+Deno.test({
+  name: "app terminal: keys typed before it is attached reach the pane in order, the detach key " +
+    "of [attach] sorted out once it is known",
+  ...BROWSER_TEST,
+  fn: async () => {
+    await withBrowser(async (browser) => {
+      await withSkiff(async (skiff) => {
+        await Deno.mkdir(skiff.env.SKIFF_CONFIG_DIR, { recursive: true });
+        await Deno.writeTextFile(skiff.configFile, '[attach]\ndetach_key = "C-b"\n');
+        await skiff.ok(["new", "--name", "keys", "--", "sh", "-c", "stty -isig; exec cat -v"]);
+        const { page, errors } = await openApp(browser, await appStatus(skiff));
+        // The terminal's socket reaches skiffd only when the test lets it: until then the
+        // page cannot know the detach key, nor has it a pane to type into.
+        let open = () => {};
+        const gate = new Promise<void>((resolve) => open = resolve);
+        await page.routeWebSocket(/\/ws\/terminal/, async (ws) => {
+          await gate;
+          ws.connectToServer();
+        });
+        await page.evaluate(() => location.hash = "#pane/p1");
+        await focusTerminal(page);
+        await page.keyboard.press("Control+Backslash");
+        await page.keyboard.type("early");
+        await page.keyboard.press("Enter");
+        open();
+        await skiff.waitForScreen("keys", /^\^\\early$/m);
+        assertEquals(errors, []);
+      });
+    });
+  },
+});
