@@ -300,4 +300,7 @@ export async function benchDash(log: (line: string) => void): Promise<BenchRow[]
 if (import.meta.main) {
   const { renderTable } = await import("./harness.ts");
   console.log(renderTable(await benchDash((line) => console.error(line))));
+  // Done once the table is out: a terminal's reader left behind by a dashboard that ended
+  // must not keep the bench from ending (it did, after printing).
+  Deno.exit(0);
 }

@@ -16,7 +16,7 @@ import {
   waitOnPage,
   withBrowser,
 } from "../helpers/browser.ts";
-import { BASH, MAIN, waitFor, withSkiff } from "../helpers/skiff.ts";
+import { BASH, MAIN, type SkiffEnv, waitFor, withSkiff } from "../helpers/skiff.ts";
 import { TestTerminal } from "../helpers/terminal.ts";
 import type { PaneInfo } from "../../lib/protocol/panes.ts";
 
@@ -27,6 +27,13 @@ async function focusTerminal(page: Page): Promise<void> {
     () => page.evaluate("document.activeElement?.classList.contains('xterm-helper-textarea')"),
     (focused) => focused === true,
   );
+}
+
+/** `[attach] detach_key = "C-b"`, and a pane `keys` that shows each key it gets (`cat -v`). */
+async function keysPane(skiff: SkiffEnv): Promise<void> {
+  await Deno.mkdir(skiff.env.SKIFF_CONFIG_DIR, { recursive: true });
+  await Deno.writeTextFile(skiff.configFile, '[attach]\ndetach_key = "C-b"\n');
+  await skiff.ok(["new", "--name", "keys", "--", "sh", "-c", "stty -isig; exec cat -v"]);
 }
 
 /** The foreground colour of `word` on the first line of the page's terminal that starts with it. */
@@ -197,9 +204,7 @@ Deno.test({
   fn: async () => {
     await withBrowser(async (browser) => {
       await withSkiff(async (skiff) => {
-        await Deno.mkdir(skiff.env.SKIFF_CONFIG_DIR, { recursive: true });
-        await Deno.writeTextFile(skiff.configFile, '[attach]\ndetach_key = "C-b"\n');
-        await skiff.ok(["new", "--name", "keys", "--", "sh", "-c", "stty -isig; exec cat -v"]);
+        await keysPane(skiff);
         const { page, errors } = await openApp(browser, await appStatus(skiff), {
           hash: "#pane/p1",
         });
@@ -228,9 +233,7 @@ Deno.test({
   fn: async () => {
     await withBrowser(async (browser) => {
       await withSkiff(async (skiff) => {
-        await Deno.mkdir(skiff.env.SKIFF_CONFIG_DIR, { recursive: true });
-        await Deno.writeTextFile(skiff.configFile, '[attach]\ndetach_key = "C-b"\n');
-        await skiff.ok(["new", "--name", "keys", "--", "sh", "-c", "stty -isig; exec cat -v"]);
+        await keysPane(skiff);
         const { page, errors } = await openApp(browser, await appStatus(skiff));
         // The terminal's socket reaches skiffd only when the test lets it: until then the
         // page cannot know the detach key, nor has it a pane to type into.
