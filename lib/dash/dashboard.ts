@@ -100,10 +100,11 @@ export class Dashboard implements DashActions {
       ended: () => this.end({ code: Exit.OK }),
     });
     try {
-      this.#draw();
-      // The first listing goes at once, on the connection already open; the event stream's
-      // own listing (once subscribed) follows it, so nothing between the two is missed.
+      // The first listing goes out before anything is drawn, on the connection already open:
+      // skiffd answers while the empty frame is drawn. The event stream's own listing (once
+      // subscribed) follows it, so nothing between the two is missed.
       this.relist();
+      this.#draw();
       this.#follow();
       this.#readKeys();
       return await this.finished;
@@ -200,13 +201,17 @@ export class Dashboard implements DashActions {
         this.#listAgain = false;
         try {
           const first = this.state.view === undefined;
-          this.state.view = await this.#reader.read(await this.#skiffd.client());
+          // On the open connection the requests go out at once, not after a turn of the loop.
+          const client = this.#skiffd.open() ?? await this.#skiffd.client();
+          this.state.view = await this.#reader.read(client);
           if (this.#hosts) {
             this.#hosts.sync();
             this.state.view.hosts = this.#hosts.hosts();
           }
           if (first) {
             selectFirstPane(this.state);
+            // The first frame with the panes goes out now, before anything else that waits.
+            this.#draw();
             // What the first frame does not need loads after it.
             setTimeout(() => {
               preloadScreen();

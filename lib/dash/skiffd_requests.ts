@@ -23,6 +23,11 @@ export class SkiffdRequests {
     this.#client = client;
   }
 
+  /** The connection to this machine's skiffd while it is open, at once; else undefined. */
+  open(): DaemonClient | undefined {
+    return this.#client && !this.#client.closed ? this.#client : undefined;
+  }
+
   /** This machine's skiffd, connected again if the connection closed. */
   async client(): Promise<DaemonClient> {
     if (!this.#client || this.#client.closed) {
