@@ -118,6 +118,16 @@ export class TerminalView {
     else if (type === Frame.INPUT) this.#lost += (payload as Uint8Array).length;
   }
 
+  /**
+   * The terminal ended before it was attached: nothing typed can go in, but a
+   * detach key pressed meanwhile (the one known now) still leaves.
+   */
+  #neverAttached(): void {
+    const early = this.#early;
+    this.#early = undefined;
+    if (early?.release(this.#detach).leave) this.#hooks.leave();
+  }
+
   /** At each attach: what was typed before the first one goes in, and lost typing is said. */
   #attachedNow(): void {
     const early = this.#early;
@@ -161,6 +171,7 @@ export class TerminalView {
           this.#attachedNow();
         } else if (info.error) {
           this.#ended = true;
+          this.#neverAttached();
           this.#hooks.ended(info.error.message);
         }
         return;

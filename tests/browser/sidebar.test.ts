@@ -165,7 +165,12 @@ Deno.test({
           (f) => f === true,
         );
         await page.keyboard.press("Control+Backslash");
-        assertEquals(await page.evaluate("document.activeElement?.dataset?.pane"), "p2");
+        // Before the terminal is attached, the key waits until the detach key is known.
+        await waitOnPage(
+          "the pane's row to have the focus",
+          () => page.evaluate("document.activeElement?.dataset?.pane"),
+          (pane) => pane === "p2",
+        );
         // Every control has a visible label tied to it.
         await page.goto(page.url().replace(/#.*$/, "") + "#settings");
         await page.locator("#set-name").waitFor();
