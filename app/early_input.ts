@@ -124,10 +124,8 @@ export class EarlyInput {
         data.push(item);
         continue;
       }
-      const same = "fn" in item
-        ? "fn" in detach && item.fn === detach.fn
-        : "ctrl" in detach && item.ctrl === detach.ctrl;
-      if (same) return { data, leave: true, dropped: this.#dropped };
+      // Both spell a key the same way (`C-b`, `F12`).
+      if (item.name === detach.name) return { data, leave: true, dropped: this.#dropped };
       data.push(bytesOf(item));
     }
     return { data, leave: false, dropped: this.#dropped };

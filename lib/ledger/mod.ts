@@ -60,6 +60,7 @@ export type { Entry, ListResult, TaskRow } from "./rows.ts";
 export { LEDGER_VERSION } from "./schema.ts";
 export { ledgerStamp } from "./stamp.ts";
 export {
+  addHostLiveness,
   isShownState,
   isStoredState,
   listedKey,

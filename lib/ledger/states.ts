@@ -75,6 +75,23 @@ export function listedKey(host: string): string {
   return `${host}:*`;
 }
 
+/**
+ * Adds what is known of host `host` to `liveness`: its panes (by their ids
+ * on that host) when they were listed, or `null` when it cannot be reached.
+ */
+export function addHostLiveness(
+  liveness: Map<string, PaneLiveness>,
+  host: string,
+  panes: readonly { id: string; generation?: number | null }[] | null,
+): void {
+  if (panes === null) {
+    liveness.set(unreachableKey(host), { generation: null });
+    return;
+  }
+  liveness.set(listedKey(host), { generation: null });
+  for (const p of panes) liveness.set(paneKey(host, p.id), { generation: p.generation ?? null });
+}
+
 /** Whether a string is a stored state. */
 export function isStoredState(value: string): value is StoredState {
   return (STORED_STATES as readonly string[]).includes(value);

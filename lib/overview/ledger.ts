@@ -7,13 +7,7 @@
  */
 
 import { pathExists } from "../platform/files.ts";
-import {
-  isLockedError,
-  listedKey,
-  listToJson,
-  type PaneLiveness,
-  unreachableKey,
-} from "../ledger/mod.ts";
+import { addHostLiveness, isLockedError, listToJson, type PaneLiveness } from "../ledger/mod.ts";
 import { ledgerPlace, openAgentLedger } from "../skipper/mod.ts";
 import type { PaneInfo } from "../protocol/panes.ts";
 import type { HostView, LedgerView } from "./view.ts";
@@ -42,11 +36,11 @@ export function readLedgerView(
     panes.map((p) => [p.id, { generation: p.generation }]),
   );
   for (const host of options.hosts ?? []) {
-    if (host.state === "down") liveness.set(unreachableKey(host.host), { generation: null });
-    if (host.state !== "up") continue;
-    liveness.set(listedKey(host.host), { generation: null });
-    // A host's pane is keyed HOST:ID in a list, as the ledger keys it.
-    for (const p of host.panes) liveness.set(p.id, { generation: p.generation });
+    // A host not yet heard from is left out: its tasks show their stored state.
+    if (host.state === "unknown") continue;
+    // A list keys a host's pane HOST:ID; the host knows it by its own id.
+    const panes = host.panes.map((p) => ({ ...p, id: p.id.slice(host.host.length + 1) }));
+    addHostLiveness(liveness, host.host, host.state === "up" ? panes : null);
   }
   const exists = pathExists(place.path);
   try {

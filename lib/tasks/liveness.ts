@@ -11,12 +11,10 @@ import { SkiffError } from "../errors.ts";
 import { tryConnect } from "../client/connect.ts";
 import { parsePaneRef, withPane } from "../hosts/resolve.ts";
 import {
+  addHostLiveness,
   type LedgerPane,
-  listedKey,
   type Liveness,
-  paneKey,
   type PaneLiveness,
-  unreachableKey,
 } from "../ledger/mod.ts";
 import type { PaneInfo } from "../protocol/panes.ts";
 
@@ -111,14 +109,8 @@ export async function readLiveness(hosts: readonly string[] = []): Promise<Liven
     const unreachable: UnreachableHost[] = [];
     for (const host of hosts) {
       const listing = listed?.hosts.find((h) => h.host === host);
-      if (listing?.panes) {
-        liveness.set(listedKey(host), { generation: null });
-        for (const p of listing.panes) {
-          liveness.set(paneKey(host, p.id), { generation: p.generation ?? null });
-        }
-        continue;
-      }
-      liveness.set(unreachableKey(host), { generation: null });
+      addHostLiveness(liveness, host, listing?.panes ?? null);
+      if (listing?.panes) continue;
       unreachable.push({
         host,
         why: listing ? listing.why ?? listing.state : `no host '${host}' in projects.toml`,
