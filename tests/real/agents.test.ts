@@ -98,7 +98,9 @@ for (const agent of AGENTS) {
               .map((e) => `${String(e.time).slice(11, 23)} ${e.event} ${e.name ?? ""}`).join("\n");
             throw new Error(
               `${(error as Error).message}\n--- explain ---\n${explain.stdout}${explain.stderr}` +
-                `--- events ---\n${events}\n--- screen ---\n${screen.stdout}`,
+                `--- events ---\n${events}\n--- screen ---\n${screen.stdout}\n` +
+                // CI shows a failure's last lines: the reason goes there too.
+                `--- failed at ${at.pane}: ${(error as Error).message}`,
             );
           } finally {
             await stream.stop();

@@ -150,7 +150,9 @@ for (const agent of AGENTS) {
               }\n--- explain ${at.pane} ---\n${explain.stdout}${explain.stderr}` +
                 `--- screen ---\n${screen.stdout}\n--- skiffd.log (resume) ---\n${
                   log.split("\n").filter((l) => /resum|conversation|hook/.test(l)).join("\n")
-                }`,
+                }\n` +
+                // CI shows a failure's last lines: the reason goes there too.
+                `--- failed at ${at.pane}: ${(error as Error).message}`,
             );
           }
         }, secure ? { SKIFF_STATE_DIR: join(secure, "state") } : {});
@@ -209,10 +211,18 @@ async function resumeWalk(
   const second = await conversation(skiff, two, (c) => c.live && c.id !== first.id, "its own");
   assertEquals([first.agent, first.cwd], [agent, work]);
 
+  // Agents that say when a conversation starts (SessionStart) name the new one at a rotation.
+  const startHook = agent === "claude" || agent === "qwen" ||
+    (agent === "gemini" && hooksEverywhere);
   // The second pane's conversation rotates; its new id is followed.
   const rotates = agent !== "gemini" || hooksEverywhere;
   if (rotates) {
     await command(skiff, two, ROTATE[agent]!);
+    // Gemini and Qwen CLI are still busy with the rotation while their input box shows empty,
+    // and drop a paste that comes meanwhile; their SessionStart hook comes as it ends.
+    if (startHook) {
+      await conversation(skiff, two, (c) => c.id !== second.id, "the new conversation");
+    }
     await skiff.ok(["wait", two, "--until", "idle", "--timeout", "60"]);
     await prompt(skiff, two, `remember ${marks.three}`);
     await conversation(skiff, two, (c) => c.id !== second.id, "the new conversation");
@@ -221,8 +231,6 @@ async function resumeWalk(
   await crash(skiff);
   const restoring = performance.now();
   const restored = Date.now();
-  const startHook = agent === "claude" || agent === "qwen" ||
-    (agent === "gemini" && hooksEverywhere);
   await skiff.ok(["ls"]);
   for (const name of [one, two]) {
     at.pane = name;

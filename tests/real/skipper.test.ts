@@ -62,7 +62,9 @@ Deno.test({
           await flow(skiff);
         } catch (error) {
           const screen = await skiff.run(["capture", "p1"]);
-          throw new Error(`${(error as Error).message}\n--- screen ---\n${screen.stdout}`);
+          const reason = (error as Error).message;
+          // CI shows a failure's last lines: the reason goes there too.
+          throw new Error(`${reason}\n--- screen ---\n${screen.stdout}\n--- failed: ${reason}`);
         }
       });
     } finally {
