@@ -13,7 +13,7 @@ import { ptyReader } from "../platform/pty_reader.ts";
 import {
   foregroundGroup,
   type ForegroundProcess,
-  foregroundProcess,
+  ForegroundReader,
   processCwd,
 } from "../platform/proc.ts";
 import { IdleCollector } from "../platform/heap.ts";
@@ -55,6 +55,7 @@ export interface WireOptions {
 export class PaneProcess {
   #pty: Pty | undefined;
   #pid = 0;
+  readonly #front = new ForegroundReader();
   #frozen = false;
   #output: OutputQueue | undefined;
 
@@ -115,7 +116,7 @@ export class PaneProcess {
 
   /** The process in front of the terminal, when the platform can tell. */
   foreground(): ForegroundProcess | undefined {
-    return this.#pty ? foregroundProcess(this.#pid) : undefined;
+    return this.#pty ? this.#front.read(this.#pid) : undefined;
   }
 
   /** The process's working folder, while it runs and the platform can tell. */

@@ -28,14 +28,22 @@ function readProc(path: string): string | undefined {
   }
 }
 
+/** From a `/proc/PID/stat` line: the process's short name, and its terminal's foreground group. */
+function parseStat(stat: string): { comm: string; tpgid: number | undefined } {
+  // The command name may hold spaces and parentheses; fields resume after the last ')'.
+  const close = stat.lastIndexOf(")");
+  const fields = stat.slice(close + 2).split(" ");
+  const tpgid = Number(fields[5]);
+  return {
+    comm: stat.slice(stat.indexOf("(") + 1, close),
+    tpgid: Number.isInteger(tpgid) && tpgid > 0 ? tpgid : undefined,
+  };
+}
+
 /** Returns the foreground process group id of the terminal `pid` runs on. */
 export function foregroundGroup(pid: number): number | undefined {
   const stat = readProc(`/proc/${pid}/stat`);
-  if (!stat) return undefined;
-  // The command name may hold spaces and parentheses; fields resume after the last ')'.
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  const tpgid = Number(fields[5]);
-  return Number.isInteger(tpgid) && tpgid > 0 ? tpgid : undefined;
+  return stat ? parseStat(stat).tpgid : undefined;
 }
 
 /** Returns the name and argv of process `pid`. */
@@ -52,6 +60,54 @@ export function processInfo(pid: number): ForegroundProcess | undefined {
 export function foregroundProcess(pid: number): ForegroundProcess | undefined {
   const group = foregroundGroup(pid);
   return group === undefined ? undefined : processInfo(group);
+}
+
+/** How long a process in front is read whole before its argument vector is kept (ms). */
+export const ARGV_SETTLE_MS = 2000;
+
+/**
+ * Reads the process in front of one terminal again and again, as skiffd does
+ * for a pane at each listing and each look at its screen. Once the same
+ * process under the same name has been in front for {@linkcode ARGV_SETTLE_MS},
+ * its argument vector is kept and only its name is read again: an `exec`
+ * renames a process, and so does a Node.js program that sets its title. A
+ * process is read whole while it is new, since a child between its fork and
+ * its `exec` has its parent's name (skiffd, itself `deno`, starting a `deno`
+ * program). With a shell at its prompt that is one read where there were
+ * three, which is most of what `skiff ls` costs skiffd with many panes.
+ */
+export class ForegroundReader {
+  #last: { info: ForegroundProcess; since: number; settled: boolean } | undefined;
+
+  /** The process in front of the terminal that `pid` (the pane's child) runs on. */
+  read(pid: number, now: number = Date.now()): ForegroundProcess | undefined {
+    const stat = readProc(`/proc/${pid}/stat`);
+    if (!stat) return undefined;
+    const own = parseStat(stat);
+    const group = own.tpgid;
+    if (group === undefined) return undefined;
+    let comm = own.comm;
+    if (group !== pid) {
+      const front = readProc(`/proc/${group}/stat`);
+      if (!front) return undefined;
+      comm = parseStat(front).comm;
+    }
+    const last = this.#last;
+    const same = last?.info.pid === group && last.info.comm === comm;
+    if (same && last.settled) return { ...last.info, argv: [...last.info.argv] };
+    const info = processInfo(group);
+    if (!info) {
+      this.#last = undefined;
+      return undefined;
+    }
+    const since = same ? last.since : now;
+    this.#last = {
+      info: { ...info, argv: [...info.argv] },
+      since,
+      settled: now - since >= ARGV_SETTLE_MS,
+    };
+    return info;
+  }
 }
 
 /** Returns the working folder of process `pid`. */

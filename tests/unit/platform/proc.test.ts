@@ -1,7 +1,9 @@
 import { assert, assertEquals } from "../../helpers/assert.ts";
 import {
+  ARGV_SETTLE_MS,
   foregroundGroup,
   foregroundProcess,
+  ForegroundReader,
   killSession,
   processCwd,
   processInfo,
@@ -207,6 +209,76 @@ Deno.test({
         // Already gone.
       }
       await leader.status;
+    }
+  },
+});
+
+Deno.test({
+  name: "proc: a ForegroundReader follows the process in front, and an exec in it",
+  ignore: !isLinux,
+  async fn() {
+    using dir = tempDir();
+    // A shell on a terminal of its own: at its prompt it is in front.
+    const pty = await spawnPty("/bin/sh", [], {
+      cwd: dir.path,
+      env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", PS1: "$ " },
+      cols: 80,
+      rows: 24,
+    });
+    try {
+      const reader = new ForegroundReader();
+      const front = () => reader.read(pty.pid);
+      await until(() => front()?.pid === pty.pid, "the shell in front");
+      assertEquals(front(), foregroundProcess(pty.pid));
+      // A job in front: another process, its own argv.
+      pty.write(new TextEncoder().encode("sleep 31\r"));
+      await until(() => front()?.comm === "sleep", "sleep in front");
+      assertEquals(front()?.argv, ["sleep", "31"]);
+      assertEquals(front(), foregroundProcess(pty.pid));
+      pty.write(new TextEncoder().encode("\x03"));
+      await until(() => front()?.pid === pty.pid, "the shell back in front");
+      assertEquals(front()?.comm, "sh");
+      // An exec in the process in front keeps its pid: the new name and argv are read.
+      pty.write(new TextEncoder().encode("exec sleep 32\r"));
+      await until(() => front()?.comm === "sleep", "the exec'd sleep");
+      assertEquals(front()?.pid, pty.pid);
+      assertEquals(front()?.argv, ["sleep", "32"]);
+      // What it returns is a copy: changing it changes nothing the next read returns.
+      front()!.argv.push("changed");
+      assertEquals(front()?.argv, ["sleep", "32"]);
+    } finally {
+      pty.kill("SIGKILL");
+    }
+  },
+});
+
+Deno.test({
+  name: "proc: a ForegroundReader reads a new process whole: an exec under the same name is seen",
+  ignore: !isLinux,
+  async fn() {
+    using dir = tempDir();
+    // The shell in front execs another shell: the same pid and name, another argv (as skiffd,
+    // itself deno, forks a child that execs a deno program).
+    const pty = await spawnPty("/bin/sh", ["-c", 'sleep 0.3; exec /bin/sh -c "sleep 33" second'], {
+      cwd: dir.path,
+      env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" },
+      cols: 80,
+      rows: 24,
+    });
+    try {
+      const reader = new ForegroundReader();
+      const start = Date.now();
+      const first = reader.read(pty.pid, start);
+      assertEquals(first?.comm, "sh");
+      await until(
+        () => reader.read(pty.pid, start + 10)?.argv.includes("second") ?? false,
+        "the exec'd shell's argv",
+      );
+      // Settled: the argv is kept, and still followed by the name.
+      assertEquals(reader.read(pty.pid, start + ARGV_SETTLE_MS + 20)?.argv.at(-1), "second");
+      assertEquals(reader.read(pty.pid, start + ARGV_SETTLE_MS + 40)?.argv.at(-1), "second");
+    } finally {
+      pty.kill("SIGKILL");
     }
   },
 });
