@@ -40,6 +40,29 @@ export const LOADERS: Record<string, () => Promise<{ command: CommandSpec }>> = 
   completions: () => import("./completions.ts"),
 };
 
+/**
+ * The modules that others load by a computed name (`importLater`, see
+ * `lib/platform/later.ts`), keyed by their path from the repository's root:
+ * named here so that `deno compile` carries them too.
+ */
+export const LATER: Record<string, () => Promise<unknown>> = {
+  "lib/cli/completion_values.ts": () => import("../lib/cli/completion_values.ts"),
+  "lib/agents/checked_config.ts": () => import("../lib/agents/checked_config.ts"),
+  "lib/platform/apart.ts": () => import("../lib/platform/apart.ts"),
+  "lib/client/saved_panes.ts": () => import("../lib/client/saved_panes.ts"),
+  "lib/dash/ledger_follow.ts": () => import("../lib/dash/ledger_follow.ts"),
+  "lib/config/config.ts": () => import("../lib/config/config.ts"),
+  "lib/agents/registry.ts": () => import("../lib/agents/registry.ts"),
+  "lib/config/attach_keys.ts": () => import("../lib/config/attach_keys.ts"),
+  "lib/hosts/attach.ts": () => import("../lib/hosts/attach.ts"),
+  "lib/screen/screen.ts": () => import("../lib/screen/screen.ts"),
+  "lib/hosts/resolve.ts": () => import("../lib/hosts/resolve.ts"),
+  "lib/agents/launch.ts": () => import("../lib/agents/launch.ts"),
+  "lib/overview/hosts.ts": () => import("../lib/overview/hosts.ts"),
+  "lib/skipper/open.ts": () => import("../lib/skipper/open.ts"),
+  "lib/dash/deferred.ts": () => import("../lib/dash/deferred.ts"),
+};
+
 /** The command table with every command loaded through {@linkcode LOADERS}. */
 export const COMMANDS: CommandEntry[] = commandTable(async (name) =>
   (await LOADERS[name]()).command

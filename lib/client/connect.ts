@@ -8,6 +8,7 @@ import { SkiffError } from "../errors.ts";
 import { runtimeFiles, socketPath } from "../config/paths.ts";
 import { fileLockHeld } from "../platform/files.ts";
 import { ConnectionClosed, DaemonClient, linkSocketHost } from "./client.ts";
+import { importLater } from "../platform/later.ts";
 
 /** How long a command waits for a daemon it started. */
 const START_TIMEOUT_MS = 15_000;
@@ -52,8 +53,12 @@ export async function tryConnect(socket: string = socketPath()): Promise<DaemonC
  */
 export async function startDaemon(socket: string = socketPath()): Promise<DaemonClient> {
   // Loaded only to start skiffd: every other command stays light.
-  const { loadCheckedConfig } = await import("../agents/checked_config.ts");
-  const { spawnApart } = await import("../platform/apart.ts");
+  const { loadCheckedConfig } = await importLater<typeof import("../agents/checked_config.ts")>(
+    "lib/agents/checked_config.ts",
+  );
+  const { spawnApart } = await importLater<typeof import("../platform/apart.ts")>(
+    "lib/platform/apart.ts",
+  );
   loadCheckedConfig();
   const child = await spawnApart(["daemon", "run"], {
     unit: runtimeFiles(socket).daemonUnit,
@@ -94,7 +99,9 @@ export async function connectDaemon(options: ConnectOptions = {}): Promise<Daemo
   }
   if (options.pane !== undefined) {
     // Loaded only when no skiffd answers: a command that finds one stays light.
-    const { refuseUnsavedPane } = await import("./saved_panes.ts");
+    const { refuseUnsavedPane } = await importLater<typeof import("./saved_panes.ts")>(
+      "lib/client/saved_panes.ts",
+    );
     refuseUnsavedPane(socket, options.pane);
   }
   return await startDaemon(socket);

@@ -9,6 +9,7 @@ import { SkiffError } from "../errors.ts";
 import { socketPath } from "../config/paths.ts";
 import type { DaemonClient } from "./client.ts";
 import { daemonAlive, startDaemon, tryConnect } from "./connect.ts";
+import { importLater } from "../platform/later.ts";
 
 /** How long a stop may take before it counts as failed. */
 export const STOP_TIMEOUT_MS = 10_000;
@@ -83,7 +84,9 @@ export interface RestartOutcome {
  * skiffd is left alone.
  */
 export async function restartDaemon(socket: string = socketPath()): Promise<RestartOutcome> {
-  const { loadCheckedConfig } = await import("../agents/checked_config.ts");
+  const { loadCheckedConfig } = await importLater<typeof import("../agents/checked_config.ts")>(
+    "lib/agents/checked_config.ts",
+  );
   loadCheckedConfig();
   const stopped = await stopDaemon(socket, { restart: true });
   const client = await startDaemon(socket);

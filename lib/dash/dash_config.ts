@@ -6,6 +6,8 @@
  * @module
  */
 
+import { importLater } from "../platform/later.ts";
+
 /** What {@linkcode readDashConfig} found. */
 export interface DashConfig {
   /** The known agents' ids; none when the config cannot be read. */
@@ -17,9 +19,15 @@ export interface DashConfig {
 /** Reads the agents' ids and the detach key; a config that cannot be read gives no agents. */
 export async function readDashConfig(): Promise<DashConfig> {
   try {
-    const { loadConfig } = await import("../config/config.ts");
-    const { AgentRegistry } = await import("../agents/registry.ts");
-    const { describeKey } = await import("../config/attach_keys.ts");
+    const { loadConfig } = await importLater<typeof import("../config/config.ts")>(
+      "lib/config/config.ts",
+    );
+    const { AgentRegistry } = await importLater<typeof import("../agents/registry.ts")>(
+      "lib/agents/registry.ts",
+    );
+    const { describeKey } = await importLater<typeof import("../config/attach_keys.ts")>(
+      "lib/config/attach_keys.ts",
+    );
     const config = loadConfig();
     const agents = new AgentRegistry({ document: config.document, file: config.file })
       .profiles.map((p) => p.id);

@@ -17,11 +17,8 @@ import type { MethodName, ParamsOf, ResultOf } from "../protocol/methods.ts";
 import type { PaneInfo } from "../protocol/panes.ts";
 import type { Event } from "../protocol/events.ts";
 import type { DashActions } from "./actions.ts";
-import { handleKey } from "./controls.ts";
 import { renderFrame } from "./frame.ts";
 import { previewPane } from "./list_box.ts";
-import { readKeys } from "./key_reader.ts";
-import { attachFromDash } from "./open_pane.ts";
 import { type Layout, layout } from "./layout.ts";
 import { LedgerLoader } from "./ledger_loader.ts";
 import type { HostsFollow } from "../overview/hosts.ts";
@@ -31,8 +28,10 @@ import { type DashState, initialState, selectFirstPane } from "./state.ts";
 import { followSignals, TerminalHold, terminalSize, writeTerminal } from "./terminal.ts";
 import { FrameClock } from "./frame_clock.ts";
 import { SkiffdRequests } from "./skiffd_requests.ts";
-import { readDashConfig } from "./dash_config.ts";
-import { followDashEvents } from "./dash_events.ts";
+import { importLater } from "../platform/later.ts";
+
+/** The parts loaded as the first listing is asked for (see `deferred.ts`). */
+type Deferred = typeof import("./deferred.ts");
 
 /** Events after which a task's shown state may change (interrupted, gone). */
 const LEDGER_EVENTS = new Set(["exit", "gone", "pane-restored", "resync"]);
@@ -60,6 +59,7 @@ export class Dashboard implements DashActions {
   #layout: Layout;
   readonly #skiffd: SkiffdRequests;
   readonly #clock: FrameClock;
+  #deferred: Promise<Deferred> | undefined;
   #attached = false;
   #ended = false;
   #listing: Promise<void> | undefined;
@@ -176,7 +176,9 @@ export class Dashboard implements DashActions {
 
   /** Follows the other hosts of projects.toml, each a group of the list. */
   async #followHosts(): Promise<void> {
-    const { HostsFollow } = await import("../overview/hosts.ts");
+    const { HostsFollow } = await importLater<typeof import("../overview/hosts.ts")>(
+      "lib/overview/hosts.ts",
+    );
     if (this.#ended) return;
     this.#hosts = new HostsFollow({
       changed: () => {
@@ -232,7 +234,13 @@ export class Dashboard implements DashActions {
     return this.#listing;
   }
 
+  /** The parts the first frame does not need, loaded once. */
+  #later(): Promise<Deferred> {
+    return this.#deferred ??= importLater<Deferred>("lib/dash/deferred.ts");
+  }
+
   async #follow(): Promise<void> {
+    const { followDashEvents } = await this.#later();
     const end = await followDashEvents(this.#socket, {
       ended: () => this.#ended,
       live: () => {
@@ -261,6 +269,7 @@ export class Dashboard implements DashActions {
   // ---- Keys.
 
   async #readKeys(): Promise<void> {
+    const { handleKey, readKeys } = await this.#later();
     const gone = await readKeys({
       signal: this.#stopReading.signal,
       ended: () => this.#ended,
@@ -282,6 +291,7 @@ export class Dashboard implements DashActions {
     // The attached program sets its own modes; ours are undone first.
     writeTerminal("\x1b[?2004l\x1b[?7h\x1b[?25h\x1b[0m");
     try {
+      const { attachFromDash } = await this.#later();
       this.state.status = await attachFromDash(pane, { socket: this.#socket });
     } finally {
       this.#attached = false;
@@ -295,7 +305,9 @@ export class Dashboard implements DashActions {
   async openAgent(): Promise<void> {
     let opened;
     try {
-      const { openSkiffAgent } = await import("../skipper/open.ts");
+      const { openSkiffAgent } = await importLater<typeof import("../skipper/open.ts")>(
+        "lib/skipper/open.ts",
+      );
       opened = await openSkiffAgent({ client: await this.#skiffd.client() });
     } catch (error) {
       this.state.status = { text: `S: ${(error as Error).message}`, tone: "error" };
@@ -340,6 +352,7 @@ export class Dashboard implements DashActions {
 
   /** Reads the known agents' ids (for the new-pane prompt) and the detach key, after the first frame. */
   async #readAgents(): Promise<void> {
+    const { readDashConfig } = await this.#later();
     const config = await readDashConfig();
     this.#agents = config.agents;
     if (config.detachKey !== undefined) this.state.detachKey = config.detachKey;

@@ -29,6 +29,8 @@ export class FrameClock {
 
   /** A frame is drawn now: one that was due is not drawn again. */
   drawing(): void {
+    // Deno loads its timers on their first use (15 ms here): the first frame goes out before.
+    if (this.#frameTimer === undefined) return;
     clearTimeout(this.#frameTimer);
     this.#frameTimer = undefined;
   }
@@ -36,7 +38,8 @@ export class FrameClock {
   /** The frame is drawn; `ages` are the states' ages it shows, read at `now`. */
   drawn(ages: { panes: readonly PaneInfo[]; now: number } | undefined): void {
     this.#lastFrame = performance.now();
-    clearTimeout(this.#ageTimer);
+    if (this.#ageTimer !== undefined) clearTimeout(this.#ageTimer);
+    this.#ageTimer = undefined;
     if (!ages || ages.panes.length === 0) return;
     let next = Infinity;
     for (const pane of ages.panes) next = Math.min(next, agoChangesIn(pane.state_since, ages.now));

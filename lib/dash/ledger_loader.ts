@@ -9,6 +9,7 @@ import type { PaneInfo } from "../protocol/panes.ts";
 import type { HostView } from "../overview/view.ts";
 import type { LedgerFollow } from "./ledger_follow.ts";
 import type { LedgerState } from "./state.ts";
+import { importLater } from "../platform/later.ts";
 
 /** Options for {@linkcode LedgerLoader}. */
 export interface LedgerLoaderOptions {
@@ -36,14 +37,15 @@ export class LedgerLoader {
   /** Reads the ledger again, once the follower is loaded. */
   read(): void {
     if (this.#follow) return this.#follow.read();
-    this.#loading ??= import("./ledger_follow.ts").then(({ LedgerFollow }) => {
-      if (this.#options.ended()) return;
-      this.#follow = new LedgerFollow({
-        panes: this.#options.panes,
-        hosts: this.#options.hosts,
-        changed: this.#options.changed,
+    this.#loading ??= importLater<typeof import("./ledger_follow.ts")>("lib/dash/ledger_follow.ts")
+      .then(({ LedgerFollow }) => {
+        if (this.#options.ended()) return;
+        this.#follow = new LedgerFollow({
+          panes: this.#options.panes,
+          hosts: this.#options.hosts,
+          changed: this.#options.changed,
+        });
       });
-    });
     this.#loading.then(() => this.#follow?.read());
   }
 

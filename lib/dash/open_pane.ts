@@ -7,6 +7,7 @@
  */
 
 import type { DashState } from "./state.ts";
+import { importLater } from "../platform/later.ts";
 
 /**
  * Attaches this terminal to `pane` on the alternate screen the dashboard
@@ -20,7 +21,9 @@ export async function attachFromDash(
   try {
     // The dashboard holds the alternate screen already: the pane is drawn on it. A pane of
     // another host (HOST:ID) is attached through its link.
-    const { attachPane } = await import("../hosts/attach.ts");
+    const { attachPane } = await importLater<typeof import("../hosts/attach.ts")>(
+      "lib/hosts/attach.ts",
+    );
     const outcome = await attachPane(pane, { alternateScreen: false, socket: options.socket });
     const label = `${outcome.name} (${outcome.pane})`;
     const lines: Record<string, string> = {

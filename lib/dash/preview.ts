@@ -15,6 +15,7 @@ import type { DaemonClient } from "../client/client.ts";
 import { Frame, FrameReader } from "../protocol/frames.ts";
 import type { PaneInfo } from "../protocol/panes.ts";
 import type { Screen } from "../screen/screen.ts";
+import { importLater } from "../platform/later.ts";
 
 /**
  * The screen's module (xterm.js, a third of a second to load on a busy
@@ -24,7 +25,7 @@ let screenModule: Promise<typeof import("../screen/screen.ts")> | undefined;
 
 /** Starts loading the preview's screen module (the dashboard calls it after its first frame). */
 export function preloadScreen(): Promise<typeof import("../screen/screen.ts")> {
-  screenModule ??= import("../screen/screen.ts");
+  screenModule ??= importLater<typeof import("../screen/screen.ts")>("lib/screen/screen.ts");
   return screenModule;
 }
 
@@ -128,7 +129,9 @@ export class PanePreview {
       const client = await tryConnect(this.#options.socket).catch(() => undefined);
       return client && { client, ref: id };
     }
-    const { connectPane } = await import("../hosts/resolve.ts");
+    const { connectPane } = await importLater<typeof import("../hosts/resolve.ts")>(
+      "lib/hosts/resolve.ts",
+    );
     const connection = await connectPane(id, { start: false, waitMs: 5000 }).catch(() => undefined);
     return connection && { client: connection.client, ref: connection.pane };
   }

@@ -11,6 +11,7 @@ import { connectDaemon } from "../client/connect.ts";
 import { clientEnv } from "../client/env.ts";
 import type { MethodName, ParamsOf, ResultOf } from "../protocol/methods.ts";
 import type { NewPaneParams, PaneInfo } from "../protocol/panes.ts";
+import { importLater } from "../platform/later.ts";
 
 /** Asks skiffd (or another host's) for the dashboard. */
 export class SkiffdRequests {
@@ -40,7 +41,9 @@ export class SkiffdRequests {
   async call<M extends MethodName>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>> {
     const ref = (params as { pane?: unknown }).pane;
     if (typeof ref === "string" && ref.includes(":")) {
-      const { withPane } = await import("../hosts/resolve.ts");
+      const { withPane } = await importLater<typeof import("../hosts/resolve.ts")>(
+        "lib/hosts/resolve.ts",
+      );
       return await withPane(
         ref,
         (client, pane) =>
@@ -65,7 +68,9 @@ export class SkiffdRequests {
       client_env: clientEnv(),
     };
     if (agent) {
-      const { agentLaunchFor } = await import("../agents/launch.ts");
+      const { agentLaunchFor } = await importLater<typeof import("../agents/launch.ts")>(
+        "lib/agents/launch.ts",
+      );
       const launch = agentLaunchFor(agent);
       params.command = launch.command;
       params.env = launch.env;

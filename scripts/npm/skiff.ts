@@ -6,10 +6,11 @@
  * @module
  */
 
-import { COMMANDS } from "../../cmd/loaders.ts";
+import { COMMANDS, LATER } from "../../cmd/loaders.ts";
 import { runCli } from "../../lib/cli/run.ts";
 import type { CompleteKind } from "../../lib/cli/spec.ts";
 import { setSelfEntry } from "../../lib/platform/spawn_self.ts";
+import { useLoaders } from "../../lib/platform/later.ts";
 
 /**
  * The Deno flags `bin/skiff` passes, so that skiffd runs the same way.
@@ -19,6 +20,8 @@ import { setSelfEntry } from "../../lib/platform/spawn_self.ts";
 export const NPM_DENO_FLAGS = ["--no-config", "--node-modules-dir=manual"];
 
 setSelfEntry({ entry: import.meta.url, denoFlags: NPM_DENO_FLAGS });
+// The bundle's modules have no files of their own: what loads later loads through its chunks.
+useLoaders(LATER);
 // As in main.ts: completion values load only when a shell asks for them.
 const values = async (kind: CompleteKind) =>
   (await import("../../lib/cli/completion_values.ts")).completionValues(kind);
