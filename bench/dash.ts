@@ -28,7 +28,7 @@ const FLOODING = 20;
 const KEY_RUNS = 31;
 const PREVIEW_RUNS = 15;
 const IDLE_SECONDS = 5;
-const START_RUNS = 5;
+const START_RUNS = 9;
 
 /** A dashboard running on a PTY, with what it printed. */
 class Dash {

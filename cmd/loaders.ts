@@ -61,6 +61,7 @@ export const LATER: Record<string, () => Promise<unknown>> = {
   "lib/overview/hosts.ts": () => import("../lib/overview/hosts.ts"),
   "lib/skipper/open.ts": () => import("../lib/skipper/open.ts"),
   "lib/dash/deferred.ts": () => import("../lib/dash/deferred.ts"),
+  "lib/dash/dashboard.ts": () => import("../lib/dash/dashboard.ts"),
 };
 
 /** The command table with every command loaded through {@linkcode LOADERS}. */

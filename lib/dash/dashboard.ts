@@ -15,9 +15,11 @@ import { foldEvent } from "../overview/fold.ts";
 import { WorkspaceReader } from "../overview/workspace.ts";
 import type { MethodName, ParamsOf, ResultOf } from "../protocol/methods.ts";
 import type { PaneInfo } from "../protocol/panes.ts";
+import type { AskedListing } from "../overview/listing.ts";
 import type { Event } from "../protocol/events.ts";
 import type { DashActions } from "./actions.ts";
 import { renderFrame } from "./frame.ts";
+import { readKeys } from "./key_reader.ts";
 import { previewPane } from "./list_box.ts";
 import { type Layout, layout } from "./layout.ts";
 import { LedgerLoader } from "./ledger_loader.ts";
@@ -60,6 +62,10 @@ export class Dashboard implements DashActions {
   readonly #skiffd: SkiffdRequests;
   readonly #clock: FrameClock;
   #deferred: Promise<Deferred> | undefined;
+  /** skiffd's part of the first listing, asked for before the dashboard loaded; used once. */
+  #first: AskedListing | undefined;
+  /** Whether the events follower started. */
+  #following = false;
   #attached = false;
   #ended = false;
   #listing: Promise<void> | undefined;
@@ -69,9 +75,14 @@ export class Dashboard implements DashActions {
   #finish: (outcome: DashOutcome) => void = () => {};
   readonly finished: Promise<DashOutcome>;
 
-  /** A dashboard of the skiffd at `socket`, asking it on `client` first. */
-  constructor(socket: string, client: DaemonClient) {
+  /**
+   * A dashboard of the skiffd at `socket`, asking it on `client` first;
+   * `options.first` is skiffd's part of the first listing, when it was
+   * asked for already.
+   */
+  constructor(socket: string, client: DaemonClient, options: { first?: AskedListing } = {}) {
     this.#socket = socket;
+    this.#first = options.first;
     this.#skiffd = new SkiffdRequests(socket, client);
     this.#clock = new FrameClock({
       draw: () => this.#draw(),
@@ -100,12 +111,15 @@ export class Dashboard implements DashActions {
       ended: () => this.end({ code: Exit.OK }),
     });
     try {
-      // The first listing goes out before anything is drawn, on the connection already open:
-      // skiffd answers while the empty frame is drawn. The event stream's own listing (once
+      // The first listing went out before the dashboard's code loaded (or goes out now), on the
+      // connection already open: skiffd answers meanwhile. The event stream's own listing (once
       // subscribed) follows it, so nothing between the two is missed.
+      const arrived = this.#first?.arrived ?? false;
       this.relist();
-      this.#draw();
-      this.#follow();
+      // Nothing to show yet: an empty frame says so, unless the panes are here already.
+      if (!arrived) this.#draw();
+      // Keys are read from the start (what they do loads at the first one); the events follower
+      // starts once the first frame is drawn, or the first listing failed.
       this.#readKeys();
       return await this.finished;
     } finally {
@@ -205,7 +219,9 @@ export class Dashboard implements DashActions {
           const first = this.state.view === undefined;
           // On the open connection the requests go out at once, not after a turn of the loop.
           const client = this.#skiffd.open() ?? await this.#skiffd.client();
-          this.state.view = await this.#reader.read(client);
+          const asked = this.#first?.answer;
+          this.#first = undefined;
+          this.state.view = await this.#reader.read(client, asked);
           if (this.#hosts) {
             this.#hosts.sync();
             this.state.view.hosts = this.#hosts.hosts();
@@ -214,6 +230,7 @@ export class Dashboard implements DashActions {
             selectFirstPane(this.state);
             // The first frame with the panes goes out now, before anything else that waits.
             this.#draw();
+            this.#start();
             // What the first frame does not need loads after it.
             setTimeout(() => {
               preloadScreen();
@@ -227,11 +244,19 @@ export class Dashboard implements DashActions {
           this.#drawSoon();
         } catch {
           // skiffd went: the events follower lists again once it is back.
+          this.#start();
         }
       } while (this.#listAgain && !this.#ended);
       this.#listing = undefined;
     })();
     return this.#listing;
+  }
+
+  /** Starts following skiffd's events, once (which loads what keys do too). */
+  #start(): void {
+    if (this.#following || this.#ended) return;
+    this.#following = true;
+    this.#follow();
   }
 
   /** The parts the first frame does not need, loaded once. */
@@ -269,11 +294,11 @@ export class Dashboard implements DashActions {
   // ---- Keys.
 
   async #readKeys(): Promise<void> {
-    const { handleKey, readKeys } = await this.#later();
     const gone = await readKeys({
       signal: this.#stopReading.signal,
       ended: () => this.#ended,
       key: async (key) => {
+        const { handleKey } = await this.#later();
         await handleKey(this, key);
         if (!this.#ended) this.#draw();
       },

@@ -1,16 +1,16 @@
 /**
- * The parts of the dashboard its first frame does not need: the keys, the
- * events follower, the attach and the config's agents. The dashboard loads
- * them by a computed name as it asks skiffd for its first listing, so their
- * loading overlaps skiffd's answer instead of coming before the question.
- * Keys typed meanwhile wait in the terminal, and the events follower lists
- * again once it is subscribed, so nothing is lost by the wait.
+ * The parts of the dashboard its first frame does not need: what keys do,
+ * the events follower, the attach and the config's agents. The dashboard
+ * loads them by a computed name once its first frame is drawn (or at the
+ * first key, if that comes first), so that their loading is not in that
+ * frame's way. Keys read meanwhile wait for them, in order, and the events
+ * follower lists again once it is subscribed, so nothing is lost by the
+ * wait.
  *
  * @module
  */
 
 export { handleKey } from "./controls.ts";
-export { readKeys } from "./key_reader.ts";
 export { attachFromDash } from "./open_pane.ts";
 export { readDashConfig } from "./dash_config.ts";
 export { followDashEvents } from "./dash_events.ts";

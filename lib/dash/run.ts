@@ -9,7 +9,9 @@
 import { connectDaemon } from "../client/connect.ts";
 import { socketPath } from "../config/paths.ts";
 import { SkiffError } from "../errors.ts";
-import { Dashboard, type DashOutcome } from "./dashboard.ts";
+import { askAhead } from "../overview/listing.ts";
+import { importLater } from "../platform/later.ts";
+import type { DashOutcome } from "./dashboard.ts";
 
 /** Options for {@linkcode runDashboard}. */
 export interface DashOptions {
@@ -28,7 +30,10 @@ export async function runDashboard(options: DashOptions = {}): Promise<DashOutco
   }
   const socket = options.socket ?? socketPath();
   const client = await connectDaemon({ socket });
-  const dashboard = new Dashboard(socket, client);
+  // The first listing is asked for before the dashboard's code loads: skiffd answers meanwhile.
+  const first = askAhead(client);
+  const { Dashboard } = await importLater<typeof import("./dashboard.ts")>("lib/dash/dashboard.ts");
+  const dashboard = new Dashboard(socket, client, { first });
   // An error nobody caught still gives the terminal back before the program ends.
   const onError = () => dashboard.close();
   globalThis.addEventListener("error", onError);

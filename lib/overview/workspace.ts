@@ -12,18 +12,28 @@ import { projectsFile } from "../config/paths.ts";
 import { SkiffError } from "../errors.ts";
 import type { DaemonClient } from "../client/client.ts";
 import type { WorkspaceView } from "./view.ts";
+import { askListing, type Listing } from "./listing.ts";
 
 /** Reads the workspace; keeps the last good config between reads. */
 export class WorkspaceReader {
   #lastGood: Config | undefined;
 
-  /** Reads it through `client`. */
-  async read(client: DaemonClient): Promise<WorkspaceView> {
-    const [{ panes }, { sessions }, watcher] = await Promise.all([
-      client.call("pane.list"),
-      client.call("session.list"),
-      client.call("watch.status"),
-    ]);
+  /** Reads it through `client`; skiffd's part is `asked`, when it was asked for already. */
+  async read(client: DaemonClient, asked?: Promise<Listing>): Promise<WorkspaceView> {
+    const listing = asked ?? askListing(client);
+    // The config is read while skiffd answers.
+    let config;
+    try {
+      config = this.#config();
+    } catch (error) {
+      listing.catch(() => {});
+      throw error;
+    }
+    const { panes, sessions, watcher } = await listing;
+    return { panes, sessions, watcher, ...config };
+  }
+
+  #config(): Pick<WorkspaceView, "projects" | "skipper" | "config_error"> {
     let config: Config;
     let configError: string | null = null;
     try {
@@ -34,10 +44,7 @@ export class WorkspaceReader {
       config = this.#lastGood ?? parseConfig("", projectsFile(), false);
     }
     return {
-      panes,
-      sessions,
       projects: config.projects.map((p) => ({ name: p.name, root: p.root })),
-      watcher,
       skipper: {
         enabled: config.skiffAgent.enabled,
         name: config.skiffAgent.name,
