@@ -11,6 +11,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { ROOT } from "../helpers/skiff.ts";
 import { LATER } from "../../cmd/loaders.ts";
+import { moduleGraph } from "../helpers/module_graph.ts";
 
 function* walk(dir: string): Generator<string> {
   for (const entry of Deno.readDirSync(dir)) {
@@ -65,27 +66,11 @@ Deno.test("later imports: each loader of LATER loads a module that exports somet
   }
 });
 
-interface GraphModule {
-  specifier: string;
-  dependencies?: { code?: { specifier: string }; isDynamic?: boolean }[];
-}
-
 /** The modules Deno builds at the start of `entry` that it reaches only by a literal `import()`. */
 async function dynamicEdges(entry: string): Promise<string[]> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", entry],
-    cwd: ROOT,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert(out.success, new TextDecoder().decode(out.stderr));
-  const info = JSON.parse(new TextDecoder().decode(out.stdout)) as {
-    roots: string[];
-    modules: GraphModule[];
-  };
-  const deps = new Map(info.modules.map((m) => [m.specifier, m.dependencies ?? []]));
-  const reached = new Set<string>(info.roots);
-  const queue = [...info.roots];
+  const { root, imports: deps } = await moduleGraph(entry);
+  const reached = new Set<string>([root]);
+  const queue = [root];
   const dynamic: string[] = [];
   while (queue.length > 0) {
     const at = queue.shift()!;

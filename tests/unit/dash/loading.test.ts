@@ -6,32 +6,14 @@
  */
 
 import { assert, assertEquals } from "../../helpers/assert.ts";
-import { ROOT } from "../../helpers/skiff.ts";
-
-interface Dependency {
-  code?: { specifier: string };
-  isDynamic?: boolean;
-}
+import { moduleGraph } from "../../helpers/module_graph.ts";
 
 /**
  * The modules `file` loads before it runs: its static imports of values,
  * followed through (dynamic imports and type-only imports are left out).
  */
 async function graph(file: string): Promise<string[]> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", file],
-    cwd: ROOT,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert(out.success, new TextDecoder().decode(out.stderr));
-  const info = JSON.parse(new TextDecoder().decode(out.stdout));
-  const modules = new Map<string, Dependency[]>(
-    info.modules.map((m: { specifier: string; dependencies?: Dependency[] }) => [
-      m.specifier,
-      m.dependencies ?? [],
-    ]),
-  );
+  const { root, imports: modules } = await moduleGraph(file);
   const seen = new Set<string>();
   const visit = (specifier: string) => {
     if (seen.has(specifier)) return;
@@ -40,7 +22,7 @@ async function graph(file: string): Promise<string[]> {
       if (dep.code && !dep.isDynamic) visit(dep.code.specifier);
     }
   };
-  visit(info.roots[0]);
+  visit(root);
   return [...seen];
 }
 
