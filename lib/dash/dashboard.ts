@@ -31,9 +31,13 @@ import { followSignals, TerminalHold, terminalSize, writeTerminal } from "./term
 import { FrameClock } from "./frame_clock.ts";
 import { SkiffdRequests } from "./skiffd_requests.ts";
 import { importLater } from "../platform/later.ts";
+import { waitAtMost } from "../platform/wait.ts";
 
 /** The parts loaded as the first listing is asked for (see `deferred.ts`). */
 type Deferred = typeof import("./deferred.ts");
+
+/** How long a key typed before the first listing waits for it at most (ms). */
+const EARLY_KEY_WAIT_MS = 2000;
 
 /** Events after which a task's shown state may change (interrupted, gone). */
 const LEDGER_EVENTS = new Set(["exit", "gone", "pane-restored", "resync"]);
@@ -64,6 +68,9 @@ export class Dashboard implements DashActions {
   #deferred: Promise<Deferred> | undefined;
   /** skiffd's part of the first listing, asked for before the dashboard loaded; used once. */
   #first: AskedListing | undefined;
+  /** Resolves once the first listing was tried: it came, or it failed. */
+  readonly #firstTried: Promise<void>;
+  #tried: () => void = () => {};
   /** Whether the events follower started. */
   #following = false;
   #attached = false;
@@ -101,6 +108,7 @@ export class Dashboard implements DashActions {
       ended: () => this.#ended,
     });
     this.finished = new Promise((resolve) => this.#finish = resolve);
+    this.#firstTried = new Promise((resolve) => this.#tried = resolve);
   }
 
   /** Takes the terminal and runs until the person quits or skiffd stops for good. */
@@ -230,6 +238,7 @@ export class Dashboard implements DashActions {
             selectFirstPane(this.state);
             // The first frame with the panes goes out now, before anything else that waits.
             this.#draw();
+            this.#tried();
             this.#start();
             // What the first frame does not need loads after it.
             setTimeout(() => {
@@ -244,6 +253,7 @@ export class Dashboard implements DashActions {
           this.#drawSoon();
         } catch {
           // skiffd went: the events follower lists again once it is back.
+          this.#tried();
           this.#start();
         }
       } while (this.#listAgain && !this.#ended);
@@ -298,6 +308,9 @@ export class Dashboard implements DashActions {
       signal: this.#stopReading.signal,
       ended: () => this.#ended,
       key: async (key) => {
+        // A key typed before the panes were listed acts on them once they are (a skiffd that
+        // does not answer keeps no key, `q` above all, waiting for long).
+        if (!this.state.view) await waitAtMost(this.#firstTried, EARLY_KEY_WAIT_MS);
         const { handleKey } = await this.#later();
         await handleKey(this, key);
         if (!this.#ended) this.#draw();

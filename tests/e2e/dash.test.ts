@@ -504,3 +504,40 @@ Deno.test("dash: the detach key of [attach] comes back, and ? names it", async (
     }
   });
 });
+
+Deno.test("dash: keys typed before the panes are listed act on them once they are", async () => {
+  await withSkiff(async (skiff) => {
+    for (const name of ["first", "second", "third"]) {
+      await skiff.ok(["new", "--name", name, "--", ...BASH]);
+    }
+    // Typed at once, while the dashboard still starts: they wait for the list.
+    const term = await TestTerminal.start([Deno.execPath(), "run", "-A", "-q", MAIN, "dash"], {
+      env: skiff.env,
+      cwd: skiff.env.HOME,
+      cols: 120,
+      rows: 30,
+    });
+    try {
+      term.type("jj");
+      await term.waitForText(/watcher: /);
+      await waitFor(
+        "the selection on the third pane",
+        () => selectedRow(term)?.includes(" third "),
+        {
+          timeout: 10_000,
+        },
+      );
+      // And they keep working after.
+      term.type("k");
+      await waitFor(
+        "the selection on the second pane",
+        () => selectedRow(term)?.includes(" second "),
+        {
+          timeout: 10_000,
+        },
+      );
+    } finally {
+      term.kill();
+    }
+  });
+});
