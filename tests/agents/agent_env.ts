@@ -264,6 +264,27 @@ const OPENCODE_HOOK_EVENTS = [
   "permission.replied",
 ];
 
+/**
+ * Gives opencode's config folder the plugin kit that tests/agents/install.sh
+ * installed: opencode otherwise installs it with npm at each start that finds
+ * a plugin (Skiff's hooks, or the tests' own) and no kit, which takes 40-50 s
+ * and minutes under load. Hard links: npm replaces files, it does not write
+ * into them.
+ */
+async function seedOpencodeKit(dir: string): Promise<void> {
+  const kit = join(agentsDir(), "opencode-config");
+  if (!await Deno.stat(join(kit, "node_modules")).then(() => true, () => false)) return;
+  await Deno.mkdir(dir, { recursive: true });
+  for (const file of ["package.json", "package-lock.json"]) {
+    await Deno.copyFile(join(kit, file), join(dir, file));
+  }
+  const copy = await new Deno.Command("cp", {
+    args: ["-al", join(kit, "node_modules"), join(dir, "node_modules")],
+    stderr: "piped",
+  }).output();
+  if (!copy.success) throw new Error(`cp -al: ${new TextDecoder().decode(copy.stderr)}`);
+}
+
 const opencode: Recipe = async ({ home, llmPort, hooks }, env) => {
   Object.assign(env, {
     OPENCODE_DISABLE_AUTOUPDATE: "1",
@@ -272,6 +293,7 @@ const opencode: Recipe = async ({ home, llmPort, hooks }, env) => {
     OPENCODE_DISABLE_SHARE: "1",
   });
   const dir = join(home, ".config", "opencode");
+  await seedOpencodeKit(dir);
   await writeJson(join(dir, "opencode.json"), {
     $schema: "https://opencode.ai/config.json",
     autoupdate: false,

@@ -94,4 +94,31 @@ for agent in "${wanted[@]}"; do
     status=1
   fi
 done
+
+# opencode installs its plugin kit (@opencode-ai/plugin, the version of the CLI) into
+# ~/.config/opencode with npm on every start that finds a plugin there and no kit: 40-50 s,
+# and minutes under load. The tests give it a copy of this one (tests/agents/agent_env.ts).
+if [[ " ${wanted[*]} " == *" opencode "* ]]; then
+  ver="$(pin opencode version)"
+  kit="$agents_dir/opencode-config"
+  if [[ "$(installed_version "$kit" "@opencode-ai/plugin")" == "$ver" ]]; then
+    echo "opencode: its plugin kit @opencode-ai/plugin@$ver already in $kit (skipped)"
+  else
+    rm -rf "$kit"
+    mkdir -p "$kit"
+    printf '{\n  "dependencies": {\n    "@opencode-ai/plugin": "%s"\n  }\n}\n' "$ver" >"$kit/package.json"
+    if (
+      cd "$kit"
+      HOME="$scratch_home" npm_config_cache="$real_cache" npm_config_userconfig="$real_userconfig" \
+        npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false \
+        npm install --loglevel=error >"$kit.log" 2>&1
+    ); then
+      echo "opencode: plugin kit @opencode-ai/plugin@$ver installed in $kit"
+    else
+      echo "opencode: the plugin kit's npm install failed (log: $kit.log)" >&2
+      tail -n 20 "$kit.log" >&2 || true
+      status=1
+    fi
+  fi
+fi
 exit "$status"
