@@ -177,10 +177,12 @@ async function startTwo(
     llmPort: llm.port,
   });
   const names: [string, string] = [`${agent}-1`, `${agent}-2`];
+  // One after the other: two first starts in one HOME at once wait on each other's setup
+  // (Codex's state database backfill, opencode's database), for minutes under load.
   for (const name of names) {
     await skiff.ok(newAgentArgs(agent, launch, { cwd: work, name }));
+    await skiff.ok(["wait", name, "--until", "idle", "--timeout", "240"]);
   }
-  for (const name of names) await skiff.ok(["wait", name, "--until", "idle", "--timeout", "240"]);
   return { work, names };
 }
 
