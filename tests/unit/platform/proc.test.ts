@@ -268,8 +268,8 @@ Deno.test({
     try {
       const reader = new ForegroundReader();
       const start = Date.now();
-      const first = reader.read(pty.pid, start);
-      assertEquals(first?.comm, "sh");
+      // Right after the spawn the child may not have its terminal yet: wait for the shell.
+      await until(() => reader.read(pty.pid, start)?.comm === "sh", "the shell in front");
       await until(
         () => reader.read(pty.pid, start + 10)?.argv.includes("second") ?? false,
         "the exec'd shell's argv",
