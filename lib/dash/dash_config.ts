@@ -1,12 +1,15 @@
 /**
- * What the dashboard reads from the config, after its first frame (the
- * config's code is not needed to draw it): the known agents' ids, which the
- * new-pane prompt offers, and how the detach key is named in the help.
+ * What the dashboard reads from the config after its first frame: the known
+ * agents' ids, which the new-pane prompt offers, and how the detach key is
+ * named in the help. It loads with the dashboard's later parts
+ * (`deferred.ts`), so its imports are not in the first frame's way.
  *
  * @module
  */
 
-import { importLater } from "../platform/later.ts";
+import { loadConfig } from "../config/config.ts";
+import { AgentRegistry } from "../agents/registry.ts";
+import { describeKey } from "../config/attach_keys.ts";
 
 /** What {@linkcode readDashConfig} found. */
 export interface DashConfig {
@@ -17,17 +20,8 @@ export interface DashConfig {
 }
 
 /** Reads the agents' ids and the detach key; a config that cannot be read gives no agents. */
-export async function readDashConfig(): Promise<DashConfig> {
+export function readDashConfig(): DashConfig {
   try {
-    const { loadConfig } = await importLater<typeof import("../config/config.ts")>(
-      "lib/config/config.ts",
-    );
-    const { AgentRegistry } = await importLater<typeof import("../agents/registry.ts")>(
-      "lib/agents/registry.ts",
-    );
-    const { describeKey } = await importLater<typeof import("../config/attach_keys.ts")>(
-      "lib/config/attach_keys.ts",
-    );
     const config = loadConfig();
     const agents = new AgentRegistry({ document: config.document, file: config.file })
       .profiles.map((p) => p.id);

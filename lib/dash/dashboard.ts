@@ -391,7 +391,7 @@ export class Dashboard implements DashActions {
   /** Reads the known agents' ids (for the new-pane prompt) and the detach key, after the first frame. */
   async #readAgents(): Promise<void> {
     const { readDashConfig } = await this.#later();
-    const config = await readDashConfig();
+    const config = readDashConfig();
     this.#agents = config.agents;
     if (config.detachKey !== undefined) this.state.detachKey = config.detachKey;
   }

@@ -7,7 +7,7 @@
  */
 
 import type { DashState } from "./state.ts";
-import { importLater } from "../platform/later.ts";
+import { attachPane } from "../hosts/attach.ts";
 
 /**
  * Attaches this terminal to `pane` on the alternate screen the dashboard
@@ -20,10 +20,8 @@ export async function attachFromDash(
 ): Promise<DashState["status"]> {
   try {
     // The dashboard holds the alternate screen already: the pane is drawn on it. A pane of
-    // another host (HOST:ID) is attached through its link.
-    const { attachPane } = await importLater<typeof import("../hosts/attach.ts")>(
-      "lib/hosts/attach.ts",
-    );
+    // another host (HOST:ID) is attached through its link. (This module loads with the
+    // dashboard's later parts, `deferred.ts`, so the attach's code is not in the first frame's way.)
     const outcome = await attachPane(pane, { alternateScreen: false, socket: options.socket });
     const label = `${outcome.name} (${outcome.pane})`;
     const lines: Record<string, string> = {
