@@ -10,7 +10,7 @@
  * @module
  */
 
-import type { PaneInfo } from "../lib/protocol/panes.ts";
+import type { ListedPane } from "../lib/protocol/workspace.ts";
 import type { WorkspaceView } from "../lib/overview/view.ts";
 import { paneTasks, type TaskSummary } from "../lib/overview/tasks.ts";
 import { Connection } from "./connection.ts";
@@ -71,13 +71,13 @@ function paneHeader(id: string): HTMLElement {
 }
 
 /** A pane of the workspace by its id, or by `HOST:ID` for a pane of another host. */
-function findPane(view: WorkspaceView | undefined, id: string): PaneInfo | undefined {
+function findPane(view: WorkspaceView | undefined, id: string): ListedPane | undefined {
   if (!view) return undefined;
   return view.panes.find((p) => p.id === id) ??
     view.hosts?.flatMap((host) => host.panes).find((p) => p.id === id);
 }
 
-function fillPaneHeader(header: HTMLElement, pane: PaneInfo | undefined, note?: string): void {
+function fillPaneHeader(header: HTMLElement, pane: ListedPane | undefined, note?: string): void {
   if (!pane) {
     header.replaceChildren(
       h("h1", {}, header.dataset.pane ?? ""),

@@ -13,7 +13,7 @@
 import type { WorkspaceView } from "../lib/app/api.ts";
 import { agentIconState, iconMeaning } from "../lib/overview/watcher.ts";
 import { skiffAgentPane } from "../lib/overview/skiff_agent.ts";
-import type { PaneInfo } from "../lib/protocol/panes.ts";
+import type { ListedPane } from "../lib/protocol/workspace.ts";
 import { h, svg } from "./dom.ts";
 
 /** What the sidebar asks of the page. */
@@ -25,7 +25,7 @@ export interface SidebarActions {
 }
 
 /** The Skiff agent's pane, if its session exists. */
-export function agentPane(view: WorkspaceView): PaneInfo | null {
+export function agentPane(view: WorkspaceView): ListedPane | null {
   return skiffAgentPane(view.panes);
 }
 
@@ -53,7 +53,7 @@ function stateBadge(state: string): HTMLElement {
   return h("span", { class: `state state-${state}` }, state);
 }
 
-function paneRow(pane: PaneInfo, selected: string | null, actions: SidebarActions): HTMLElement {
+function paneRow(pane: ListedPane, selected: string | null, actions: SidebarActions): HTMLElement {
   const reasons = pane.unread_reasons.join(", ");
   return h(
     "li",
@@ -86,7 +86,7 @@ function paneRow(pane: PaneInfo, selected: string | null, actions: SidebarAction
 
 function sessionBlock(
   name: string,
-  panes: PaneInfo[],
+  panes: ListedPane[],
   selected: string | null,
   actions: SidebarActions,
 ): HTMLElement {
@@ -100,12 +100,12 @@ function sessionBlock(
 
 function group(
   title: string,
-  panes: PaneInfo[],
+  panes: ListedPane[],
   selected: string | null,
   actions: SidebarActions,
   note?: string,
 ): HTMLElement {
-  const sessions = new Map<string, PaneInfo[]>();
+  const sessions = new Map<string, ListedPane[]>();
   for (const pane of panes) {
     const list = sessions.get(pane.session_name) ?? [];
     list.push(pane);

@@ -16,7 +16,7 @@ import { byteSize } from "../protocol/agents.ts";
 import type { EventCursor, HelloResult } from "../protocol/daemon.ts";
 import type { MethodName, ParamsOf, ResultOf } from "../protocol/methods.ts";
 import { PROTOCOL_VERSION } from "../version.ts";
-import { noteDaemon, protocolMismatch } from "./skew.ts";
+import { noteDaemon, protocolMismatch, unknownMethod } from "./skew.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -59,6 +59,7 @@ export function linkSocketHost(path: string): string | undefined {
 /** Turns a protocol error into a {@linkcode SkiffError} with the matching exit code. */
 export function errorFromResponse(error: NonNullable<Response["error"]>): SkiffError {
   if (error.code === "protocol_mismatch") return protocolMismatch(error.message, error.details);
+  if (error.code === "unknown_method") return unknownMethod(error.message);
   const name = error.code.toUpperCase();
   const exit: ExitName = name in Exit
     ? name as ExitName

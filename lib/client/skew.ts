@@ -123,3 +123,16 @@ export function protocolMismatch(
       `this one to move skiffd back to ${VERSION}`;
   return new SkiffError(text, { exit: "PROTOCOL", details: facts });
 }
+
+/**
+ * The error for a request skiffd does not know (`Unknown method 'M'`, as
+ * every skiffd has said): it runs an older Skiff than this `skiff`, which
+ * asked for something added since. Exit `PROTOCOL`, with the method.
+ */
+export function unknownMethod(message: string): SkiffError {
+  const method = /'([^']+)'/.exec(message)?.[1] ?? null;
+  const text = method === null ? message : `skiffd does not know '${method}': it runs an older ` +
+    `Skiff than this skiff (${VERSION}); run 'skiff daemon upgrade' to move it to ${VERSION} ` +
+    `(every pane keeps running)`;
+  return new SkiffError(text, { exit: "PROTOCOL", details: { method } });
+}

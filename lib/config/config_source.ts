@@ -21,6 +21,7 @@ export class ConfigSource {
   readonly #onError: (message: string) => void;
   readonly #check: (config: Config) => void;
   #config: Config;
+  #error: string | null = null;
   #stamp = "";
   #checkedAt = 0;
 
@@ -66,11 +67,21 @@ export class ConfigSource {
       try {
         this.reload();
       } catch (error) {
-        this.#onError((error as Error).message);
+        this.#error = (error as Error).message;
+        this.#onError(this.#error);
         this.#stamp = this.#currentStamp();
       }
     }
     return this.#config;
+  }
+
+  /**
+   * Why the file could not be read when it was last looked at, or null when
+   * it could: while it is set, {@linkcode ConfigSource.get} gives the last
+   * good config.
+   */
+  get error(): string | null {
+    return this.#error;
   }
 
   /** Reads the file now; throws (keeping the old config) when it is broken. */
@@ -79,6 +90,7 @@ export class ConfigSource {
     const config = loadConfig(this.#file);
     this.#check(config);
     this.#config = config;
+    this.#error = null;
     this.#stamp = stamp;
     return this.#config;
   }

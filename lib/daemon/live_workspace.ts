@@ -19,7 +19,8 @@ import type { PaneWatch } from "./pane_watch.ts";
 import type { SavedPane, SavedSession, WorkspaceData } from "./workspace.ts";
 import type { LiveWorkspaceOptions, MakeAdopted, WorkspaceMemory } from "./workspace_options.ts";
 import type { PaneInfo } from "../protocol/panes.ts";
-import { paneInfo } from "./pane_info.ts";
+import type { ListedPane } from "../protocol/workspace.ts";
+import { listedPane, paneInfo } from "./pane_info.ts";
 import { WorkspaceSaver } from "./saver.ts";
 import { checkProgram, paneEnv } from "./pane_env.ts";
 import { SessionReaper } from "./reaper.ts";
@@ -84,6 +85,11 @@ export class LiveWorkspace {
   /** The current config. */
   get config(): Config {
     return this.#config;
+  }
+
+  /** Why `projects.toml` could not be read when last looked at (the last good config stands), or null. */
+  get configError(): string | null {
+    return this.#configSource.error;
   }
 
   /** The agent watch of a pane; throws NOT_FOUND when the pane is gone. */
@@ -370,13 +376,16 @@ export class LiveWorkspace {
 
   /** Describes a pane for `ls` and friends. */
   info(pane: Pane): PaneInfo {
-    const session = this.records.session(pane.saved.session);
-    return paneInfo(
-      pane,
-      session,
-      this.watches.get(pane)?.tracker,
-      this.#options.worktrees?.paneView(pane.saved.worktree),
-    );
+    return paneInfo(pane, this.listed(pane));
+  }
+
+  /** Describes a pane for a listing of the whole workspace: no look at the process in front. */
+  listed(pane: Pane): ListedPane {
+    return listedPane(pane, {
+      session: this.records.session(pane.saved.session),
+      tracker: this.watches.get(pane)?.tracker,
+      worktree: this.#options.worktrees?.paneView(pane.saved.worktree),
+    });
   }
 
   /**

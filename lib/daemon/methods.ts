@@ -11,6 +11,7 @@ import { encodeKeys } from "../screen/keys.ts";
 import { AGENT_METHODS } from "./agent_methods.ts";
 import { ENSURE_METHODS } from "./ensure_methods.ts";
 import { WATCH_METHODS } from "./watch_methods.ts";
+import { WORKSPACE_METHODS } from "./workspace_methods.ts";
 import { newPaneInWorktree, WORKTREE_METHODS, worktreeParams } from "./worktree_methods.ts";
 import type { ServiceMethodName } from "../protocol/app.ts";
 import type { MethodName } from "../protocol/methods.ts";
@@ -39,6 +40,7 @@ export const METHODS: MethodTable<Exclude<MethodName, "hello" | ServiceMethodNam
   ...ENSURE_METHODS,
   ...WATCH_METHODS,
   ...WORKTREE_METHODS,
+  ...WORKSPACE_METHODS,
   "daemon.status": (_params, ctx) => ctx.control.status(),
 
   "daemon.stop": (params, ctx) => {
@@ -147,13 +149,6 @@ export const METHODS: MethodTable<Exclude<MethodName, "hello" | ServiceMethodNam
     }
     return ctx.workspace.info(pane);
   },
-
-  "session.list": (_params, ctx) => ({
-    sessions: ctx.workspace.sessions.map((s) => ({
-      ...s,
-      panes: ctx.workspace.panes.filter((p) => p.saved.session === s.id).map((p) => p.id),
-    })),
-  }),
 
   "session.get": (params, ctx) => {
     const session = ctx.workspace.records.resolveSession(needString(params, "session"));

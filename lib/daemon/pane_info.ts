@@ -1,12 +1,14 @@
 /**
  * Builds the description of a pane that `skiff ls`, `pane.get` and `attach`
- * return; its shape is {@linkcode PaneInfo} in the protocol.
+ * return (its shape is {@linkcode PaneInfo} in the protocol), and the one a
+ * listing of the whole workspace returns ({@linkcode ListedPane}).
  *
  * @module
  */
 
 import type { AgentTracker } from "../agents/tracker.ts";
 import type { PaneInfo } from "../protocol/panes.ts";
+import type { ListedPane } from "../protocol/workspace.ts";
 import type { DiffStat, PaneWorktree } from "../protocol/worktrees.ts";
 import type { Pane } from "./pane.ts";
 import type { SavedSession } from "./workspace.ts";
@@ -19,13 +21,24 @@ export interface PaneWorktreeView {
   diff: DiffStat | null;
 }
 
-/** Builds the description of `pane`. */
-export function paneInfo(
-  pane: Pane,
-  session: SavedSession | undefined,
-  tracker?: AgentTracker,
-  worktree?: PaneWorktreeView | null,
-): PaneInfo {
+/** What a pane's description is made of besides the pane. */
+export interface PaneFacts {
+  /** The pane's session. */
+  session?: SavedSession;
+  /** The agent tracker watching the pane. */
+  tracker?: AgentTracker;
+  /** The pane's worktree, when it has one. */
+  worktree?: PaneWorktreeView | null;
+}
+
+/** Builds the full description of `pane` from its `listed` one: the process in front added. */
+export function paneInfo(pane: Pane, listed: ListedPane): PaneInfo {
+  return { ...listed, foreground: listed.pid === null ? null : pane.foreground() ?? null };
+}
+
+/** Builds the description of `pane` that a listing of the whole workspace holds. */
+export function listedPane(pane: Pane, facts: PaneFacts = {}): ListedPane {
+  const { session, tracker, worktree } = facts;
   const running = pane.status === "running";
   return {
     id: pane.id,
@@ -36,7 +49,6 @@ export function paneInfo(
     pid: running ? pane.pid : null,
     generation: pane.saved.generation,
     command: pane.saved.command,
-    foreground: running ? pane.foreground() ?? null : null,
     cwd: pane.saved.cwd,
     cols: pane.saved.cols,
     rows: pane.saved.rows,

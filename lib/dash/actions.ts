@@ -7,6 +7,7 @@
 
 import { SkiffError } from "../errors.ts";
 import type { PaneInfo } from "../protocol/panes.ts";
+import type { ListedPane } from "../protocol/workspace.ts";
 import type { MethodName, ParamsOf, ResultOf } from "../protocol/methods.ts";
 import type { DashState, Prompt } from "./state.ts";
 
@@ -40,7 +41,7 @@ export function say(state: DashState, text: string, tone: "info" | "error" = "in
 }
 
 /** A pane as the status row names it: `name (id)`. */
-export function label(pane: PaneInfo): string {
+export function label(pane: ListedPane): string {
   return `${pane.name} (${pane.id})`;
 }
 

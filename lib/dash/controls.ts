@@ -8,7 +8,7 @@
  */
 
 import { nextForAttention } from "../overview/attention.ts";
-import type { PaneInfo } from "../protocol/panes.ts";
+import type { ListedPane } from "../protocol/workspace.ts";
 import type { Key } from "./keys.ts";
 import { AGENT_KEY } from "./rows.ts";
 import { type DashState, moveSelection, rowsOf, selectedRow } from "./state.ts";
@@ -17,7 +17,7 @@ import { promptKey } from "./prompts.ts";
 import { ledgerKey, resultKey } from "./ledger_keys.ts";
 
 /** The selected pane, or a line that says why there is none. */
-function selectedPane(state: DashState, key: string): PaneInfo | string {
+function selectedPane(state: DashState, key: string): ListedPane | string {
   const row = selectedRow(state);
   if (row?.kind === "pane") return row.pane;
   if (row?.kind === "agent") {
@@ -38,7 +38,7 @@ async function openSelected(actions: DashActions): Promise<void> {
   await actions.open(row.pane.id);
 }
 
-function jump(actions: DashActions): PaneInfo | undefined {
+function jump(actions: DashActions): ListedPane | undefined {
   const state = actions.state;
   const panes = rowsOf(state).flatMap((row) => row.kind === "pane" ? [row.pane] : []);
   const agent = rowsOf(state)[0];

@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { PaneInfo } from "../protocol/panes.ts";
+import type { ListedPane } from "../protocol/workspace.ts";
 import { agoChangesIn } from "./text.ts";
 
 /** The shortest time between two frames (ms): about 60 a second at most. */
@@ -36,7 +36,7 @@ export class FrameClock {
   }
 
   /** The frame is drawn; `ages` are the states' ages it shows, read at `now`. */
-  drawn(ages: { panes: readonly PaneInfo[]; now: number } | undefined): void {
+  drawn(ages: { panes: readonly ListedPane[]; now: number } | undefined): void {
     this.#lastFrame = performance.now();
     if (this.#ageTimer !== undefined) clearTimeout(this.#ageTimer);
     this.#ageTimer = undefined;

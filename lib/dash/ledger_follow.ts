@@ -11,7 +11,7 @@
 import { ledgerStamp } from "../ledger/mod.ts";
 import { readLedgerView } from "../overview/ledger.ts";
 import { type PathWatch, watchPath } from "../platform/path_watch.ts";
-import type { PaneInfo } from "../protocol/panes.ts";
+import type { ListedPane } from "../protocol/workspace.ts";
 import type { HostView } from "../overview/view.ts";
 import { ledgerPlace } from "../skipper/ledger.ts";
 import type { LedgerState } from "./state.ts";
@@ -22,7 +22,7 @@ const LEDGER_WAIT_MS = 200;
 /** Follows the ledger; tells `changed` with each new reading. */
 export class LedgerFollow {
   readonly #changed: (ledger: LedgerState) => void;
-  readonly #panes: () => readonly PaneInfo[];
+  readonly #panes: () => readonly ListedPane[];
   readonly #hosts: () => readonly HostView[];
   #watch: PathWatch | undefined;
   #stamp = "";
@@ -34,7 +34,7 @@ export class LedgerFollow {
    */
   constructor(options: {
     changed: (ledger: LedgerState) => void;
-    panes: () => readonly PaneInfo[];
+    panes: () => readonly ListedPane[];
     hosts?: () => readonly HostView[];
   }) {
     this.#changed = options.changed;

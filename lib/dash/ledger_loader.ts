@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { PaneInfo } from "../protocol/panes.ts";
+import type { ListedPane } from "../protocol/workspace.ts";
 import type { HostView } from "../overview/view.ts";
 import type { LedgerFollow } from "./ledger_follow.ts";
 import type { LedgerState } from "./state.ts";
@@ -14,7 +14,7 @@ import { importLater } from "../platform/later.ts";
 /** Options for {@linkcode LedgerLoader}. */
 export interface LedgerLoaderOptions {
   /** skiffd's panes now. */
-  panes: () => readonly PaneInfo[];
+  panes: () => readonly ListedPane[];
   /** The other hosts as the list follows them now. */
   hosts: () => readonly HostView[];
   /** Told each new reading. */

@@ -7,7 +7,7 @@
  */
 
 import { agentIconState, watcherWord } from "../overview/watcher.ts";
-import type { PaneInfo } from "../protocol/panes.ts";
+import type { ListedPane } from "../protocol/workspace.ts";
 import type { Box } from "./layout.ts";
 import type { ListRow } from "./rows.ts";
 import { type DashState, scrollTo, selectedRow } from "./state.ts";
@@ -43,7 +43,7 @@ function paneLine(
   return row.done();
 }
 
-function agentLine(state: DashState, pane: PaneInfo | null, width: number): string {
+function agentLine(state: DashState, pane: ListedPane | null, width: number): string {
   const view = state.view!;
   const selected = state.selected === "agent";
   const row = new Row(width, selected ? STYLE.selected : "");
@@ -119,7 +119,7 @@ export function listBox(state: DashState, box: Box, rows: ListRow[]): string[] {
 }
 
 /** The pane the preview shows for the selection, if any. */
-export function previewPane(state: DashState, rows?: ListRow[]): PaneInfo | null {
+export function previewPane(state: DashState, rows?: ListRow[]): ListedPane | null {
   const row = selectedRow(state, rows);
   if (!row) return null;
   if (row.kind === "agent" || row.kind === "pane") return row.pane;

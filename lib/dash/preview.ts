@@ -13,7 +13,7 @@
 import { tryConnect } from "../client/connect.ts";
 import type { DaemonClient } from "../client/client.ts";
 import { Frame, FrameReader } from "../protocol/frames.ts";
-import type { PaneInfo } from "../protocol/panes.ts";
+import type { ListedPane } from "../protocol/workspace.ts";
 import type { Screen } from "../screen/screen.ts";
 import { importLater } from "../platform/later.ts";
 
@@ -41,7 +41,7 @@ export interface PreviewOptions {
 interface Target {
   id: string;
   generation: number;
-  status: PaneInfo["status"];
+  status: ListedPane["status"];
 }
 
 /** The selected pane's screen, followed live. */
@@ -81,7 +81,7 @@ export class PanePreview {
    * only when the pane, its process or its status changed, or when its
    * stream ended (skiffd reloaded or restarted); a size change resizes.
    */
-  follow(pane: PaneInfo | null): void {
+  follow(pane: ListedPane | null): void {
     if (!pane) return this.#stop();
     const same = this.#target?.id === pane.id && this.#target.generation === pane.generation &&
       this.#target.status === pane.status;
@@ -136,7 +136,7 @@ export class PanePreview {
     return connection && { client: connection.client, ref: connection.pane };
   }
 
-  async #watch(pane: PaneInfo, turn: number): Promise<void> {
+  async #watch(pane: ListedPane, turn: number): Promise<void> {
     const connected = await this.#connect(pane.id);
     const client = connected?.client;
     if (turn !== this.#turn) return client?.close();
@@ -186,7 +186,7 @@ export class PanePreview {
     });
   }
 
-  async #lastScreen(pane: PaneInfo, turn: number): Promise<void> {
+  async #lastScreen(pane: ListedPane, turn: number): Promise<void> {
     const connected = await this.#connect(pane.id);
     const client = connected?.client;
     try {

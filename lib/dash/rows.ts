@@ -11,7 +11,7 @@
 import { byAttention } from "../overview/attention.ts";
 import { isSkiffAgentPane, skiffAgentPane } from "../overview/skiff_agent.ts";
 import type { HostView, WorkspaceView } from "../overview/view.ts";
-import type { PaneInfo } from "../protocol/panes.ts";
+import type { ListedPane } from "../protocol/workspace.ts";
 
 /** How the list is ordered: projects and sessions, or attention first. */
 export type Sort = "tree" | "attention";
@@ -21,7 +21,7 @@ export const AGENT_KEY = "agent";
 
 /** One row of the list. */
 export type ListRow =
-  | { kind: "agent"; key: typeof AGENT_KEY; pane: PaneInfo | null }
+  | { kind: "agent"; key: typeof AGENT_KEY; pane: ListedPane | null }
   | { kind: "project"; key: null; name: string; counts: PaneCounts; known: boolean }
   | {
     kind: "host";
@@ -35,7 +35,7 @@ export type ListRow =
   | {
     kind: "pane";
     key: string;
-    pane: PaneInfo;
+    pane: ListedPane;
     host: string | null;
     branch: string | null;
     /** 0 in the attention sort, 1 under a project, 2 under a session. */
@@ -56,7 +56,7 @@ export interface PaneCounts {
 }
 
 /** The counts of `panes`. */
-export function countPanes(panes: readonly PaneInfo[]): PaneCounts {
+export function countPanes(panes: readonly ListedPane[]): PaneCounts {
   return {
     panes: panes.length,
     working: panes.filter((p) => p.state === "working").length,
@@ -66,15 +66,15 @@ export function countPanes(panes: readonly PaneInfo[]): PaneCounts {
 }
 
 /** Whether `pane` matches the filter text `filter` (lower case; empty matches all). */
-export function matches(pane: PaneInfo, filter: string): boolean {
+export function matches(pane: ListedPane, filter: string): boolean {
   if (filter === "") return true;
   const facts = [pane.name, pane.project ?? "", pane.session_name, pane.agent ?? "", pane.state];
   return facts.some((fact) => fact.toLowerCase().includes(filter));
 }
 
-function paneRow(pane: PaneInfo, depth: number): ListRow {
+function paneRow(pane: ListedPane, depth: number): ListRow {
   // A pane of another host has its host (and is keyed HOST:ID); a local one has none.
-  const extra = pane as PaneInfo & { host?: string | null };
+  const extra = pane as ListedPane & { host?: string | null };
   return {
     kind: "pane",
     key: pane.id,
@@ -85,8 +85,8 @@ function paneRow(pane: PaneInfo, depth: number): ListRow {
   };
 }
 
-function sessionRows(panes: readonly PaneInfo[]): ListRow[] {
-  const sessions = new Map<string, PaneInfo[]>();
+function sessionRows(panes: readonly ListedPane[]): ListRow[] {
+  const sessions = new Map<string, ListedPane[]>();
   for (const pane of panes) {
     const list = sessions.get(pane.session) ?? [];
     list.push(pane);
@@ -113,7 +113,7 @@ export function listRows(
   const shown = panes.filter((p) => matches(p, filter));
   const hosts = view.hosts ?? [];
   // A group shows while the filter keeps one of its panes or matches its own name.
-  const hidden = (name: string, kept: readonly PaneInfo[]) =>
+  const hidden = (name: string, kept: readonly ListedPane[]) =>
     filter !== "" && kept.length === 0 && !name.toLowerCase().includes(filter);
   if (options.sort === "attention") {
     const far = hosts.flatMap((h) => h.panes.filter((p) => matches(p, filter)));

@@ -6,7 +6,7 @@
  */
 
 import { firstLine, paneTasks } from "../overview/tasks.ts";
-import type { PaneInfo } from "../protocol/panes.ts";
+import type { ListedPane } from "../protocol/workspace.ts";
 import type { Box } from "./layout.ts";
 import type { ListRow } from "./rows.ts";
 import { type DashState, ledgerLines, scrollTo } from "./state.ts";
@@ -74,7 +74,7 @@ export function previewBox(
     title.add(facts.join(" · "));
     lines.push(title.done());
     // A pane of another host is keyed HOST:ID; its tasks are stored with the host.
-    const host = (pane as PaneInfo & { host?: string }).host ?? null;
+    const host = (pane as ListedPane & { host?: string }).host ?? null;
     const tasks = paneTasks(
       state.ledger?.rows ?? [],
       host === null ? pane.id : pane.id.slice(host.length + 1),

@@ -6,10 +6,10 @@
  * @module
  */
 
-import type { PaneInfo } from "../protocol/panes.ts";
+import type { ListedPane } from "../protocol/workspace.ts";
 
 /** A pane's place in the attention order: 0 waiting, 1 unread, 2 working, 3 the rest. */
-export function attentionRank(pane: Pick<PaneInfo, "state" | "unread">): number {
+export function attentionRank(pane: Pick<ListedPane, "state" | "unread">): number {
   if (pane.state === "waiting") return 0;
   if (pane.unread) return 1;
   if (pane.state === "working") return 2;
@@ -17,7 +17,7 @@ export function attentionRank(pane: Pick<PaneInfo, "state" | "unread">): number 
 }
 
 /** Whether a pane needs a person: it waits, or it is unread. */
-export function needsAttention(pane: Pick<PaneInfo, "state" | "unread">): boolean {
+export function needsAttention(pane: Pick<ListedPane, "state" | "unread">): boolean {
   return attentionRank(pane) <= 1;
 }
 
@@ -25,7 +25,7 @@ export function needsAttention(pane: Pick<PaneInfo, "state" | "unread">): boolea
  * `panes` in the attention order; panes of the same rank keep their order
  * (the sort is stable).
  */
-export function byAttention<T extends Pick<PaneInfo, "state" | "unread">>(
+export function byAttention<T extends Pick<ListedPane, "state" | "unread">>(
   panes: readonly T[],
 ): T[] {
   return panes.map((pane, i) => ({ pane, i, rank: attentionRank(pane) }))
@@ -38,7 +38,7 @@ export function byAttention<T extends Pick<PaneInfo, "state" | "unread">>(
  * waiting pane first (the next one in list order after `after`, going round),
  * else an unread one; `undefined` when none does.
  */
-export function nextForAttention<T extends Pick<PaneInfo, "id" | "state" | "unread">>(
+export function nextForAttention<T extends Pick<ListedPane, "id" | "state" | "unread">>(
   panes: readonly T[],
   after: string | null,
 ): T | undefined {

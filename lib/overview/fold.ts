@@ -9,13 +9,13 @@
  */
 
 import type { Event } from "../protocol/events.ts";
-import type { PaneInfo } from "../protocol/panes.ts";
+import type { ListedPane } from "../protocol/workspace.ts";
 import type { WatcherHealth } from "../protocol/watch.ts";
 
 /** The part of a listing that events change. */
 export interface LivePanes {
   /** Every pane. */
-  panes: PaneInfo[];
+  panes: ListedPane[];
   /** The watcher's health. */
   watcher: WatcherHealth;
 }

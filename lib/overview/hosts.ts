@@ -14,7 +14,7 @@
 
 import { loadConfig } from "../config/config.ts";
 import { hostNames } from "../hosts/config.ts";
-import type { PaneInfo } from "../protocol/panes.ts";
+import type { ListedPane } from "../protocol/workspace.ts";
 import { HostFollower, PANE_NEWS } from "../watch/host_follow.ts";
 import type { HostPane, HostView } from "./view.ts";
 
@@ -30,7 +30,7 @@ const LIST_EVENTS = new Set([
 ]);
 
 /** A host's pane as a list keeps it. */
-export function hostPane(host: string, pane: PaneInfo): HostPane {
+export function hostPane(host: string, pane: ListedPane): HostPane {
   return { ...pane, id: `${host}:${pane.id}`, host };
 }
 

@@ -9,7 +9,7 @@
 import { pathExists } from "../platform/files.ts";
 import { addHostLiveness, isLockedError, listToJson, type PaneLiveness } from "../ledger/mod.ts";
 import { ledgerPlace, openAgentLedger } from "../skipper/mod.ts";
-import type { PaneInfo } from "../protocol/panes.ts";
+import type { ListedPane } from "../protocol/workspace.ts";
 import type { HostView, LedgerView } from "./view.ts";
 
 /** Options for {@linkcode readLedgerView}. */
@@ -28,7 +28,7 @@ export interface ReadLedgerOptions {
 
 /** Reads the ledger where the settings put it; `panes` are skiffd's panes now. */
 export function readLedgerView(
-  panes: readonly PaneInfo[],
+  panes: readonly ListedPane[],
   options: ReadLedgerOptions,
 ): LedgerView {
   const place = ledgerPlace();

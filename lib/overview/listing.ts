@@ -1,31 +1,23 @@
 /**
- * Asking skiffd for what a list of the workspace shows, in one go: its panes,
- * its sessions and the watcher's health. Apart from the config's part (see
- * `workspace.ts`), so that the dashboard can ask before its own code loads.
+ * Asking skiffd for what a list of the workspace shows, in one request
+ * (`workspace.list`), so that the dashboard can ask before its own code
+ * loads.
  *
  * @module
  */
 
 import type { DaemonClient } from "../client/client.ts";
-import type { WorkspaceView } from "./view.ts";
+import type { WorkspaceListing } from "../protocol/workspace.ts";
 
-/** skiffd's part of a {@linkcode WorkspaceView}. */
-export type Listing = Pick<WorkspaceView, "panes" | "sessions" | "watcher">;
-
-/** Asks skiffd on `client`; the three requests go out at once, before this returns. */
-export async function askListing(client: DaemonClient): Promise<Listing> {
-  const [{ panes }, { sessions }, watcher] = await Promise.all([
-    client.call("pane.list"),
-    client.call("session.list"),
-    client.call("watch.status"),
-  ]);
-  return { panes, sessions, watcher };
+/** Asks skiffd on `client`; the request goes out before this returns. */
+export function askListing(client: DaemonClient): Promise<WorkspaceListing> {
+  return client.call("workspace.list");
 }
 
 /** A listing asked for ahead of its use: its answer, and whether the answer came. */
 export interface AskedListing {
   /** skiffd's answer. */
-  answer: Promise<Listing>;
+  answer: Promise<WorkspaceListing>;
   /** Whether it came (a failure counts as not). */
   arrived: boolean;
 }

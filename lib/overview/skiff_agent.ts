@@ -5,16 +5,16 @@
  * @module
  */
 
-import type { PaneInfo } from "../protocol/panes.ts";
+import type { ListedPane } from "../protocol/workspace.ts";
 import { SKIFF_AGENT_MARK } from "../protocol/sessions.ts";
 
 /** Whether `pane` belongs to the Skiff agent's session. */
-export function isSkiffAgentPane(pane: Pick<PaneInfo, "session_marks">): boolean {
+export function isSkiffAgentPane(pane: Pick<ListedPane, "session_marks">): boolean {
   return Object.hasOwn(pane.session_marks, SKIFF_AGENT_MARK);
 }
 
 /** The Skiff agent's pane, if its session exists: a running one first. */
-export function skiffAgentPane(panes: readonly PaneInfo[]): PaneInfo | null {
+export function skiffAgentPane(panes: readonly ListedPane[]): ListedPane | null {
   const mine = panes.filter(isSkiffAgentPane);
   return mine.find((p) => p.status === "running") ?? mine[0] ?? null;
 }

@@ -8,22 +8,12 @@
  */
 
 import type { TaskJson } from "../ledger/json.ts";
-import type { PaneInfo } from "../protocol/panes.ts";
-import type { SessionInfo } from "../protocol/sessions.ts";
-import type { WatcherHealth } from "../protocol/watch.ts";
+import type { ListedPane, SkipperSettings, WorkspaceListing } from "../protocol/workspace.ts";
 
-/** The Skiff agent as a list shows it: from its settings. */
-export interface SkipperSettings {
-  /** Whether it is on. */
-  enabled: boolean;
-  /** Its name. */
-  name: string;
-  /** The agent it runs. */
-  agent: string;
-}
+export type { ListedPane, SkipperSettings };
 
 /** A pane of another host, as a list keeps it: `id` is `HOST:ID`, `host` its host. */
-export type HostPane = PaneInfo & { host: string };
+export type HostPane = ListedPane & { host: string };
 
 /** One other host as a list shows it (see `hosts.ts`). */
 export interface HostView {
@@ -37,20 +27,8 @@ export interface HostView {
   panes: HostPane[];
 }
 
-/** Everything a list of the workspace shows. */
-export interface WorkspaceView {
-  /** Every pane. */
-  panes: PaneInfo[];
-  /** Every session. */
-  sessions: SessionInfo[];
-  /** The projects of `projects.toml`. */
-  projects: { name: string; root: string }[];
-  /** The watcher's health. */
-  watcher: WatcherHealth;
-  /** The Skiff agent's settings (the last good ones while `projects.toml` is broken). */
-  skipper: SkipperSettings;
-  /** Why `projects.toml` cannot be read (the line the CLI prints), or null. */
-  config_error: string | null;
+/** Everything a list of the workspace shows: skiffd's listing and the other hosts. */
+export interface WorkspaceView extends WorkspaceListing {
   /** The other hosts of `projects.toml`, each with its panes (absent: not followed). */
   hosts?: HostView[];
 }

@@ -14,7 +14,7 @@
  * @module
  */
 
-import type { PaneInfo } from "../protocol/panes.ts";
+import type { ListedPane } from "../protocol/workspace.ts";
 import type { WatcherHealth } from "../protocol/watch.ts";
 
 /** The icon's three looks. */
@@ -23,8 +23,8 @@ export type IconState = "still" | "turning" | "alarm";
 /** The icon's look, from the watcher's health, the Skiff agent's pane and every pane. */
 export function agentIconState(
   watcher: WatcherHealth | null,
-  agentPane: PaneInfo | null,
-  panes: readonly PaneInfo[],
+  agentPane: ListedPane | null,
+  panes: readonly ListedPane[],
 ): IconState {
   if (!watcher || !watcher.running || !watcher.ok) return "alarm";
   if (!agentPane || agentPane.state !== "idle") return "still";

@@ -14,6 +14,7 @@ import type { PaneMethods } from "./panes.ts";
 import type { SessionEnsureMethods } from "./session_ensure.ts";
 import type { SessionMethods } from "./sessions.ts";
 import type { WatchMethods } from "./watch.ts";
+import type { WorkspaceMethods } from "./workspace.ts";
 import type { WorktreeMethods } from "./worktrees.ts";
 
 /** Every method: name → `{params, result}`. */
@@ -26,6 +27,7 @@ export interface Methods
     DaemonMethods,
     WatchMethods,
     WorktreeMethods,
+    WorkspaceMethods,
     AppMethods,
     HostMethods {}
 

@@ -19,3 +19,4 @@ export * from "./watch.ts";
 export * from "./app.ts";
 export * from "./hosts.ts";
 export * from "./worktrees.ts";
+export * from "./workspace.ts";

@@ -1,12 +1,17 @@
 /**
  * Version skew between `skiff` and skiffd: an older skiffd earns a one-line
  * hint on stderr (never in `--json` results), `daemon status` shows both
- * versions, and another protocol version is refused in one line, exit 18.
+ * versions, and another protocol version is refused in one line, exit 18;
+ * a request an older skiffd does not know is refused the same way, and the
+ * dashboard lists such a skiffd the old way.
  */
 
+import { DaemonClient } from "../../lib/client/client.ts";
+import { SkiffError } from "../../lib/errors.ts";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { makeCheckout } from "../helpers/checkout.ts";
-import { withSkiff } from "../helpers/skiff.ts";
+import { openDash, rowWith } from "../helpers/dash.ts";
+import { BASH, withSkiff } from "../helpers/skiff.ts";
 import { PROTOCOL_VERSION, VERSION } from "../../lib/version.ts";
 
 function assertStringIncludes(text: string, part: string, message?: string): void {
@@ -114,5 +119,58 @@ Deno.test("another protocol: one line that says which side is older and what to 
     });
   } finally {
     await newer.remove();
+  }
+});
+
+Deno.test("a skiffd older than workspace.list: exit 18 naming the request, and the dashboard lists it piece by piece", async () => {
+  // The skiffd of a Skiff from before `workspace.list`: it answers as every skiffd does to a
+  // method it does not know.
+  const old = await makeCheckout({
+    version: "0.0.1",
+    edits: [{
+      path: "lib/daemon/workspace_methods.ts",
+      find: `"workspace.list": (_params, ctx) => {`,
+      replace: `"workspace.none": (_params: unknown, ctx: any) => {`,
+    }],
+  });
+  try {
+    await withSkiff(async (skiff) => {
+      const src = `${skiff.root}/src`;
+      await Deno.mkdir(src, { recursive: true });
+      await Deno.mkdir(skiff.env.SKIFF_CONFIG_DIR, { recursive: true });
+      await Deno.writeTextFile(skiff.configFile, `[projects.api]\nroot = "${src}"\n`);
+      await skiff.ok(["daemon", "start"], { main: old.main });
+      await skiff.ok(["new", "--project", "api", "--name", "build", "--", ...BASH], {
+        main: old.main,
+      });
+
+      const client = await DaemonClient.connect(skiff.socket);
+      try {
+        const refused = await client.call("workspace.list").then(
+          () => new Error("an older skiffd answered workspace.list"),
+          (error) => error,
+        );
+        assert(refused instanceof SkiffError, String(refused));
+        assertEquals([refused.code, refused.details.method], [18, "workspace.list"]);
+        assertEquals(
+          refused.message,
+          `skiffd does not know 'workspace.list': it runs an older Skiff than this skiff ` +
+            `(${VERSION}); run 'skiff daemon upgrade' to move it to ${VERSION} (every pane keeps running)`,
+        );
+      } finally {
+        client.close();
+      }
+
+      // The dashboard still shows the older skiffd's panes and the projects.
+      const term = await openDash(skiff, { ready: / build /, cols: 100, rows: 20 });
+      try {
+        assertMatch(rowWith(term, /^ api /)!, /api +1 pane/);
+        assertMatch(rowWith(term, /^[ ›] +build /)!, /build +- +shell/);
+      } finally {
+        term.kill();
+      }
+    });
+  } finally {
+    await old.remove();
   }
 });
