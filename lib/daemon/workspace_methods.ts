@@ -5,8 +5,8 @@
  * @module
  */
 
+import { listedSettings } from "../config/listed.ts";
 import type { SessionInfo } from "../protocol/sessions.ts";
-import type { WorkspaceListing } from "../protocol/workspace.ts";
 import type { LiveWorkspace } from "./live_workspace.ts";
 import type { MethodTable } from "./method_types.ts";
 
@@ -21,22 +21,6 @@ function sessionInfos(workspace: LiveWorkspace): SessionInfo[] {
   return workspace.sessions.map((s) => ({ ...s, panes: panes.get(s.id) ?? [] }));
 }
 
-/** The projects and the Skiff agent's settings as a list shows them, from the config skiffd runs with. */
-function configFacts(
-  workspace: LiveWorkspace,
-): Pick<WorkspaceListing, "projects" | "skipper" | "config_error"> {
-  const config = workspace.config;
-  return {
-    projects: config.projects.map((p) => ({ name: p.name, root: p.root })),
-    skipper: {
-      enabled: config.skiffAgent.enabled,
-      name: config.skiffAgent.name,
-      agent: config.skiffAgent.agent,
-    },
-    config_error: workspace.configError,
-  };
-}
-
 /** The listing methods by name. */
 export const WORKSPACE_METHODS: MethodTable<"session.list" | "workspace.list"> = {
   "session.list": (_params, ctx) => ({ sessions: sessionInfos(ctx.workspace) }),
@@ -47,7 +31,8 @@ export const WORKSPACE_METHODS: MethodTable<"session.list" | "workspace.list"> =
       panes: ctx.workspace.panes.map((p) => ctx.workspace.listed(p)),
       sessions: sessionInfos(ctx.workspace),
       watcher: ctx.watcher.status(),
-      ...configFacts(ctx.workspace),
+      ...listedSettings(ctx.workspace.config),
+      config_error: ctx.workspace.configError,
     };
   },
 };

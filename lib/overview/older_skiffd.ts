@@ -9,6 +9,7 @@
  */
 
 import { type Config, loadConfig, parseConfig } from "../config/config.ts";
+import { listedSettings } from "../config/listed.ts";
 import { projectsFile } from "../config/paths.ts";
 import { SkiffError } from "../errors.ts";
 import type { DaemonClient } from "../client/client.ts";
@@ -47,12 +48,7 @@ export class OlderSkiffdListing {
       config = this.#lastGood ?? parseConfig("", projectsFile(), false);
     }
     return {
-      projects: config.projects.map((p) => ({ name: p.name, root: p.root })),
-      skipper: {
-        enabled: config.skiffAgent.enabled,
-        name: config.skiffAgent.name,
-        agent: config.skiffAgent.agent,
-      },
+      ...listedSettings(config),
       config_error: configError,
     };
   }
