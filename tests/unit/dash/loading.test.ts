@@ -1,8 +1,8 @@
 /**
  * The dashboard loads only for `skiff dash`: no other command's module graph
  * holds lib/dash, and what it loads up to its first frame (the start, then
- * the dashboard's own code while skiffd answers) leaves xterm.js and SQLite
- * for after it.
+ * the dashboard's own code while skiffd answers) leaves xterm.js, SQLite and
+ * the config reader for after it.
  */
 
 import { assert, assertEquals } from "../../helpers/assert.ts";
@@ -35,7 +35,7 @@ Deno.test("loading: ls, new, attach, send and events do not load the dashboard",
   }
 });
 
-Deno.test("loading: the dashboard's first frame needs neither xterm.js nor SQLite", async () => {
+Deno.test("loading: the dashboard's first frame needs neither xterm.js, SQLite nor the config reader", async () => {
   const start = await graph("cmd/dash.ts");
   assert(start.some((m) => m.endsWith("/lib/dash/run.ts")), "the start's graph holds the runner");
   // The dashboard's own code loads once the first listing is asked for, before the first frame.
@@ -47,7 +47,9 @@ Deno.test("loading: the dashboard's first frame needs neither xterm.js nor SQLit
   assert(modules.some((m) => m.endsWith("/lib/dash/frame.ts")), "the first frame's graph");
   const heavy = modules.filter((m) =>
     m.includes("@xterm") || m.includes("/lib/ledger/") || m.includes("/lib/skipper/") ||
-    m.endsWith("/lib/screen/screen.ts") || m.startsWith("ink") || m.startsWith("react")
+    m.endsWith("/lib/screen/screen.ts") || m.startsWith("ink") || m.startsWith("react") ||
+    // skiffd answers the projects with the panes (workspace.list): no TOML to read first.
+    m.endsWith("/lib/config/config.ts") || m.includes("smol-toml")
   );
   assertEquals(heavy, []);
 });
