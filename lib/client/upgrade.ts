@@ -91,7 +91,7 @@ export async function upgradeDaemon(options: UpgradeOptions = {}): Promise<Upgra
     });
   } catch (error) {
     if (!(error instanceof ConnectionClosed)) {
-      if (error instanceof SkiffError && /^Unknown method 'daemon\.upgrade'/.test(error.message)) {
+      if (error instanceof SkiffError && error.details.method === "daemon.upgrade") {
         throw new SkiffError(
           `skiffd ${before.version} predates 'skiff daemon upgrade' and cannot be upgraded in ` +
             "place; 'skiff daemon restart' restarts it (every pane comes back as a new shell)",

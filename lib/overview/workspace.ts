@@ -20,17 +20,18 @@ export class WorkspaceReader {
 
   /** Reads it through `client`; skiffd's answer is `asked`, when it was asked for already. */
   async read(client: DaemonClient, asked?: Promise<WorkspaceListing>): Promise<WorkspaceListing> {
+    try {
+      return await (asked ?? askListing(client));
+    } catch (error) {
+      // An older skiffd does not know the method: the connection is fine, and stays in use. It is
+      // asked again each time, since `skiff daemon upgrade` may have brought one that knows it.
+      if (!(error instanceof SkiffError && error.exit === "PROTOCOL")) throw error;
+    }
     if (!this.#older) {
-      try {
-        return await (asked ?? askListing(client));
-      } catch (error) {
-        // An older skiffd does not know the method: the connection is fine, and stays in use.
-        if (!(error instanceof SkiffError && error.exit === "PROTOCOL")) throw error;
-        const { OlderSkiffdListing } = await importLater<typeof import("./older_skiffd.ts")>(
-          "lib/overview/older_skiffd.ts",
-        );
-        this.#older ??= new OlderSkiffdListing();
-      }
+      const { OlderSkiffdListing } = await importLater<typeof import("./older_skiffd.ts")>(
+        "lib/overview/older_skiffd.ts",
+      );
+      this.#older ??= new OlderSkiffdListing();
     }
     return await this.#older.read(client);
   }
