@@ -14,11 +14,11 @@
  * @module
  */
 
-import { projectsFile } from "../config/paths.ts";
 import { isLockedError, ledgerStamp, openLedger } from "../ledger/mod.ts";
 import { type PathWatch, watchPath } from "../platform/path_watch.ts";
 import { ledgerPlace } from "../skipper/ledger.ts";
 import type { Followed } from "./api.ts";
+import { ConfigFollower } from "../overview/config_follow.ts";
 import { HostsFollow } from "../overview/hosts.ts";
 import type { HostView } from "../overview/view.ts";
 
@@ -41,38 +41,6 @@ export interface FollowMember {
 export interface FollowOptions {
   /** Writes a line to skiffd's log. */
   log: (line: string) => void;
-}
-
-/** Follows `projects.toml`: tells `changed` when its text changed (or it came or went). */
-class ConfigFollower {
-  readonly #file = projectsFile();
-  readonly #watch: PathWatch;
-  #text: string;
-
-  constructor(changed: () => void, log: (line: string) => void) {
-    this.#text = this.#read();
-    this.#watch = watchPath(this.#file, {
-      changed: () => {
-        const text = this.#read();
-        if (text === this.#text) return;
-        this.#text = text;
-        changed();
-      },
-      trouble: (why) => log(`app: ${why}; projects.toml is looked at every few seconds`),
-    });
-  }
-
-  #read(): string {
-    try {
-      return `text:${Deno.readTextFileSync(this.#file)}`;
-    } catch (error) {
-      return error instanceof Deno.errors.NotFound ? "missing" : `problem:${error}`;
-    }
-  }
-
-  close(): void {
-    this.#watch.close();
-  }
 }
 
 /** Whether another process still holds the ledger at `path` locked; never waits for it. */
@@ -188,7 +156,7 @@ export class Follow {
         // The settings may move the ledger, and add or remove hosts.
         this.#ledger?.check();
         this.#hosts?.sync();
-      }, this.#log);
+      }, { log: (line) => this.#log(`app: ${line}`) });
       this.#hosts ??= new HostsFollow({ changed: () => this.#tell("hosts"), log: this.#log });
     } else {
       this.#config?.close();

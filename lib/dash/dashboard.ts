@@ -24,6 +24,7 @@ import { previewPane } from "./list_box.ts";
 import { type Layout, layout } from "./layout.ts";
 import { LedgerLoader } from "./ledger_loader.ts";
 import type { HostsFollow } from "../overview/hosts.ts";
+import type { ConfigFollower } from "../overview/config_follow.ts";
 import { Painter } from "./painter.ts";
 import { PanePreview, preloadScreen } from "./preview.ts";
 import { type DashState, initialState, selectFirstPane } from "./state.ts";
@@ -60,8 +61,9 @@ export class Dashboard implements DashActions {
   readonly #preview: PanePreview;
   /** The ledger's follower (loaded after the first frame). */
   readonly #ledger: LedgerLoader;
-  /** The other hosts' panes, followed once the first frame is drawn. */
+  /** The other hosts' panes and projects.toml, followed once the first frame is drawn. */
   #hosts: HostsFollow | undefined;
+  #config: ConfigFollower | undefined;
   #layout: Layout;
   readonly #skiffd: SkiffdRequests;
   readonly #clock: FrameClock;
@@ -151,6 +153,7 @@ export class Dashboard implements DashActions {
     this.#preview.close();
     this.#ledger.close();
     this.#hosts?.close();
+    this.#config?.close();
     this.#skiffd.close();
     this.#hold.giveBack();
   }
@@ -196,12 +199,14 @@ export class Dashboard implements DashActions {
     return this.#skiffd.call(method, params);
   }
 
-  /** Follows the other hosts of projects.toml, each a group of the list. */
-  async #followHosts(): Promise<void> {
-    const { HostsFollow } = await importLater<typeof import("../overview/hosts.ts")>(
-      "lib/overview/hosts.ts",
-    );
+  /** Follows projects.toml (a change lists again) and the other hosts it names, each a group. */
+  async #followConfig(): Promise<void> {
+    const [{ HostsFollow }, { ConfigFollower }] = await Promise.all([
+      importLater<typeof import("../overview/hosts.ts")>("lib/overview/hosts.ts"),
+      this.#later(),
+    ]);
     if (this.#ended) return;
+    this.#config = new ConfigFollower(() => this.relist());
     this.#hosts = new HostsFollow({
       changed: () => {
         if (!this.state.view || !this.#hosts) return;
@@ -244,7 +249,7 @@ export class Dashboard implements DashActions {
             setTimeout(() => {
               preloadScreen();
               this.#readAgents();
-              this.#followHosts();
+              this.#followConfig();
             }, 0);
           }
           // Which tasks show interrupted or gone depends on the panes just listed.

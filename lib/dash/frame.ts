@@ -59,6 +59,9 @@ function headerLine(state: DashState, width: number): string {
   if (state.filter) parts.push(`filter: ${state.filter}`);
   row.add(parts.join(" · "));
   if (state.link !== "live") row.add("  · reconnecting to skiffd…", STYLE.error);
+  // A broken projects.toml: the last good projects show, and the header says why.
+  const broken = state.view?.config_error;
+  if (broken) row.add(`  · ${home(broken.split("\n")[0])}`, STYLE.error);
   return row.done();
 }
 

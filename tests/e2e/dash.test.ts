@@ -541,3 +541,33 @@ Deno.test("dash: keys typed before the panes are listed act on them once they ar
     }
   });
 });
+
+Deno.test("dash: projects.toml is followed: a new project shows, a broken file is told in the header until mended", async () => {
+  await withSkiff(async (skiff) => {
+    await withProjects(skiff);
+    await skiff.ok(["new", "--project", "api", "--name", "build", "--", ...BASH]);
+    const term = await openDash(skiff, { ready: " build " });
+    try {
+      // An edit with no pane event behind it reaches the list by itself.
+      await skiff.ok(["project", "add", "docs", `${skiff.root}/src`]);
+      await term.waitForText(/ docs +0 panes/);
+      const good = await Deno.readTextFile(skiff.configFile);
+      await Deno.writeTextFile(skiff.configFile, good + "\n[projects.broken\n");
+      await waitFor("the header to tell the broken file", () => {
+        return /projects\.toml:\d+:\d+/.test(term.text().split("\n")[0]);
+      }, { timeout: 10_000 });
+      // The last good projects stay.
+      assertMatch(rowWith(term, /^ docs /)!, /docs +0 panes/);
+      assertMatch(rowWith(term, /^ api /)!, /api +1 pane/);
+      await Deno.writeTextFile(skiff.configFile, good);
+      await waitFor("the header to be clean again", () => {
+        return !term.text().split("\n")[0].includes("projects.toml");
+      }, { timeout: 10_000 });
+      // A project removed goes from the list too.
+      await skiff.ok(["project", "rm", "docs"]);
+      await waitFor("docs to go", () => !rowWith(term, /^ docs /), { timeout: 10_000 });
+    } finally {
+      term.kill();
+    }
+  });
+});
