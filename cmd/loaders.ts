@@ -54,7 +54,6 @@ export const LATER: Record<string, () => Promise<unknown>> = {
   "lib/screen/screen.ts": () => import("../lib/screen/screen.ts"),
   "lib/hosts/resolve.ts": () => import("../lib/hosts/resolve.ts"),
   "lib/agents/launch.ts": () => import("../lib/agents/launch.ts"),
-  "lib/overview/hosts.ts": () => import("../lib/overview/hosts.ts"),
   "lib/overview/older_skiffd.ts": () => import("../lib/overview/older_skiffd.ts"),
   "lib/skipper/open.ts": () => import("../lib/skipper/open.ts"),
   "lib/dash/deferred.ts": () => import("../lib/dash/deferred.ts"),

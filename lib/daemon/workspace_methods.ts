@@ -9,27 +9,32 @@ import { listedSettings } from "../config/listed.ts";
 import type { SessionInfo } from "../protocol/sessions.ts";
 import type { LiveWorkspace } from "./live_workspace.ts";
 import type { MethodTable } from "./method_types.ts";
+import type { Pane } from "./pane.ts";
 
-/** Every session with the ids of its panes, in one pass over the panes. */
-function sessionInfos(workspace: LiveWorkspace): SessionInfo[] {
-  const panes = new Map<string, string[]>();
-  for (const pane of workspace.panes) {
-    const ids = panes.get(pane.saved.session);
+/** Every session of `workspace` with the ids of its `panes`, in one pass over them. */
+function sessionInfos(workspace: LiveWorkspace, panes: readonly Pane[]): SessionInfo[] {
+  const bySession = new Map<string, string[]>();
+  for (const pane of panes) {
+    const ids = bySession.get(pane.saved.session);
     if (ids) ids.push(pane.id);
-    else panes.set(pane.saved.session, [pane.id]);
+    else bySession.set(pane.saved.session, [pane.id]);
   }
-  return workspace.sessions.map((s) => ({ ...s, panes: panes.get(s.id) ?? [] }));
+  return workspace.sessions.map((s) => ({ ...s, panes: bySession.get(s.id) ?? [] }));
 }
 
 /** The listing methods by name. */
 export const WORKSPACE_METHODS: MethodTable<"session.list" | "workspace.list"> = {
-  "session.list": (_params, ctx) => ({ sessions: sessionInfos(ctx.workspace) }),
+  "session.list": (_params, ctx) => ({
+    sessions: sessionInfos(ctx.workspace, ctx.workspace.panes),
+  }),
 
   "workspace.list": (_params, ctx) => {
     ctx.workspace.refreshCwds();
+    // The live panes are gathered once: the panes and the sessions both read them.
+    const panes = ctx.workspace.panes;
     return {
-      panes: ctx.workspace.panes.map((p) => ctx.workspace.listed(p)),
-      sessions: sessionInfos(ctx.workspace),
+      panes: panes.map((p) => ctx.workspace.listed(p)),
+      sessions: sessionInfos(ctx.workspace, panes),
       watcher: ctx.watcher.status(),
       ...listedSettings(ctx.workspace.config),
       config_error: ctx.workspace.configError,

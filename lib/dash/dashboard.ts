@@ -201,10 +201,7 @@ export class Dashboard implements DashActions {
 
   /** Follows projects.toml (a change lists again) and the other hosts it names, each a group. */
   async #followConfig(): Promise<void> {
-    const [{ HostsFollow }, { ConfigFollower }] = await Promise.all([
-      importLater<typeof import("../overview/hosts.ts")>("lib/overview/hosts.ts"),
-      this.#later(),
-    ]);
+    const { HostsFollow, ConfigFollower } = await this.#later();
     if (this.#ended) return;
     this.#config = new ConfigFollower(() => this.relist());
     this.#hosts = new HostsFollow({
