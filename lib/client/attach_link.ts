@@ -49,7 +49,7 @@ export interface AttachLinkOptions {
   watch?: boolean;
   /** Receives the pane's output (a redraw first, then bytes as they come). */
   output: (data: Uint8Array) => void;
-  /** Told each time the link attached again after skiffd came back. */
+  /** Told each time the link attached again after skiffd came back, before its output. */
   reattached?: (info: PaneInfo, change: Reattach) => void;
 }
 
@@ -248,8 +248,10 @@ export class AttachLink {
     this.#state = "live";
     const refused = newProcess ? held.reduce((sum, data) => sum + data.length, 0) : 0;
     if (!newProcess) { for (const data of held) this.#send(Frame.INPUT, data); }
-    this.#listen(client);
+    // Told before the new attach's output: skiffd's redraw may have come with its answer, and
+    // listening hands it on at once (a notice set after it waited for output that never came).
     this.#options.reattached?.(info, { why, newProcess, refused });
+    this.#listen(client);
   }
 
   /**
