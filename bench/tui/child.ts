@@ -48,7 +48,7 @@ interface Drawer {
 }
 
 async function hand(): Promise<Drawer> {
-  const { Painter } = await import("../../lib/dash/painter.ts");
+  const { Painter } = await import("../../lib/dash/draw/mod.ts");
   const encoder = new TextEncoder();
   const painter = new Painter((text) => {
     Deno.stdout.writeSync(encoder.encode(text));

@@ -1,7 +1,7 @@
 /**
  * The client's side of `skiff daemon upgrade` and `skiff daemon restart
  * --keep-panes`: ask skiffd to replace its program in place (see
- * `lib/daemon/upgrade.ts`) and learn how it went.
+ * `lib/daemon/upgrade/upgrade.ts`) and learn how it went.
  *
  * skiffd answers only when the upgrade stops before its exec (nothing
  * changed). Otherwise the connection closes at the exec, and the outcome
@@ -23,7 +23,7 @@ import { ConnectionClosed, DaemonClient } from "./client.ts";
 /** How long the client waits for a skiffd to answer after the exec. */
 const ANSWER_TIMEOUT_MS = 30_000;
 
-/** The environment variable of the fault switch (see `lib/daemon/handoff.ts`). */
+/** The environment variable of the fault switch (see `lib/daemon/upgrade/handoff.ts`). */
 const FAULT_ENV = "SKIFF_FAULT_UPGRADE";
 
 /** Options for {@linkcode upgradeDaemon}. */

@@ -9,12 +9,12 @@
 import type { ConfigSource } from "../config/config_source.ts";
 import { type RuntimeFiles, screensDir } from "../config/paths.ts";
 import { PROTOCOL_VERSION, VERSION } from "../version.ts";
-import type { EventBus } from "./events.ts";
-import type { LiveWorkspace } from "./live_workspace.ts";
-import type { DaemonControl } from "./method_types.ts";
-import type { Server } from "./server.ts";
-import type { Upgrader } from "./upgrade.ts";
-import type { WatcherRegistry } from "./watcher_health.ts";
+import type { EventBus } from "./records/mod.ts";
+import type { LiveWorkspace } from "./workspace/mod.ts";
+import type { DaemonControl } from "./server/mod.ts";
+import type { Server } from "./server/mod.ts";
+import type { Upgrader } from "./upgrade/mod.ts";
+import type { WatcherRegistry } from "./server/mod.ts";
 
 /** The parts of a running skiffd that {@linkcode daemonControl} reports on and drives. */
 export interface DaemonParts {

@@ -5,6 +5,6 @@
  */
 
 export { type DaemonOutcome, runDaemon, type RunDaemonOptions } from "./run.ts";
-export { type DaemonService, noService, type ServiceHost } from "./services.ts";
+export { type DaemonService, noService, type ServiceHost } from "./server/mod.ts";
 
-export { NAME_PATTERN } from "./names.ts";
+export { NAME_PATTERN } from "./records/mod.ts";

@@ -17,25 +17,25 @@ import type { MethodName, ParamsOf, ResultOf } from "../protocol/methods.ts";
 import type { PaneInfo } from "../protocol/panes.ts";
 import type { AskedListing } from "../overview/listing.ts";
 import type { Event } from "../protocol/events.ts";
-import type { DashActions } from "./actions.ts";
-import { renderFrame } from "./frame.ts";
-import { readKeys } from "./key_reader.ts";
-import { previewPane } from "./list_box.ts";
-import { type Layout, layout } from "./layout.ts";
+import type { DashActions } from "./model/mod.ts";
+import { renderFrame } from "./draw/mod.ts";
+import { readKeys } from "./input/mod.ts";
+import { previewPane } from "./draw/mod.ts";
+import { type Layout, layout } from "./draw/mod.ts";
 import { LedgerLoader } from "./ledger_loader.ts";
 import type { HostsFollow } from "../overview/hosts.ts";
 import type { ConfigFollower } from "../overview/config_follow.ts";
-import { Painter } from "./painter.ts";
+import { Painter } from "./draw/mod.ts";
 import { PanePreview, preloadScreen } from "./preview.ts";
-import { type DashState, initialState, selectFirstPane } from "./state.ts";
-import { followSignals, TerminalHold, terminalSize, writeTerminal } from "./terminal.ts";
-import { FrameClock } from "./frame_clock.ts";
+import { type DashState, initialState, selectFirstPane } from "./model/mod.ts";
+import { followSignals, TerminalHold, terminalSize, writeTerminal } from "./draw/mod.ts";
+import { FrameClock } from "./draw/mod.ts";
 import { SkiffdRequests } from "./skiffd_requests.ts";
 import { importLater } from "../platform/later.ts";
 import { waitAtMost } from "../platform/wait.ts";
 
 /** The parts loaded as the first listing is asked for (see `deferred.ts`). */
-type Deferred = typeof import("./deferred.ts");
+type Deferred = typeof import("./later/mod.ts");
 
 /** How long a key typed before the first listing waits for it at most (ms). */
 const EARLY_KEY_WAIT_MS = 2000;
@@ -273,7 +273,7 @@ export class Dashboard implements DashActions {
 
   /** The parts the first frame does not need, loaded once. */
   #later(): Promise<Deferred> {
-    return this.#deferred ??= importLater<Deferred>("lib/dash/deferred.ts");
+    return this.#deferred ??= importLater<Deferred>("lib/dash/later/mod.ts");
   }
 
   async #follow(): Promise<void> {

@@ -14,7 +14,7 @@ import { type PathWatch, watchPath } from "../platform/path_watch.ts";
 import type { ListedPane } from "../protocol/workspace.ts";
 import type { HostView } from "../overview/view.ts";
 import { ledgerPlace } from "../skipper/ledger.ts";
-import type { LedgerState } from "./state.ts";
+import type { LedgerState } from "./model/mod.ts";
 
 /** How long a read waits for a lock another process holds (ms). */
 const LEDGER_WAIT_MS = 200;

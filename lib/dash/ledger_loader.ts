@@ -8,7 +8,7 @@
 import type { ListedPane } from "../protocol/workspace.ts";
 import type { HostView } from "../overview/view.ts";
 import type { LedgerFollow } from "./ledger_follow.ts";
-import type { LedgerState } from "./state.ts";
+import type { LedgerState } from "./model/mod.ts";
 import { importLater } from "../platform/later.ts";
 
 /** Options for {@linkcode LedgerLoader}. */

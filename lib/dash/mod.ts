@@ -14,6 +14,6 @@
 
 export { type DashOptions, runDashboard } from "./run.ts";
 export type { DashOutcome } from "./dashboard.ts";
-export { FRAME_MS } from "./frame_clock.ts";
-export { type Layout, layout } from "./layout.ts";
-export { LEDGER_KEYS, LIST_KEYS } from "./keymap.ts";
+export { FRAME_MS } from "./draw/mod.ts";
+export { type Layout, layout } from "./draw/mod.ts";
+export { LEDGER_KEYS, LIST_KEYS } from "./draw/mod.ts";

@@ -37,7 +37,7 @@ const DEFAULT_LINK_WAIT_MS = 20_000;
 /** How long `hosts.list` may take by default. */
 const DEFAULT_LIST_WAIT_MS = 800;
 
-/** What skiffd gives the service (the shape of `ServiceHost` in `lib/daemon/services.ts`). */
+/** What skiffd gives the service (the shape of `ServiceHost` in `lib/daemon/server/services.ts`). */
 export interface HostsServiceHost {
   /** skiffd's socket: the links' files go beside it. */
   socket: string;

@@ -3,7 +3,7 @@
  * descriptors open: the process keeps its pid, its children and its place
  * (session, scope, keyring), and the new program finds those descriptors
  * at the same numbers. `skiff daemon upgrade` uses it (see
- * `lib/daemon/upgrade.ts`). Linux, through libc by FFI.
+ * `lib/daemon/upgrade/upgrade.ts`). Linux, through libc by FFI.
  *
  * Every other descriptor stays close-on-exec ({@linkcode closeOnExec} marks
  * them all), so the new program starts with only what it is given.

@@ -128,7 +128,7 @@ Deno.test("a skiffd older than workspace.list: exit 18 naming the request, and t
   const old = await makeCheckout({
     version: "0.0.1",
     edits: [{
-      path: "lib/daemon/workspace_methods.ts",
+      path: "lib/daemon/server/workspace_methods.ts",
       find: `"workspace.list": (_params, ctx) => {`,
       replace: `"workspace.none": (_params: unknown, ctx: any) => {`,
     }],

@@ -9,7 +9,7 @@ import { makeCheckout } from "../helpers/checkout.ts";
 import { BASH, type SkiffEnv, waitFor, withSkiff } from "../helpers/skiff.ts";
 import type { PaneInfo } from "../../lib/protocol/panes.ts";
 import type { DaemonStatus } from "../../lib/protocol/daemon.ts";
-import { UPGRADE_STEPS } from "../../lib/daemon/handoff.ts";
+import { UPGRADE_STEPS } from "../../lib/daemon/server/upgrade_request.ts";
 import { VERSION } from "../../lib/version.ts";
 
 const COUNTER = [...BASH, "-c", "i=0; while :; do echo n$i; i=$((i+1)); sleep 0.02; done"];
@@ -104,7 +104,7 @@ Deno.test("upgrade faults: a program whose daemon cannot start is refused or und
   const late = await makeCheckout({
     version: "0.97.0",
     edits: [{
-      path: "lib/daemon/adopt.ts",
+      path: "lib/daemon/upgrade/adopt.ts",
       find: "export function adoptionOrder(handoff: Handoff): { hot: string[]; rest: string[] } {",
       replace: '$&\n  throw new Error("taking panes over is broken on purpose");',
     }],
@@ -113,7 +113,7 @@ Deno.test("upgrade faults: a program whose daemon cannot start is refused or und
   const foreign = await makeCheckout({
     version: "0.96.0",
     edits: [{
-      path: "lib/daemon/handoff.ts",
+      path: "lib/daemon/upgrade/handoff.ts",
       find: "export const HANDOFF_READS: readonly number[] = [HANDOFF_VERSION];",
       replace: "export const HANDOFF_READS: readonly number[] = [HANDOFF_VERSION + 1];",
     }],
@@ -159,7 +159,7 @@ Deno.test("upgrade faults: a skiffd that predates upgrades is left alone, with o
   const old = await makeCheckout({
     version: "0.0.9",
     edits: [{
-      path: "lib/daemon/methods.ts",
+      path: "lib/daemon/server/methods.ts",
       find: '"daemon.upgrade": (params, ctx) => ctx.control.upgrade(upgradeRequest(params)),',
       replace: "",
     }],

@@ -1,135 +1,95 @@
 /**
- * The shape of the tree: which room may import which. Each room under lib/
- * has a rank, and a module may import only its own room or rooms ranked
- * below it, so rooms form layers with no cycles. No module imports another
- * in a cycle, and no room but the command-line kit imports `lib/cli`.
+ * The shape of the tree (the rules are in `tests/helpers/import_rules.ts`):
+ * rooms in layers, the command-line kit kept to the commands, skiffd's
+ * inside kept from its clients, sub-rooms entered through their `mod.ts`,
+ * and no cycles. Each rule is checked on the real tree, and once more on
+ * the real tree with one violation planted, so that a rule that stopped
+ * seeing its violations fails too.
  *
  * @module
  */
 
-import { dirname, join, relative, resolve } from "node:path";
-import { assert } from "../helpers/assert.ts";
+import { assert, assertEquals } from "../helpers/assert.ts";
 import { ROOT } from "../helpers/skiff.ts";
+import {
+  type ImportGraph,
+  type ImportViolations,
+  importViolations,
+  readImportGraph,
+  ROOMS,
+  SUB_ROOMS,
+} from "../helpers/import_rules.ts";
 
-/** Rooms from the bottom up; a room may import itself and anything earlier in the list. */
-const LAYERS: string[][] = [
-  ["errors.ts", "version.ts"],
-  ["platform"],
-  ["protocol"],
-  ["config"],
-  ["screen"],
-  ["agents"],
-  ["ledger"],
-  ["worktree"],
-  ["assets"],
-  ["client"],
-  ["hosts"],
-  ["tasks"],
-  ["daemon"],
-  ["skipper"],
-  ["watch"],
-  ["overview"],
-  ["app"],
-  ["dash"],
-  ["cli"],
-];
+const GRAPH = readImportGraph(ROOT);
 
-const RANK = new Map<string, number>(LAYERS.flatMap((rooms, i) => rooms.map((r) => [r, i])));
-
-function roomOf(file: string): string {
-  const rel = relative(join(ROOT, "lib"), file);
-  return rel.split("/")[0];
+/** The real graph with one more import. */
+function planted(file: string, target: string): ImportGraph {
+  const graph = new Map([...GRAPH].map(([f, t]) => [f, [...t]]));
+  assert(graph.has(file), `${file} is in the tree`);
+  graph.get(file)!.push(target);
+  return graph;
 }
 
-function* walk(dir: string): Generator<string> {
-  for (const entry of Deno.readDirSync(dir)) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory) yield* walk(path);
-    else if (entry.name.endsWith(".ts")) yield path;
-  }
-}
-
-const SPECIFIER =
-  /(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
-
-/** Every lib/ module with the lib/ modules it imports (relative specifiers only). */
-function graph(): Map<string, string[]> {
-  const edges = new Map<string, string[]>();
-  for (const file of walk(join(ROOT, "lib"))) {
-    const text = Deno.readTextFileSync(file);
-    const targets: string[] = [];
-    for (const match of text.matchAll(SPECIFIER)) {
-      const spec = match[1] ?? match[2];
-      if (!spec.startsWith(".")) continue;
-      targets.push(resolve(dirname(file), spec));
-    }
-    edges.set(file, targets);
-  }
-  return edges;
-}
-
-Deno.test("import graph: rooms import only their own room or rooms below them", () => {
-  const wrong: string[] = [];
-  for (const [file, targets] of graph()) {
-    const from = roomOf(file);
-    const rank = RANK.get(from);
-    assert(rank !== undefined, `lib/${from} has no rank in LAYERS; add it`);
-    for (const target of targets) {
-      if (!target.startsWith(join(ROOT, "lib"))) {
-        wrong.push(`${relative(ROOT, file)} imports ${relative(ROOT, target)}, outside lib/`);
-        continue;
-      }
-      const to = roomOf(target);
-      const toRank = RANK.get(to);
-      assert(toRank !== undefined, `lib/${to} has no rank in LAYERS; add it`);
-      if (to !== from && toRank >= rank) {
-        wrong.push(`${relative(ROOT, file)} (${from}) imports ${relative(ROOT, target)} (${to})`);
-      }
-    }
-  }
-  assert(wrong.length === 0, `imports against the layers:\n${wrong.join("\n")}`);
-});
-
-Deno.test("import graph: only the command-line kit and cmd/ import lib/cli", () => {
-  const cli = join(ROOT, "lib", "cli");
-  const wrong = [...graph()].flatMap(([file, targets]) =>
-    roomOf(file) === "cli"
-      ? []
-      : targets.filter((t) => t.startsWith(cli + "/")).map((t) =>
-        `${relative(ROOT, file)} imports ${relative(ROOT, t)}`
-      )
-  );
-  assert(wrong.length === 0, `lib/ modules importing lib/cli:\n${wrong.join("\n")}`);
-});
-
-Deno.test("import graph: no module imports itself through a cycle", () => {
-  const edges = graph();
-  const state = new Map<string, "open" | "done">();
-  const cycles: string[] = [];
-  const visit = (file: string, path: string[]) => {
-    const seen = state.get(file);
-    if (seen === "done") return;
-    if (seen === "open") {
-      const start = path.indexOf(file);
-      cycles.push([...path.slice(start), file].map((f) => relative(ROOT, f)).join(" → "));
-      return;
-    }
-    state.set(file, "open");
-    for (const target of edges.get(file) ?? []) visit(target, [...path, file]);
-    state.set(file, "done");
-  };
-  for (const file of edges.keys()) visit(file, []);
-  assert(cycles.length === 0, `import cycles:\n${cycles.join("\n")}`);
-});
-
-Deno.test("import graph: the checker reads the imports of the real tree", () => {
-  // Guards the regular expression: the real tree must show known edges.
-  const edges = graph();
-  const client = join(ROOT, "lib", "client", "client.ts");
+function check(rule: keyof ImportViolations, plant: [string, string]) {
+  assertEquals(importViolations(GRAPH)[rule], [], `the tree breaks '${rule}'`);
+  const caught = importViolations(planted(...plant))[rule];
   assert(
-    (edges.get(client) ?? []).some((t) => t.endsWith("lib/errors.ts")),
-    "expected lib/client/client.ts to import lib/errors.ts",
+    caught.some((line) => line.startsWith(`${plant[0]} imports ${plant[1]}`)),
+    `a planted ${plant.join(" → ")} is caught by '${rule}': ${caught.join("; ")}`,
   );
-  const run = join(ROOT, "lib", "cli", "run.ts");
-  assert((edges.get(run) ?? []).length > 0, "expected lib/cli/run.ts to have imports");
+}
+
+Deno.test("import rules: rooms import only their own room or rooms below them", () => {
+  check("layers", ["lib/platform/path.ts", "lib/daemon/mod.ts"]);
+});
+
+Deno.test("import rules: nothing under lib/ but the kit imports lib/cli or cmd/", () => {
+  check("cli", ["lib/client/client.ts", "lib/cli/mod.ts"]);
+  check("cli", ["lib/dash/run.ts", "cmd/dash.ts"]);
+});
+
+Deno.test("import rules: lib/client, lib/dash and app/ never import lib/daemon", () => {
+  check("daemon", ["lib/dash/run.ts", "lib/daemon/mod.ts"]);
+  check("daemon", ["app/main.ts", "lib/daemon/mod.ts"]);
+});
+
+Deno.test("import rules: a sub-room is entered only through its mod.ts", () => {
+  check("entrances", ["lib/daemon/run.ts", "lib/daemon/panes/pane.ts"]);
+  check("entrances", ["cmd/dash.ts", "lib/dash/draw/frame.ts"]);
+  check("entrances", ["lib/daemon/server/methods.ts", "lib/daemon/panes/send.ts"]);
+});
+
+Deno.test("import rules: sub-rooms import only sub-rooms below them", () => {
+  check("subLayers", ["lib/daemon/panes/pane.ts", "lib/daemon/server/mod.ts"]);
+  check("subLayers", ["lib/dash/model/state.ts", "lib/dash/run.ts"]);
+});
+
+Deno.test("import rules: no module imports itself through a cycle", () => {
+  assertEquals(importViolations(GRAPH).cycles, []);
+  // A cycle planted from both ends.
+  const graph = planted("lib/version.ts", "lib/errors.ts");
+  graph.get("lib/errors.ts")!.push("lib/version.ts");
+  assert(importViolations(graph).cycles.length > 0, "a two-module cycle is found");
+});
+
+Deno.test("import rules: every room and sub-room on disk has a rank", () => {
+  const ranked = new Set(ROOMS.flat());
+  const rooms = [...Deno.readDirSync(`${ROOT}/lib`)].map((e) => e.name);
+  assertEquals(rooms.filter((r) => !ranked.has(r)), [], "rooms missing from ROOMS");
+  for (const [room, subs] of Object.entries(SUB_ROOMS)) {
+    const onDisk = [...Deno.readDirSync(`${ROOT}/${room}`)].filter((e) => e.isDirectory)
+      .map((e) => e.name).sort();
+    assertEquals(onDisk, [...subs].sort(), `the sub-rooms of ${room}`);
+    for (const sub of subs) {
+      assert(GRAPH.has(`${room}/${sub}/mod.ts`), `${room}/${sub} has a mod.ts`);
+    }
+  }
+});
+
+Deno.test("import rules: the checker reads the imports of the real tree", () => {
+  // Guards the regular expression: the real tree must show known edges.
+  assert((GRAPH.get("lib/client/client.ts") ?? []).includes("lib/errors.ts"));
+  assert((GRAPH.get("lib/cli/run.ts") ?? []).length > 0);
+  assert((GRAPH.get("lib/daemon/run.ts") ?? []).includes("lib/daemon/server/mod.ts"));
+  assert((GRAPH.get("cmd/new.ts") ?? []).length > 0);
 });

@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { spawnPty } from "../../lib/platform/pty.ts";
-import { OutputScheduler } from "../../lib/daemon/scheduler.ts";
+import { OutputScheduler } from "../../lib/daemon/panes/scheduler.ts";
 import { Screen } from "../../lib/screen/screen.ts";
 
 const ENV = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", TERM: "xterm-256color" };

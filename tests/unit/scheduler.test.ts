@@ -5,7 +5,7 @@ import {
   type OutputQueue,
   OutputScheduler,
   type SchedulerOptions,
-} from "../../lib/daemon/scheduler.ts";
+} from "../../lib/daemon/panes/scheduler.ts";
 
 /** A consumer that records what it was given, and its pauses and resumes. */
 class Recorder implements OutputConsumer {

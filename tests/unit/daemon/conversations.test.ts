@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { assertEquals } from "../../helpers/assert.ts";
-import { Conversations } from "../../../lib/daemon/conversations.ts";
-import type { Pane } from "../../../lib/daemon/pane.ts";
-import type { SavedPane } from "../../../lib/daemon/workspace.ts";
+import { Conversations } from "../../../lib/daemon/restore/conversations.ts";
+import type { Pane } from "../../../lib/daemon/panes/pane.ts";
+import type { SavedPane } from "../../../lib/daemon/records/workspace.ts";
 import { AgentRegistry } from "../../../lib/agents/registry.ts";
 
 const registry = new AgentRegistry();

@@ -1,5 +1,5 @@
 import { assertEquals } from "../../helpers/assert.ts";
-import { EventBus } from "../../../lib/daemon/events.ts";
+import { EventBus } from "../../../lib/daemon/records/events.ts";
 import type { Event } from "../../../lib/protocol/events.ts";
 
 function emitGone(bus: EventBus, pane: string): void {

@@ -3,11 +3,11 @@ import {
   type Handoff,
   HANDOFF_VERSION,
   readHandoff,
-  upgradeRequest,
   writeHandoff,
-} from "../../../lib/daemon/handoff.ts";
+} from "../../../lib/daemon/upgrade/handoff.ts";
+import { upgradeRequest } from "../../../lib/daemon/server/upgrade_request.ts";
 import { Screen } from "../../../lib/screen/screen.ts";
-import { emptyWorkspace } from "../../../lib/daemon/workspace.ts";
+import { emptyWorkspace } from "../../../lib/daemon/records/workspace.ts";
 
 function handoff(): Handoff {
   const screen = new Screen(20, 5, { scrollback: 10, respond: () => {} });

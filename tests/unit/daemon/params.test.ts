@@ -7,7 +7,7 @@ import {
   maybeStrings,
   needInt,
   needString,
-} from "../../../lib/daemon/params.ts";
+} from "../../../lib/daemon/server/params.ts";
 import { SkiffError } from "../../../lib/errors.ts";
 
 function bad(fn: () => unknown, message: string): void {

@@ -2,9 +2,9 @@ import { join } from "node:path";
 import { assert, assertEquals } from "../../helpers/assert.ts";
 import { waitFor } from "../../helpers/skiff.ts";
 import { Screen } from "../../../lib/screen/screen.ts";
-import type { Pane } from "../../../lib/daemon/pane.ts";
-import { BUDGET_MS, MAX_DELAY_MS, ScreenSaver } from "../../../lib/daemon/screen_saver.ts";
-import { ScreenStore } from "../../../lib/daemon/screen_store.ts";
+import type { Pane } from "../../../lib/daemon/panes/pane.ts";
+import { BUDGET_MS, MAX_DELAY_MS, ScreenSaver } from "../../../lib/daemon/screens/screen_saver.ts";
+import { ScreenStore } from "../../../lib/daemon/screens/screen_store.ts";
 
 const encoder = new TextEncoder();
 

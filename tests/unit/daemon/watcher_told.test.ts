@@ -1,6 +1,6 @@
 import { assertEquals } from "../../helpers/assert.ts";
-import { EventBus } from "../../../lib/daemon/events.ts";
-import { WatcherRegistry } from "../../../lib/daemon/watcher_health.ts";
+import { EventBus } from "../../../lib/daemon/records/events.ts";
+import { WatcherRegistry } from "../../../lib/daemon/server/watcher_health.ts";
 
 Deno.test("skiffd remembers the watcher's lines per pane until the pane is marked seen", () => {
   const events = new EventBus();

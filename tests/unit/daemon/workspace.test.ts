@@ -4,7 +4,7 @@ import {
   loadWorkspace,
   saveWorkspace,
   type WorkspaceData,
-} from "../../../lib/daemon/workspace.ts";
+} from "../../../lib/daemon/records/workspace.ts";
 import { join } from "node:path";
 
 function tempDir(): { path: string; [Symbol.dispose](): void } {

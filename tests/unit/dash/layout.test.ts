@@ -6,10 +6,10 @@
  */
 
 import { assert, assertEquals, assertMatch } from "../../helpers/assert.ts";
-import { layout } from "../../../lib/dash/layout.ts";
-import { renderFrame } from "../../../lib/dash/frame.ts";
-import { initialState } from "../../../lib/dash/state.ts";
-import { textWidth } from "../../../lib/dash/text.ts";
+import { layout } from "../../../lib/dash/draw/layout.ts";
+import { renderFrame } from "../../../lib/dash/draw/frame.ts";
+import { initialState } from "../../../lib/dash/model/state.ts";
+import { textWidth } from "../../../lib/dash/draw/text.ts";
 import type { WorkspaceView } from "../../../lib/overview/view.ts";
 import type { PaneInfo, PaneState } from "../../../lib/protocol/panes.ts";
 

@@ -44,7 +44,7 @@ Deno.test("loading: the dashboard's first frame needs neither xterm.js, SQLite n
     "the dashboard loads after the first listing is asked for",
   );
   const modules = [...start, ...await graph("lib/dash/dashboard.ts")];
-  assert(modules.some((m) => m.endsWith("/lib/dash/frame.ts")), "the first frame's graph");
+  assert(modules.some((m) => m.endsWith("/lib/dash/draw/frame.ts")), "the first frame's graph");
   const heavy = modules.filter((m) =>
     m.includes("@xterm") || m.includes("/lib/ledger/") || m.includes("/lib/skipper/") ||
     m.endsWith("/lib/screen/screen.ts") || m.startsWith("ink") || m.startsWith("react") ||

@@ -1,7 +1,7 @@
 /** Cells of text, and the ages of states on the wall clock's turns. */
 
 import { assertEquals } from "../../helpers/assert.ts";
-import { ago, agoChangesIn, clip, fit, textWidth } from "../../../lib/dash/text.ts";
+import { ago, agoChangesIn, clip, fit, textWidth } from "../../../lib/dash/draw/text.ts";
 
 Deno.test("text: widths of wide and combining characters, clipping and fitting", () => {
   assertEquals(textWidth("abc"), 3);

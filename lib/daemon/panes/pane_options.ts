@@ -1,0 +1,66 @@
+/**
+ * What a pane is made from, apart from the callbacks to its owner: the
+ * program a new pane starts, the last screen and exit of one that had
+ * exited before a restart, and the state of one a skiffd before this one
+ * hands over in an upgrade.
+ *
+ * @module
+ */
+
+import type { Pty, PtyExit } from "../../platform/pty.ts";
+import type { SavedScreen } from "../../screen/screen.ts";
+import type { ScreenState } from "../../screen/screen_state.ts";
+import type { OutputScheduler } from "./scheduler.ts";
+
+/** What a new pane starts (see `Pane.start`). */
+export interface PaneStartSpec {
+  /** The program and arguments. */
+  argv: string[];
+  /** The full environment. */
+  env: Record<string, string>;
+  /** Scrollback lines. */
+  scrollback: number;
+  /** Who parses the output (default: the process's shared scheduler). */
+  scheduler?: OutputScheduler;
+  /**
+   * Escape sequences written to the screen before the process prints
+   * anything: the history of the process before it (see `historyAbove`).
+   */
+  prelude?: string;
+}
+
+/** Options for `Pane.exited`. */
+export interface ExitedPaneOptions {
+  /** Scrollback lines. */
+  scrollback: number;
+  /** How the process ended. */
+  exit: PtyExit;
+  /** When it ended (ms since the epoch). */
+  exitedAt: number;
+  /** Its last screen, if it was saved. */
+  screen?: SavedScreen;
+}
+
+/** The state of a pane a skiffd before this one ran (see `Pane.adopt`). */
+export interface AdoptedPaneState {
+  /** The process's terminal, or none when it had exited. */
+  pty?: Pty;
+  /** The screen as saved. */
+  screen: ScreenState;
+  /** How the process ended, when it had. */
+  exit?: PtyExit;
+  /** When it ended (ms since the epoch). */
+  exitedAt?: number;
+  /** What the pane counted. */
+  counts: {
+    stateSince: number;
+    personTypedAt: number;
+    personInputs: number;
+    outputBytes?: number;
+    outputAt?: number;
+  };
+  /** Scrollback lines. */
+  scrollback: number;
+  /** Who parses the output (default: the process's shared scheduler). */
+  scheduler?: OutputScheduler;
+}

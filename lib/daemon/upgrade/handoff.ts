@@ -1,0 +1,203 @@
+/**
+ * The handoff: what a running skiffd gives the program that replaces it in
+ * place (`skiff daemon upgrade`, see `upgrade.ts` and `adopt.ts`), as one
+ * JSON file beside the socket (0600), plus descriptors kept open across
+ * the exec: the listening socket, the lock, and each running pane's PTY
+ * master (their numbers are in the file).
+ *
+ * The file holds everything skiffd keeps only in memory: the workspace with
+ * every change, each pane's process (pid, descriptor, generation), its
+ * whole screen (`lib/screen/screen_state.ts`), its exit if it ended, its
+ * agent tracker's memory and what it counted; the event run with its
+ * numbers and recent events; the watcher's remembered lines; killed panes
+ * still in their grace; and the other children the new program must wait
+ * for. A new field of memory must be added here, or a new skiffd starts
+ * without it.
+ *
+ * The format has its own version ({@linkcode HANDOFF_VERSION}): a program
+ * takes only a version it knows, and says so in its check before anything
+ * changes. The client protocol may differ between the two programs.
+ *
+ * @module
+ */
+
+import { join } from "../../platform/path.ts";
+import { writeFileAtomic } from "../../platform/files.ts";
+import type { RuntimeFiles } from "../../config/paths.ts";
+import type { PtyExit } from "../../platform/pty.ts";
+import type { TrackerState } from "../../agents/tracker.ts";
+import type { PaneResume } from "../../protocol/panes.ts";
+import { isScreenState, type ScreenState } from "../../screen/screen_state.ts";
+import type { SavedEvents } from "../records/mod.ts";
+import type { WorkspaceMemory } from "../workspace/mod.ts";
+import type { UpgradeStep } from "../server/mod.ts";
+
+/** The handoff format this build writes and reads. */
+export const HANDOFF_VERSION = 1;
+
+/** The handoff versions this build reads. */
+export const HANDOFF_READS: readonly number[] = [HANDOFF_VERSION];
+
+/** Where the old skiffd names the handoff file for the new program. */
+export const HANDOFF_ENV = "SKIFF_HANDOFF";
+
+/** Set for a check run: the new program reads the handoff, rebuilds it in memory, and says so. */
+export const HANDOFF_CHECK_ENV = "SKIFF_HANDOFF_CHECK";
+
+/** Set when a new program that failed runs the old one again: why it failed. */
+export const HANDOFF_UNDO_ENV = "SKIFF_HANDOFF_UNDO";
+
+/** A pane as handed over. */
+export interface HandedPane {
+  /** Its id. */
+  id: string;
+  /** Its process, while it runs. */
+  pid: number | null;
+  /** Its PTY master's descriptor, while the process runs. */
+  fd: number | null;
+  /** How the process ended, once it has. */
+  exit: PtyExit | null;
+  /** When it ended (ms since the epoch). */
+  exited_at: number | null;
+  /** Its whole screen. */
+  screen: ScreenState;
+  /** Its agent tracker's memory. */
+  tracker: TrackerState | null;
+  /** When its state last changed (ms since the epoch). */
+  state_since: number;
+  /** When a person last typed into it (ms since the epoch), or 0. */
+  person_typed_at: number;
+  /** How many inputs came from a person. */
+  person_inputs: number;
+  /** Bytes of output the process printed. */
+  output_bytes?: number;
+  /** When it last printed (ms since the epoch), or 0. */
+  output_at?: number;
+  /** What became of resuming its agent's conversation after a restore, for `skiff explain`. */
+  resume?: PaneResume;
+  /** Whether it was busy (a person attached, or output just now): it is taken over first. */
+  hot?: boolean;
+}
+
+/** The whole handoff (see the module's description). */
+export interface Handoff {
+  /** Always `skiff-handoff`. */
+  format: "skiff-handoff";
+  /** The format's version ({@linkcode HANDOFF_VERSION}). */
+  version: number;
+  /** The upgrade's id, chosen by the client, under which its outcome is told. */
+  id: string;
+  /** The skiffd that hands over. */
+  from: {
+    /** Its Skiff version. */
+    version: string;
+    /** Its protocol. */
+    protocol: number;
+    /** Its command line: what runs it again if the new program fails. */
+    argv: string[];
+    /** Its pid (the new program runs in the same process). */
+    pid: number;
+  };
+  /** The socket it serves. */
+  socket: string;
+  /** When the first skiffd of this process started (ISO 8601). */
+  started: string;
+  /** When the panes were frozen (ms since the epoch). */
+  frozen_at: number;
+  /** The fault asked for ({@linkcode UPGRADE_FAULT_ENV}), if any. */
+  fault: UpgradeStep | null;
+  /** Descriptors kept open across the exec. */
+  fds: {
+    /** The listening socket. */
+    listener: number;
+    /** The lock file, which holds skiffd's lock. */
+    lock: number;
+  };
+  /** The event run. */
+  events: SavedEvents;
+  /** The workspace and what it kept in memory. */
+  workspace: WorkspaceMemory;
+  /** Each pane, in the workspace's order. */
+  panes: HandedPane[];
+  /** The watcher's remembered lines, by pane. */
+  told: Record<string, string[]>;
+  /** Other children of this process (the watcher, panes killed in their grace), to wait for. */
+  children: number[];
+  /** How long the steps before the handoff took (ms), for the outcome. */
+  timings: Record<string, number>;
+}
+
+/** The handoff file of upgrade `id` beside the socket. */
+export function handoffFile(files: RuntimeFiles, id: string): string {
+  return join(files.dir, `${files.stem}.handoff-${id}.json`);
+}
+
+/** Writes the handoff (mode 0600) atomically. */
+export function writeHandoff(path: string, handoff: Handoff): void {
+  writeFileAtomic(path, JSON.stringify(handoff), { mode: 0o600 });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isPane(value: unknown): value is HandedPane {
+  if (!isRecord(value)) return false;
+  const running = Number.isInteger(value.pid) && Number.isInteger(value.fd);
+  const exited = value.pid === null && value.fd === null;
+  return typeof value.id === "string" && (running || exited) && isScreenState(value.screen) &&
+    typeof value.state_since === "number" && typeof value.person_inputs === "number";
+}
+
+/**
+ * Reads and checks a handoff file. Throws one clear line when it is not a
+ * handoff, is of a version this build does not read, or is not whole.
+ */
+export function readHandoff(path: string): Handoff {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(Deno.readTextFileSync(path));
+  } catch (error) {
+    throw new Error(`cannot read the handoff ${path}: ${(error as Error).message}`);
+  }
+  if (!isRecord(raw) || raw.format !== "skiff-handoff") {
+    throw new Error(`${path} is not a skiffd handoff`);
+  }
+  if (typeof raw.version !== "number" || !HANDOFF_READS.includes(raw.version)) {
+    throw new Error(
+      `the handoff is of version ${raw.version}, and this skiff reads ${HANDOFF_READS.join(", ")}`,
+    );
+  }
+  const h = raw as unknown as Handoff;
+  const whole = typeof h.id === "string" && isRecord(h.from) && Array.isArray(h.from.argv) &&
+    typeof h.socket === "string" && isRecord(h.fds) && Number.isInteger(h.fds.listener) &&
+    Number.isInteger(h.fds.lock) && isRecord(h.events) && typeof h.events.run === "string" &&
+    Array.isArray(h.events.backlog) && isRecord(h.workspace) && isRecord(h.workspace.data) &&
+    Array.isArray(h.workspace.data.panes) && Array.isArray(h.panes) && h.panes.every(isPane) &&
+    isRecord(h.told) && Array.isArray(h.children);
+  if (!whole) throw new Error("the handoff is not whole");
+  const handed = new Set(h.panes.map((p) => p.id));
+  const missing = h.workspace.data.panes.find((p) => !handed.has(p.id));
+  if (missing) throw new Error(`the handoff has no process or screen for pane ${missing.id}`);
+  return h;
+}
+
+/**
+ * The children of this process (every thread's), except `but`: what a new
+ * program in the same process must wait for besides the panes.
+ */
+export function otherChildren(but: Set<number>): number[] {
+  const children: number[] = [];
+  try {
+    for (const task of Deno.readDirSync("/proc/self/task")) {
+      const text = Deno.readTextFileSync(`/proc/self/task/${task.name}/children`);
+      for (const word of text.trim().split(/\s+/)) {
+        const pid = Number(word);
+        if (pid > 0 && !but.has(pid)) children.push(pid);
+      }
+    }
+  } catch {
+    // No /proc: nothing known to wait for.
+  }
+  return children;
+}

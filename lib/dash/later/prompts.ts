@@ -1,0 +1,114 @@
+/**
+ * The prompt on the status row: editing its line (the filter narrows the
+ * list as it is typed), and what Enter does for each prompt: send, rename,
+ * kill, and the questions that make a new pane.
+ *
+ * @module
+ */
+
+import type { Key } from "../input/mod.ts";
+import type { Prompt } from "../model/mod.ts";
+import { attempt, type DashActions, label, say, startPrompt } from "../model/mod.ts";
+
+/** Handles a key while a prompt is open. */
+export async function promptKey(actions: DashActions, key: Key): Promise<void> {
+  const state = actions.state;
+  const prompt = state.prompt!;
+  if (prompt.kind === "kill") {
+    state.prompt = null;
+    const pane = state.view?.panes.find((p) => p.id === prompt.pane);
+    if (!pane) return say(state, "The pane is gone already");
+    if (key.name === "char" && (key.char === "y" || key.char === "Y")) {
+      await attempt(actions, async () => {
+        await actions.call("pane.kill", { pane: pane.id });
+        return `Killed ${label(pane)}`;
+      });
+    } else {
+      say(state, `Kept ${label(pane)}`);
+    }
+    return;
+  }
+  if (key.name === "escape" || key.name === "ctrl-c") {
+    if (prompt.kind === "filter") state.filter = "";
+    state.prompt = null;
+    return;
+  }
+  if (key.name === "backspace") {
+    prompt.text = [...prompt.text].slice(0, -1).join("");
+  } else if (key.name === "ctrl-u") {
+    prompt.text = "";
+  } else if (key.name === "ctrl-w") {
+    prompt.text = prompt.text.replace(/\S*\s*$/, "");
+  } else if (key.name === "char") {
+    prompt.text += key.char;
+  } else if (key.name === "paste") {
+    // One line: a pasted newline becomes a space.
+    prompt.text += key.text.replace(/\r\n|\r|\n/g, " ");
+  } else if (key.name === "enter") {
+    state.prompt = null;
+    await submit(actions, prompt);
+    return;
+  }
+  if (prompt.kind === "filter") state.filter = prompt.text;
+}
+
+async function submit(actions: DashActions, prompt: Prompt): Promise<void> {
+  const state = actions.state;
+  const text = prompt.text.trim();
+  switch (prompt.kind) {
+    case "filter":
+      state.filter = text;
+      return;
+    case "send": {
+      if (text === "") return say(state, "Nothing sent: the line was empty");
+      const pane = state.view?.panes.find((p) => p.id === prompt.pane);
+      say(state, `Sending to ${pane ? label(pane) : prompt.pane}…`);
+      actions.relist();
+      await attempt(actions, async () => {
+        const result = await actions.call("pane.send", {
+          pane: prompt.pane!,
+          text,
+          enter: true,
+        });
+        return `Sent to ${result.name} (${result.pane}); ${
+          result.turn_started ? "a turn started" : "Enter pressed"
+        }`;
+      });
+      return;
+    }
+    case "rename": {
+      if (text === "") return say(state, "Not renamed: the name was empty");
+      await attempt(actions, async () => {
+        const pane = await actions.call("pane.rename", { pane: prompt.pane!, name: text });
+        return `Renamed to ${pane.name}`;
+      });
+      return;
+    }
+    case "new-project": {
+      const { agents } = actions.choices();
+      return startPrompt(state, {
+        kind: "new-agent",
+        label: `New pane: agent (Enter for a shell; ${agents.join(", ")}): `,
+        text: "",
+        answers: { project: text },
+      });
+    }
+    case "new-agent":
+      return startPrompt(state, {
+        kind: "new-name",
+        label: "New pane: name (Enter for one made up): ",
+        text: "",
+        answers: { ...prompt.answers, agent: text },
+      });
+    case "new-name":
+      await attempt(actions, async () => {
+        const pane = await actions.newPane({ ...prompt.answers, name: text });
+        await actions.relist();
+        state.selected = pane.id;
+        return `Made ${label(pane)}`;
+      });
+      return;
+    default:
+      return;
+  }
+}
