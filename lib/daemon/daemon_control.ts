@@ -11,10 +11,8 @@ import { type RuntimeFiles, screensDir } from "../config/paths.ts";
 import { PROTOCOL_VERSION, VERSION } from "../version.ts";
 import type { EventBus } from "./records/mod.ts";
 import type { LiveWorkspace } from "./workspace/mod.ts";
-import type { DaemonControl } from "./server/mod.ts";
-import type { Server } from "./server/mod.ts";
+import type { DaemonControl, Server, WatcherRegistry } from "./server/mod.ts";
 import type { Upgrader } from "./upgrade/mod.ts";
-import type { WatcherRegistry } from "./server/mod.ts";
 
 /** The parts of a running skiffd that {@linkcode daemonControl} reports on and drives. */
 export interface DaemonParts {

@@ -21,24 +21,37 @@ import { SkiffError } from "../errors.ts";
 import { ensureDir, pathExists, tryFileLock, writeOwnPid } from "../platform/files.ts";
 import { inheritedFile } from "../platform/exec.ts";
 import { VERSION } from "../version.ts";
-import { EventBus } from "./records/mod.ts";
+import { EventBus, loadWorkspace, parseWorkspace } from "./records/mod.ts";
 import { LiveWorkspace } from "./workspace/mod.ts";
 import { preparePanes } from "./panes/mod.ts";
 import { logApart } from "../platform/apart.ts";
 import type { EventFields, EventName } from "../protocol/events.ts";
-import { Server } from "./server/mod.ts";
-import { type DaemonService, serviceMethods } from "./server/mod.ts";
-import { writeSkiffShim } from "./runtime/mod.ts";
-import { WatcherRegistry } from "./server/mod.ts";
-import { loadWorkspace, parseWorkspace } from "./records/mod.ts";
-import { type HeldLock, Ownership, socketAnswers } from "./runtime/mod.ts";
-import { checkHandoff, execBack, type StartMode, startMode } from "./upgrade/mod.ts";
-import { Upgrader } from "./upgrade/mod.ts";
+import {
+  countWorktreesOnTurnEnd,
+  type DaemonService,
+  Server,
+  serviceMethods,
+  WatcherRegistry,
+} from "./server/mod.ts";
+import {
+  DaemonLog,
+  type HeldLock,
+  logLine,
+  Ownership,
+  socketAnswers,
+  writeSkiffShim,
+} from "./runtime/mod.ts";
+import {
+  type Adopting,
+  checkHandoff,
+  execBack,
+  type StartMode,
+  startMode,
+  takeOver,
+  Upgrader,
+} from "./upgrade/mod.ts";
 import { Worktrees } from "../worktree/mod.ts";
-import { countWorktreesOnTurnEnd } from "./server/mod.ts";
-import { DaemonLog, logLine } from "./runtime/mod.ts";
 import { daemonControl } from "./daemon_control.ts";
-import { type Adopting, takeOver } from "./upgrade/mod.ts";
 import { followSkiffAgent } from "./watcher/mod.ts";
 
 /** Requests on one pane that may be served while a new skiffd still takes other panes over. */

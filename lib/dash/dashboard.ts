@@ -11,37 +11,32 @@
 
 import type { DaemonClient } from "../client/client.ts";
 import { Exit } from "../errors.ts";
-import { foldEvent } from "../overview/fold.ts";
-import { WorkspaceReader } from "../overview/workspace.ts";
 import type { MethodName, ParamsOf, ResultOf } from "../protocol/methods.ts";
 import type { PaneInfo } from "../protocol/panes.ts";
 import type { AskedListing } from "../overview/listing.ts";
-import type { Event } from "../protocol/events.ts";
-import type { DashActions } from "./model/mod.ts";
-import { renderFrame } from "./draw/mod.ts";
+import { type DashActions, type DashState, initialState, selectFirstPane } from "./model/mod.ts";
+import {
+  followSignals,
+  FrameClock,
+  type Layout,
+  layout,
+  Painter,
+  previewPane,
+  renderFrame,
+  TerminalHold,
+  terminalSize,
+  writeTerminal,
+} from "./draw/mod.ts";
 import { readKeys } from "./input/mod.ts";
-import { previewPane } from "./draw/mod.ts";
-import { type Layout, layout } from "./draw/mod.ts";
 import { LedgerLoader } from "./ledger_loader.ts";
-import type { HostsFollow } from "../overview/hosts.ts";
-import type { ConfigFollower } from "../overview/config_follow.ts";
-import { Painter } from "./draw/mod.ts";
 import { PanePreview, preloadScreen } from "./preview.ts";
-import { type DashState, initialState, selectFirstPane } from "./model/mod.ts";
-import { followSignals, TerminalHold, terminalSize, writeTerminal } from "./draw/mod.ts";
-import { FrameClock } from "./draw/mod.ts";
 import { SkiffdRequests } from "./skiffd_requests.ts";
+import { type LaterParts, WorkspaceFollow } from "./workspace_follow.ts";
 import { importLater } from "../platform/later.ts";
 import { waitAtMost } from "../platform/wait.ts";
 
-/** The parts loaded as the first listing is asked for (see `deferred.ts`). */
-type Deferred = typeof import("./later/mod.ts");
-
 /** How long a key typed before the first listing waits for it at most (ms). */
 const EARLY_KEY_WAIT_MS = 2000;
-
-/** Events after which a task's shown state may change (interrupted, gone). */
-const LEDGER_EVENTS = new Set(["exit", "gone", "pane-restored", "resync"]);
 
 /** How the dashboard ended: an exit code and, maybe, one line to print. */
 export interface DashOutcome {
@@ -57,28 +52,17 @@ export class Dashboard implements DashActions {
   readonly #socket: string;
   readonly #hold = new TerminalHold();
   readonly #painter = new Painter(writeTerminal);
-  readonly #reader = new WorkspaceReader();
   readonly #preview: PanePreview;
   /** The ledger's follower (loaded after the first frame). */
   readonly #ledger: LedgerLoader;
-  /** The other hosts' panes and projects.toml, followed once the first frame is drawn. */
-  #hosts: HostsFollow | undefined;
-  #config: ConfigFollower | undefined;
+  /** The workspace as listed and followed. */
+  readonly #workspace: WorkspaceFollow;
   #layout: Layout;
   readonly #skiffd: SkiffdRequests;
   readonly #clock: FrameClock;
-  #deferred: Promise<Deferred> | undefined;
-  /** skiffd's part of the first listing, asked for before the dashboard loaded; used once. */
-  #first: AskedListing | undefined;
-  /** Resolves once the first listing was tried: it came, or it failed. */
-  readonly #firstTried: Promise<void>;
-  #tried: () => void = () => {};
-  /** Whether the events follower started. */
-  #following = false;
+  #deferred: Promise<LaterParts> | undefined;
   #attached = false;
   #ended = false;
-  #listing: Promise<void> | undefined;
-  #listAgain = false;
   #agents: string[] | undefined;
   readonly #stopReading = new AbortController();
   #finish: (outcome: DashOutcome) => void = () => {};
@@ -91,7 +75,6 @@ export class Dashboard implements DashActions {
    */
   constructor(socket: string, client: DaemonClient, options: { first?: AskedListing } = {}) {
     this.#socket = socket;
-    this.#first = options.first;
     this.#skiffd = new SkiffdRequests(socket, client);
     this.#clock = new FrameClock({
       draw: () => this.#draw(),
@@ -109,8 +92,35 @@ export class Dashboard implements DashActions {
       },
       ended: () => this.#ended,
     });
+    this.#workspace = new WorkspaceFollow({
+      socket,
+      state: this.state,
+      skiffd: this.#skiffd,
+      first: options.first,
+      later: () => this.#later(),
+      ended: () => this.#ended,
+      end: (outcome) => this.end(outcome),
+      firstListed: () => {
+        selectFirstPane(this.state);
+        // The first frame with the panes goes out now, before anything else that waits.
+        this.#draw();
+        // What the first frame does not need loads after it.
+        setTimeout(() => {
+          preloadScreen();
+          this.#readAgents();
+          this.#workspace.followConfig();
+        }, 0);
+      },
+      listed: () => {
+        // Which tasks show interrupted or gone depends on the panes just listed.
+        this.readLedger();
+        this.#preview.retry();
+        this.#drawSoon();
+      },
+      changed: () => this.#drawSoon(),
+      ledgerMayChange: () => this.readLedger(),
+    });
     this.finished = new Promise((resolve) => this.#finish = resolve);
-    this.#firstTried = new Promise((resolve) => this.#tried = resolve);
   }
 
   /** Takes the terminal and runs until the person quits or skiffd stops for good. */
@@ -124,7 +134,7 @@ export class Dashboard implements DashActions {
       // The first listing went out before the dashboard's code loaded (or goes out now), on the
       // connection already open: skiffd answers meanwhile. The event stream's own listing (once
       // subscribed) follows it, so nothing between the two is missed.
-      const arrived = this.#first?.arrived ?? false;
+      const arrived = this.#workspace.firstArrived;
       this.relist();
       // Nothing to show yet: an empty frame says so, unless the panes are here already.
       if (!arrived) this.#draw();
@@ -152,8 +162,7 @@ export class Dashboard implements DashActions {
     this.#clock.stop();
     this.#preview.close();
     this.#ledger.close();
-    this.#hosts?.close();
-    this.#config?.close();
+    this.#workspace.close();
     this.#skiffd.close();
     this.#hold.giveBack();
   }
@@ -199,108 +208,14 @@ export class Dashboard implements DashActions {
     return this.#skiffd.call(method, params);
   }
 
-  /** Follows projects.toml (a change lists again) and the other hosts it names, each a group. */
-  async #followConfig(): Promise<void> {
-    const { HostsFollow, ConfigFollower } = await this.#later();
-    if (this.#ended) return;
-    this.#config = new ConfigFollower(() => this.relist());
-    this.#hosts = new HostsFollow({
-      changed: () => {
-        if (!this.state.view || !this.#hosts) return;
-        this.state.view.hosts = this.#hosts.hosts();
-        // A remote task's shown state follows its host's panes, and whether it answers.
-        this.readLedger();
-        this.#drawSoon();
-      },
-    });
-    if (this.state.view) this.state.view.hosts = this.#hosts.hosts();
-  }
-
-  /** Lists the workspace again; one listing at a time, and one more if asked meanwhile. */
+  /** Lists the workspace again; resolves once the list is read. */
   relist(): Promise<void> {
-    if (this.#listing) {
-      this.#listAgain = true;
-      return this.#listing;
-    }
-    this.#listing = (async () => {
-      do {
-        this.#listAgain = false;
-        try {
-          const first = this.state.view === undefined;
-          // On the open connection the requests go out at once, not after a turn of the loop.
-          const client = this.#skiffd.open() ?? await this.#skiffd.client();
-          const asked = this.#first?.answer;
-          this.#first = undefined;
-          this.state.view = await this.#reader.read(client, asked);
-          if (this.#hosts) {
-            this.#hosts.sync();
-            this.state.view.hosts = this.#hosts.hosts();
-          }
-          if (first) {
-            selectFirstPane(this.state);
-            // The first frame with the panes goes out now, before anything else that waits.
-            this.#draw();
-            this.#tried();
-            this.#start();
-            // What the first frame does not need loads after it.
-            setTimeout(() => {
-              preloadScreen();
-              this.#readAgents();
-              this.#followConfig();
-            }, 0);
-          }
-          // Which tasks show interrupted or gone depends on the panes just listed.
-          this.readLedger();
-          this.#preview.retry();
-          this.#drawSoon();
-        } catch {
-          // skiffd went: the events follower lists again once it is back.
-          this.#tried();
-          this.#start();
-        }
-      } while (this.#listAgain && !this.#ended);
-      this.#listing = undefined;
-    })();
-    return this.#listing;
-  }
-
-  /** Starts following skiffd's events, once (which loads what keys do too). */
-  #start(): void {
-    if (this.#following || this.#ended) return;
-    this.#following = true;
-    this.#follow();
+    return this.#workspace.relist();
   }
 
   /** The parts the first frame does not need, loaded once. */
-  #later(): Promise<Deferred> {
-    return this.#deferred ??= importLater<Deferred>("lib/dash/later/mod.ts");
-  }
-
-  async #follow(): Promise<void> {
-    const { followDashEvents } = await this.#later();
-    const end = await followDashEvents(this.#socket, {
-      ended: () => this.#ended,
-      live: () => {
-        this.state.link = "live";
-        this.relist();
-      },
-      reconnecting: () => {
-        this.state.link = "reconnecting";
-        this.#drawSoon();
-      },
-      event: (event) => this.#fold(event),
-    });
-    if (end) this.end(end);
-  }
-
-  /** Brings the listing up to date with `event`. */
-  #fold(event: Event): void {
-    const view = this.state.view;
-    if (!view) return;
-    const outcome = foldEvent(view, event);
-    if (outcome === "relist") this.relist();
-    else if (outcome === "changed") this.#drawSoon();
-    if (LEDGER_EVENTS.has(event.event)) this.readLedger();
+  #later(): Promise<LaterParts> {
+    return this.#deferred ??= importLater<LaterParts>("lib/dash/later/mod.ts");
   }
 
   // ---- Keys.
@@ -312,7 +227,7 @@ export class Dashboard implements DashActions {
       key: async (key) => {
         // A key typed before the panes were listed acts on them once they are (a skiffd that
         // does not answer keeps no key, `q` above all, waiting for long).
-        if (!this.state.view) await waitAtMost(this.#firstTried, EARLY_KEY_WAIT_MS);
+        if (!this.state.view) await waitAtMost(this.#workspace.firstTried, EARLY_KEY_WAIT_MS);
         const { handleKey } = await this.#later();
         await handleKey(this, key);
         if (!this.#ended) this.#draw();

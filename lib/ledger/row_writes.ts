@@ -8,8 +8,7 @@
 
 import type { DatabaseSync } from "node:sqlite";
 import { SkiffError } from "../errors.ts";
-import type { AddInput, UpdateInput } from "./inputs.ts";
-import { usage } from "./inputs.ts";
+import { type AddInput, type UpdateInput, usage } from "./inputs.ts";
 import { clearNote } from "./notes.ts";
 import { resolveRef } from "./refs.ts";
 import { resultPathFor, storedCallerResult } from "./result_path.ts";

@@ -10,11 +10,14 @@
 import { basename } from "../../platform/path.ts";
 import { SkiffError } from "../../errors.ts";
 import type { Config, Project } from "../../config/config.ts";
-import { checkName } from "../records/mod.ts";
+import {
+  checkName,
+  type SavedPane,
+  type SavedSession,
+  type WorkspaceRecords,
+} from "../records/mod.ts";
 import { isDirectory } from "../../platform/files.ts";
 import { clampSize, DEFAULT_SIZE } from "./pane_env.ts";
-import type { SavedPane, SavedSession } from "../records/mod.ts";
-import type { WorkspaceRecords } from "../records/mod.ts";
 
 /** What `pane.new` asks for. */
 export interface NewPaneRequest {

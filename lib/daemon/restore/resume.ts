@@ -26,9 +26,7 @@ import { findRecord } from "../../agents/records.ts";
 import type { AgentRegistry } from "../../agents/registry.ts";
 import type { PaneResume } from "../../protocol/panes.ts";
 import { SKIFF_AGENT_MARK } from "../../protocol/sessions.ts";
-import type { Pane } from "../panes/mod.ts";
-import type { PaneWatch } from "../panes/mod.ts";
-import { guardedSend } from "../panes/mod.ts";
+import { guardedSend, type Pane, type PaneWatch } from "../panes/mod.ts";
 import type { SavedPane, SavedSession } from "../records/mod.ts";
 
 /** How long the new shell has to show its prompt before the resume is given up. */

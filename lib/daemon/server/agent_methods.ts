@@ -16,8 +16,7 @@ import {
 } from "../../protocol/agents.ts";
 import type { MethodTable } from "./method_types.ts";
 import { flag, maybeInt, maybeString, needString, type Params } from "./params.ts";
-import { guardedSend } from "../panes/mod.ts";
-import { waitForState } from "../panes/mod.ts";
+import { guardedSend, waitForState } from "../panes/mod.ts";
 
 /** States `pane.wait` can wait for. */
 const WAIT_STATES: WaitState[] = ["idle", "working", "waiting", "exited", "starting", "shell"];

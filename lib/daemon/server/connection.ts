@@ -15,8 +15,7 @@ import {
   type Response,
 } from "../../protocol/messages.ts";
 import { type AttachEnd, encodeFrame, Frame, FrameReader } from "../../protocol/frames.ts";
-import type { Pane } from "../panes/mod.ts";
-import type { PaneListener } from "../panes/mod.ts";
+import type { Pane, PaneListener } from "../panes/mod.ts";
 
 /** Stop sending output to a terminal that has this much unsent, and redraw once it catches up. */
 const ATTACH_BACKLOG_LIMIT = 8 << 20;

@@ -7,14 +7,12 @@
  */
 
 import { SkiffError } from "../../errors.ts";
-import type { WorktreeMethods } from "../../protocol/worktrees.ts";
-import type { NewWorktreeParams } from "../../protocol/worktrees.ts";
+import type { NewWorktreeParams, WorktreeMethods } from "../../protocol/worktrees.ts";
 import { type PaneFacts, projectNamed, type Worktrees } from "../../worktree/mod.ts";
 import type { EventBus } from "../records/mod.ts";
 import type { LiveWorkspace } from "../workspace/mod.ts";
-import { checkNewPane, type NewPaneRequest } from "../panes/mod.ts";
+import { checkNewPane, type NewPaneRequest, type Pane } from "../panes/mod.ts";
 import type { MethodContext, MethodTable } from "./method_types.ts";
-import type { Pane } from "../panes/mod.ts";
 import { flag, maybeString, needString, type Params } from "./params.ts";
 
 /** Reads the optional `worktree` of `pane.new`. */

@@ -17,10 +17,9 @@ import {
   type StartMode,
 } from "./adopt.ts";
 import type { EventBus } from "../records/mod.ts";
-import type { UpgradeStep } from "../server/mod.ts";
+import type { Server, UpgradeStep } from "../server/mod.ts";
 import type { LiveWorkspace } from "../workspace/mod.ts";
 import type { Ownership } from "../runtime/mod.ts";
-import type { Server } from "../server/mod.ts";
 import type { Upgrader } from "./upgrade.ts";
 
 /** How far a new program got in taking over in place (see `adopt.ts`). */

@@ -68,11 +68,9 @@ import {
   otherChildren,
   writeHandoff,
 } from "./handoff.ts";
-import type { UpgradeRequest, UpgradeStep } from "../server/mod.ts";
+import type { Server, UpgradeRequest, UpgradeStep, WatcherRegistry } from "../server/mod.ts";
 import type { LiveWorkspace } from "../workspace/mod.ts";
 import type { Pane } from "../panes/mod.ts";
-import type { Server } from "../server/mod.ts";
-import type { WatcherRegistry } from "../server/mod.ts";
 
 /** How long the new program's check may take. */
 const CHECK_TIMEOUT_MS = 30_000;

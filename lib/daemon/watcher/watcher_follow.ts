@@ -11,9 +11,8 @@ import { fileLockHeld, lockHolderPid } from "../../platform/files.ts";
 import type { RuntimeFiles } from "../../config/paths.ts";
 import { SKIFF_AGENT_MARK } from "../../protocol/sessions.ts";
 import { VERSION } from "../../version.ts";
-import type { EventBus } from "../records/mod.ts";
+import type { EventBus, SavedSession } from "../records/mod.ts";
 import { startWatcher as startWatcherApart } from "./watcher_start.ts";
-import type { SavedSession } from "../records/mod.ts";
 
 /** How long the watcher of an older program gets to end before a new one starts. */
 const WATCHER_HANDOVER_MS = 5000;

@@ -1,6 +1,8 @@
 /**
  * The daemon's live workspace: sessions and panes with their processes,
- * kept in step with the saved workspace file.
+ * kept in step with the saved workspace file. What the records say is
+ * here (new, rename, mark, kill, restore, the memory an upgrade hands on);
+ * the panes that run are `pane_lives.ts`'s.
  *
  * @module
  */
@@ -8,34 +10,42 @@
 import { SkiffError } from "../../errors.ts";
 import type { Config } from "../../config/config.ts";
 import type { ConfigSource } from "../../config/config_source.ts";
-import { type NewPaneRequest, planNewPane } from "../panes/mod.ts";
-import { WorkspaceRecords } from "../records/mod.ts";
+import {
+  AgentWatches,
+  type AttachEndDetails,
+  checkProgram,
+  listedPane,
+  type NewPaneRequest,
+  type Pane,
+  paneEnv,
+  paneEventFields,
+  paneInfo,
+  type PaneWatch,
+  planNewPane,
+  SessionReaper,
+} from "../panes/mod.ts";
+import {
+  type SavedPane,
+  type SavedSession,
+  type WorkspaceData,
+  WorkspaceRecords,
+  WorkspaceSaver,
+} from "../records/mod.ts";
 import { loginShell } from "../../platform/spawn_self.ts";
-import { AgentWatches, paneEventFields } from "../panes/mod.ts";
-import { Pane, type PaneHooks } from "../panes/mod.ts";
-import type { AttachEndDetails } from "../panes/mod.ts";
 import type { PtyExit } from "../../platform/pty.ts";
-import type { PaneWatch } from "../panes/mod.ts";
-import type { SavedPane, SavedSession, WorkspaceData } from "../records/mod.ts";
 import type { LiveWorkspaceOptions, MakeAdopted, WorkspaceMemory } from "./workspace_options.ts";
 import type { PaneInfo } from "../../protocol/panes.ts";
 import type { ListedPane } from "../../protocol/workspace.ts";
-import { listedPane, paneInfo } from "../panes/mod.ts";
-import { WorkspaceSaver } from "../records/mod.ts";
-import { checkProgram, paneEnv } from "../panes/mod.ts";
-import { SessionReaper } from "../panes/mod.ts";
 import { SessionEndings } from "./session_endings.ts";
-import { ScreenSaver, type ScreenSaveStats } from "../screens/mod.ts";
-import { ScreenStore } from "../screens/mod.ts";
-import { restorePanes } from "../restore/mod.ts";
-import { Conversations } from "../restore/mod.ts";
-import { resumeSteps } from "../restore/mod.ts";
+import { ScreenSaver, type ScreenSaveStats, ScreenStore } from "../screens/mod.ts";
+import { Conversations, restorePanes, resumeSteps } from "../restore/mod.ts";
+import { PaneLives } from "./pane_lives.ts";
 
 /** Sessions and panes, live. */
 export class LiveWorkspace {
   /** The sessions and panes as saved: lookups, names, records. */
   readonly records: WorkspaceRecords;
-  readonly #panes = new Map<string, Pane>();
+  readonly #panes: PaneLives;
   readonly #options: LiveWorkspaceOptions;
   readonly #configSource: ConfigSource;
   #stopping = false;
@@ -69,6 +79,15 @@ export class LiveWorkspace {
       log: options.log,
       save: () => this.save(),
       agentLeft: (pane) => this.conversations.agentLeft(pane),
+    });
+    this.#panes = new PaneLives({
+      events: options.events,
+      watches: this.watches,
+      screenSaver: this.#screenSaver,
+      env: (saved) => this.#paneEnv(saved),
+      scrollback: () => this.#config.daemon.scrollback,
+      exited: (pane, exit) => this.#exited(pane, exit),
+      running: (session) => this.#endings.running(session),
     });
   }
 
@@ -134,40 +153,6 @@ export class LiveWorkspace {
     return paneEnv(saved, { socket: this.#options.socket, binDir: this.#options.binDir });
   }
 
-  /** The callbacks every pane of this workspace gets, started here or adopted. */
-  #paneHooks(): PaneHooks {
-    const events = this.#options.events;
-    const watchHooks = this.watches.paneHooks();
-    return {
-      ...watchHooks,
-      activity: (p) => {
-        watchHooks.activity(p);
-        this.#screenSaver.changed(p);
-      },
-      exited: (p, exit) => this.#exited(p, exit),
-      title: (p, title) => events.emit("title", { ...paneEventFields(p), title }),
-    };
-  }
-
-  async #start(saved: SavedPane, argv: string[], prelude?: string): Promise<Pane> {
-    const pane = await Pane.start(saved, {
-      argv,
-      env: this.#paneEnv(saved),
-      scrollback: this.#config.daemon.scrollback,
-      prelude,
-      hooks: this.#paneHooks(),
-    });
-    this.#follow(pane);
-    this.#screenSaver.add(pane, { scrollback: this.#config.daemon.scrollback });
-    return pane;
-  }
-
-  #follow(pane: Pane): void {
-    this.#panes.set(pane.id, pane);
-    this.watches.add(pane);
-    if (pane.status === "running") this.#endings.running(pane.saved.session);
-  }
-
   #exited(pane: Pane, exit: PtyExit): void {
     const code = exit.unknown ? "unknown" : exit.exitCode;
     this.#options.log(`pane ${pane.id} exited code=${code} signal=${exit.signal}`);
@@ -201,17 +186,8 @@ export class LiveWorkspace {
       nextGeneration: () => this.records.nextGeneration(),
       // A pane made in a worktree comes back in it while the worktree is there.
       worktreeFolder: (saved) => this.#options.worktrees?.folderOf(saved.worktree),
-      startShell: (saved, prelude) => this.#start(saved, saved.command, prelude),
-      startExited: (saved, screen) => {
-        const pane = Pane.exited(saved, {
-          scrollback: this.#config.daemon.scrollback,
-          exit: { exitCode: saved.exited!.code, signal: saved.exited!.signal },
-          exitedAt: Date.parse(saved.exited!.at),
-          screen,
-        });
-        this.#follow(pane);
-        return pane;
-      },
+      startShell: (saved, prelude) => this.#panes.start(saved, saved.command, prelude),
+      startExited: (saved, screen) => this.#panes.startExited(saved, screen),
       ...resumeSteps({
         registry: () => this.watches.registry(),
         config: () => this.#config,
@@ -244,10 +220,7 @@ export class LiveWorkspace {
   ): Pane {
     const saved = this.records.data.panes.find((p) => p.id === id);
     if (!saved) throw new Error(`the workspace has no pane ${id}`);
-    const scrollback = this.#config.daemon.scrollback;
-    const { pane, tracker } = make(saved, { hooks: this.#paneHooks(), scrollback });
-    this.#follow(pane);
-    if (pane.status === "running") this.#screenSaver.add(pane, { scrollback });
+    const { pane, tracker } = this.#panes.adopt(saved, make);
     if (tracker) this.watches.get(pane)?.tracker.restore(tracker);
     return pane;
   }
@@ -286,7 +259,7 @@ export class LiveWorkspace {
     checkProgram(argv[0], this.#paneEnv(saved), saved.cwd);
     this.records.add(saved, session);
     this.save();
-    const pane = await this.#start(saved, argv);
+    const pane = await this.#panes.start(saved, argv);
     this.#options.log(`pane ${saved.id} (${saved.name}) started: ${argv.join(" ")}`);
     this.#options.events.emit("pane-created", {
       ...paneEventFields(pane),

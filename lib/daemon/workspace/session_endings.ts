@@ -5,9 +5,8 @@
  * @module
  */
 
-import type { EventBus } from "../records/mod.ts";
+import type { EventBus, SavedSession } from "../records/mod.ts";
 import type { Pane } from "../panes/mod.ts";
-import type { SavedSession } from "../records/mod.ts";
 
 /** Options for {@linkcode SessionEndings}. */
 export interface SessionEndingsOptions {

@@ -7,12 +7,9 @@
  */
 
 import type { TrackerState } from "../../agents/tracker.ts";
-import type { EventBus } from "../records/mod.ts";
-import type { Pane, PaneAdoptOptions } from "../panes/mod.ts";
-import type { PaneWorktreeView } from "../panes/mod.ts";
-import type { DoomedSession } from "../panes/mod.ts";
+import type { EventBus, SavedPane, WorkspaceData } from "../records/mod.ts";
+import type { DoomedSession, Pane, PaneAdoptOptions, PaneWorktreeView } from "../panes/mod.ts";
 import type { EndedSessions } from "./session_endings.ts";
-import type { SavedPane, WorkspaceData } from "../records/mod.ts";
 
 /**
  * What the workspace asks of the worktrees a pane may have (`lib/worktree`

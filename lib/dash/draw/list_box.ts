@@ -9,8 +9,7 @@
 import { agentIconState, watcherWord } from "../../overview/watcher.ts";
 import type { ListedPane } from "../../protocol/workspace.ts";
 import type { Box } from "./layout.ts";
-import type { ListRow } from "../model/mod.ts";
-import { type DashState, scrollTo, selectedRow } from "../model/mod.ts";
+import { type DashState, type ListRow, scrollTo, selectedRow } from "../model/mod.ts";
 import { Row, STATE_STYLE, STYLE } from "./row.ts";
 import { ago, clip } from "./text.ts";
 

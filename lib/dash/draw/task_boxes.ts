@@ -8,8 +8,7 @@
 import { firstLine, paneTasks } from "../../overview/tasks.ts";
 import type { ListedPane } from "../../protocol/workspace.ts";
 import type { Box } from "./layout.ts";
-import type { ListRow } from "../model/mod.ts";
-import { type DashState, ledgerLines, scrollTo } from "../model/mod.ts";
+import { type DashState, ledgerLines, type ListRow, scrollTo } from "../model/mod.ts";
 import { home, Row, STYLE, visibleWidth } from "./row.ts";
 import { previewPane } from "./list_box.ts";
 import { textWidth } from "./text.ts";

@@ -10,9 +10,18 @@
 import { nextForAttention } from "../../overview/attention.ts";
 import type { ListedPane } from "../../protocol/workspace.ts";
 import type { Key } from "../input/mod.ts";
-import { AGENT_KEY } from "../model/mod.ts";
-import { type DashState, moveSelection, rowsOf, selectedRow } from "../model/mod.ts";
-import { attempt, type DashActions, label, say, startPrompt } from "../model/mod.ts";
+import {
+  AGENT_KEY,
+  attempt,
+  type DashActions,
+  type DashState,
+  label,
+  moveSelection,
+  rowsOf,
+  say,
+  selectedRow,
+  startPrompt,
+} from "../model/mod.ts";
 import { promptKey } from "./prompts.ts";
 import { ledgerKey, resultKey } from "./ledger_keys.ts";
 

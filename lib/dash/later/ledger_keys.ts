@@ -6,8 +6,7 @@
  */
 
 import type { Key } from "../input/mod.ts";
-import { ledgerLines } from "../model/mod.ts";
-import { type DashActions, failure, label, say } from "../model/mod.ts";
+import { type DashActions, failure, label, ledgerLines, say } from "../model/mod.ts";
 
 /** Handles a key in the ledger view. */
 export function ledgerKey(actions: DashActions, key: Key): Promise<void> | void {

@@ -7,8 +7,7 @@
  */
 
 import type { Key } from "../input/mod.ts";
-import type { Prompt } from "../model/mod.ts";
-import { attempt, type DashActions, label, say, startPrompt } from "../model/mod.ts";
+import { attempt, type DashActions, label, type Prompt, say, startPrompt } from "../model/mod.ts";
 
 /** Handles a key while a prompt is open. */
 export async function promptKey(actions: DashActions, key: Key): Promise<void> {
