@@ -93,3 +93,35 @@ Deno.test("import rules: the checker reads the imports of the real tree", () => 
   assert((GRAPH.get("lib/daemon/run.ts") ?? []).includes("lib/daemon/server/mod.ts"));
   assert((GRAPH.get("cmd/new.ts") ?? []).length > 0);
 });
+
+/** The rows of the table under `heading` in docs/architecture.md: rank and the names in column 2. */
+function mapRows(heading: string): { rank: number; names: string[] }[] {
+  const text = Deno.readTextFileSync(`${ROOT}/docs/architecture.md`);
+  const lines = text.split("\n");
+  const start = lines.findIndex((line) => line.trim() === heading);
+  assert(start !== -1, `docs/architecture.md has a '${heading}' section`);
+  const rows: { rank: number; names: string[] }[] = [];
+  for (const line of lines.slice(start + 1)) {
+    if (/^#{1,6} /.test(line)) break;
+    const cells = line.split("|").map((cell) => cell.trim());
+    if (cells.length < 4 || !/^\d+$/.test(cells[1])) continue;
+    rows.push({
+      rank: Number(cells[1]),
+      names: [...cells[2].matchAll(/`([^`]+)`/g)].map((m) => m[1]),
+    });
+  }
+  return rows;
+}
+
+Deno.test("docs/architecture.md: its room map is the rooms and sub-rooms, in their ranks", () => {
+  assertEquals(
+    mapRows("### The room map"),
+    ROOMS.map((rooms, rank) => ({ rank, names: rooms.map((r) => `lib/${r}`) })),
+  );
+  for (const [room, subs] of Object.entries(SUB_ROOMS)) {
+    assertEquals(
+      mapRows(`### The sub-rooms of \`${room}\``),
+      subs.map((sub, rank) => ({ rank, names: [`${room}/${sub}`] })),
+    );
+  }
+});
