@@ -94,7 +94,7 @@ Deno.test("import rules: the checker reads the imports of the real tree", () => 
   assert((GRAPH.get("cmd/new.ts") ?? []).length > 0);
 });
 
-/** The rows of the table under `heading` in docs/architecture.md: rank and the names in column 2. */
+/** The ranked items under `heading` in docs/architecture.md: `- **RANK** \`NAME\`, …: what`. */
 function mapRows(heading: string): { rank: number; names: string[] }[] {
   const text = Deno.readTextFileSync(`${ROOT}/docs/architecture.md`);
   const lines = text.split("\n");
@@ -103,11 +103,11 @@ function mapRows(heading: string): { rank: number; names: string[] }[] {
   const rows: { rank: number; names: string[] }[] = [];
   for (const line of lines.slice(start + 1)) {
     if (/^#{1,6} /.test(line)) break;
-    const cells = line.split("|").map((cell) => cell.trim());
-    if (cells.length < 4 || !/^\d+$/.test(cells[1])) continue;
+    const item = line.match(/^- \*\*(\d+)\*\* (.+?):/);
+    if (!item) continue;
     rows.push({
-      rank: Number(cells[1]),
-      names: [...cells[2].matchAll(/`([^`]+)`/g)].map((m) => m[1]),
+      rank: Number(item[1]),
+      names: [...item[2].matchAll(/`([^`]+)`/g)].map((m) => m[1]),
     });
   }
   return rows;
