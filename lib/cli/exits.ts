@@ -1,5 +1,5 @@
 /**
- * What each exit code means, in the words `--help` and the README use. A
+ * What each exit code means, in the words `--help` and the manual (docs/exit-codes.md) use. A
  * command lists the names it uses; a meaning particular to the command may
  * replace the general one.
  *

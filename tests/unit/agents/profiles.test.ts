@@ -405,18 +405,25 @@ Deno.test("launch: the start line is one sh command with the hook environment", 
   }
 });
 
-Deno.test("README: the custom agent example parses, and every key is documented", async () => {
-  const readme = await Deno.readTextFile(new URL("../../../README.md", import.meta.url));
-  const section = readme.slice(readme.indexOf("### Custom agents"));
+Deno.test("docs/agents.md: the custom agent example parses, and every key is documented", async () => {
+  const page = await Deno.readTextFile(new URL("../../../docs/agents.md", import.meta.url));
+  const section = page.slice(page.indexOf("## Custom agents"));
   const example = /```toml\n([\s\S]*?)```/.exec(section)![1];
   const registry = new AgentRegistry({ file: FILE, document: parseToml(example) });
   const mine = registry.get("mine")!;
   assertEquals([mine.label, mine.command, mine.startArgs], ["My Agent", "mine", ["--fast"]]);
   assertEquals(mine.hooks.kind, "claude-settings");
   assertEquals(readScreen(mine, screenView(["Do you want to proceed?"])).verdict, "waiting");
-  const documented = section.slice(0, section.indexOf("\n## "));
+  const end = section.indexOf("\n## ", 1);
+  const documented = end === -1 ? section : section.slice(0, end);
   const keys = [...AGENT_KEYS.filter((k) => k !== "hooks"), "hooks.kind", "hooks.events"];
-  for (const key of keys) assert(documented.includes(`\`${key}\``), `README documents '${key}'`);
+  for (const key of keys) {
+    // Each key has an item of its own: "- `key` (…): what it means".
+    assert(
+      new RegExp(`^- (\`[a-z_.]+\`, )*\`${key.replace(".", "\\.")}\``, "m").test(documented),
+      `docs/agents.md documents '${key}'`,
+    );
+  }
 });
 
 Deno.test("gemini: the spinner of its hooks running before and after a turn reads as working", () => {
