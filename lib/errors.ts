@@ -1,7 +1,7 @@
 /**
  * Exit codes and the one error type every command throws.
  *
- * The table is the contract with scripts: the README lists it, and a code
+ * The table is the contract with scripts: docs/exit-codes.md lists it, and a code
  * never changes meaning once released.
  *
  * @module

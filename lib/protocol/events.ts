@@ -287,7 +287,7 @@ export type EventOf<N extends EventName> = Extract<Event, { event: N }>;
 export type EventFields<N extends EventName> = Omit<EventOf<N>, "event" | "time" | "run" | "seq">;
 
 /**
- * Every event name, in the order the README lists them. The type check
+ * Every event name, in the order docs/events.md lists them. The type check
  * below keeps it complete.
  */
 export const EVENT_NAMES = [

@@ -1,5 +1,5 @@
 /**
- * The dashboard's keys, as `?` shows them (and the README lists them).
+ * The dashboard's keys, as `?` shows them (and docs/dashboard.md lists them).
  *
  * @module
  */
