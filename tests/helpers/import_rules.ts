@@ -38,6 +38,7 @@ export const ROOMS: readonly (readonly string[])[] = [
   ["daemon"],
   ["skipper"],
   ["watch"],
+  ["ops"],
   ["overview"],
   ["app"],
   ["dash"],
