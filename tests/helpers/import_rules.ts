@@ -39,6 +39,7 @@ export const ROOMS: readonly (readonly string[])[] = [
   ["skipper"],
   ["watch"],
   ["ops"],
+  ["mcp"],
   ["overview"],
   ["app"],
   ["dash"],
