@@ -10,6 +10,8 @@ import { defineCommand } from "../lib/cli/mod.ts";
 import { loadConfig } from "../lib/config/config.ts";
 import { openGates } from "../lib/mcp/gates.ts";
 import { toolsHelp } from "./mcp/serve_help.ts";
+import { command as install } from "./mcp/install.ts";
+import { command as uninstall } from "./mcp/uninstall.ts";
 
 /** The `mcp` command: serves when no subcommand is named. */
 export const command = defineCommand({
@@ -45,6 +47,7 @@ export const command = defineCommand({
     "skiff mcp install claude --allow send",
   ],
   exits: [["USAGE", "A bad gate in --allow, or a bad [mcp] allow in projects.toml"]],
+  subcommands: [install, uninstall],
   run: async (ctx) => {
     const gates = openGates(ctx.opts.allow, loadConfig());
     // Loaded only to serve: --help and install stay light.
