@@ -19,6 +19,7 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from "./sdk.ts";
+import process from "node:process";
 import { SkiffError } from "../errors.ts";
 import { VERSION } from "../version.ts";
 import { openAgentLedger } from "../skipper/ledger.ts";
@@ -132,7 +133,9 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
   const { server, close } = mcpServer(options);
   const closed = Promise.withResolvers<void>();
   server.onclose = () => closed.resolve();
-  await server.connect(new StdioServerTransport());
+  // The transport reads stdin but does not end with it: a client that closed its end is gone.
+  process.stdin.once("end", () => server.close());
+  await server.connect(new StdioServerTransport(process.stdin, process.stdout));
   await closed.promise;
   close();
 }
