@@ -45,8 +45,16 @@ Deno.test("README: lines fit a 100-column terminal, outside code blocks", () => 
   assertEquals(wide, []);
 });
 
-Deno.test("README: every command is documented", () => {
-  const missing = COMMANDS.filter((entry) => !README.includes(`\`skiff ${entry.name}`))
+/** The README and the pages under docs/, as one text. */
+function userDocs(): string {
+  const pages = [...Deno.readDirSync(join(ROOT, "docs"))].filter((e) => e.name.endsWith(".md"))
+    .map((e) => Deno.readTextFileSync(join(ROOT, "docs", e.name)));
+  return [README, ...pages].join("\n");
+}
+
+Deno.test("README and docs/: every command is documented", () => {
+  const docs = userDocs();
+  const missing = COMMANDS.filter((entry) => !docs.includes(`\`skiff ${entry.name}`))
     .map((entry) => entry.name);
   assertEquals(missing, []);
 });
