@@ -7,6 +7,7 @@
  */
 
 import { z } from "zod";
+import { SkiffError } from "../../errors.ts";
 import { SHOWN_STATES, STORED_STATES } from "../../ledger/mod.ts";
 import { ledgerAdd, ledgerAddInput, ledgerList, ledgerShow, ledgerUpdate } from "../../ops/mod.ts";
 import { defineTool, ms, paneRef } from "./tool.ts";
@@ -88,6 +89,12 @@ export const LEDGER_ADD = defineTool({
   readOnly: false,
   alsoNeeds: { gate: "send", when: "with send", needed: (input) => input.send === true },
   run: async (input, context) => {
+    if (input.send && input.pane === undefined) {
+      // Refused before the ledger is opened: a refused add makes no ledger.
+      throw new SkiffError("Only a task with a pane can be sent: give pane with send", {
+        exit: "USAGE",
+      });
+    }
     const options = { project: context.project, access: context.access };
     const add = await ledgerAddInput({
       pane: input.pane === undefined ? undefined : paneRef(input.pane, context),
