@@ -418,3 +418,26 @@ Deno.test("mcp: the ledger tools add, send, list, show and update rows as the le
     }
   });
 });
+
+Deno.test("mcp --help lists every tool the server offers, each with its gate", async () => {
+  await withSkiff(async (skiff) => {
+    const help = await skiff.ok(["mcp", "--help"]);
+    const session = await connectMcp(skiff, ["--allow", "all"]);
+    try {
+      const tools = (await session.client.listTools()).tools;
+      for (const tool of tools) {
+        const gate = tool.description!.match(/Offered because the (\w+) gate is open/)?.[1];
+        assertMatch(
+          help,
+          new RegExp(`^  ${tool.name} +${gate ? `--allow ${gate}` : "always"} `, "m"),
+          tool.name,
+        );
+      }
+      assertEquals(tools.length, 12);
+    } finally {
+      await session.close();
+    }
+    assertMatch(help, /^ {2}land +land a pane's worktree: no tool yet$/m);
+    assertMatch(help, /^ {2}send +type into agents: send_to_pane, ledger_add with send$/m);
+  });
+});
