@@ -1,6 +1,6 @@
 import { assertEquals, assertThrows } from "../../helpers/assert.ts";
 import { removeEntry, setEntry, valueAt } from "../../../lib/mcp/install/jsonc_edit.ts";
-import { SkiffError } from "../../../lib/errors.ts";
+import type { SkiffError } from "../../../lib/errors.ts";
 
 const ENTRY = { command: "/bin/skiff", args: ["mcp"] };
 const PATH = ["mcpServers", "skiff"];
