@@ -12,6 +12,7 @@ import { benchDash } from "./dash.ts";
 import { benchHosts } from "./hosts.ts";
 import { benchLedger } from "./ledger.ts";
 import { benchLoad } from "./load.ts";
+import { benchMcp } from "./mcp.ts";
 import { benchPanes } from "./panes.ts";
 import { benchResume } from "./resume.ts";
 import { benchUpgrade } from "./upgrade.ts";
@@ -41,6 +42,8 @@ if (import.meta.main) {
   rows.push(...await benchDash(log));
   log("bench: hosts over loopback SSH (a send, ls --all-hosts, a remote turn end to the line)…");
   rows.push(...await benchHosts(log));
+  log("bench: skiff mcp (a warm list_panes with 200 panes, send_to_pane) against the CLI…");
+  rows.push(...await benchMcp(log));
   console.log(renderTable(rows));
   // Done once the table is out: nothing a measured program left open may keep the bench
   // running (the dashboard's rows did).

@@ -4,8 +4,8 @@
  * @module
  */
 
-import { defineCommand, PANE_ARG, SkiffError } from "../lib/cli/mod.ts";
-import { withPane } from "../lib/hosts/resolve.ts";
+import { defineCommand, PANE_ARG } from "../lib/cli/mod.ts";
+import { capturePane } from "../lib/ops/capture_pane.ts";
 
 /** The `capture` command. */
 export const command = defineCommand({
@@ -30,18 +30,10 @@ export const command = defineCommand({
     "DAEMON",
   ],
   run: async (ctx) => {
-    const lines = ctx.opts.scrollback;
-    if (lines !== undefined && (!Number.isInteger(lines) || lines < 0)) {
-      throw new SkiffError("Option '--scrollback' needs a whole number of lines, 0 or more", {
-        exit: "USAGE",
-      });
-    }
-    const result = await withPane(ctx.args.PANE, (client, pane) =>
-      client.call("pane.capture", {
-        pane,
-        ansi: ctx.opts.ansi,
-        scrollback: ctx.opts.scrollback,
-      }));
+    const result = await capturePane(ctx.args.PANE, {
+      ansi: ctx.opts.ansi,
+      scrollback: ctx.opts.scrollback,
+    });
     ctx.out.result(result, () => ctx.out.line(result.text));
   },
 });

@@ -4,50 +4,11 @@
  * @module
  */
 
-import { defineCommand, Exit, type ExitName, PANE_ARG, SkiffError } from "../lib/cli/mod.ts";
+import { defineCommand, PANE_ARG } from "../lib/cli/mod.ts";
 import { page, wantsPager } from "../lib/cli/pager.ts";
-import { parsePaneRef, withPane } from "../lib/hosts/resolve.ts";
-import { runOnHost } from "../lib/hosts/run.ts";
-import type { PaneWorktreeResult } from "../lib/protocol/worktrees.ts";
-import { type FileChange, gitPager, type WorktreeDiff, worktreeDiff } from "../lib/worktree/mod.ts";
+import { type FileChange, gitPager } from "../lib/worktree/mod.ts";
 import { writeAllSync } from "../lib/platform/bytes.ts";
-
-/**
- * Finds the worktree of pane `ref`: the one place `diff` looks a pane up,
- * through the resolver, so `HOST:PANE` finds a pane on another host.
- */
-function paneWorktree(ref: string): Promise<PaneWorktreeResult> {
-  return withPane(ref, (client, pane) => client.call("pane.worktree", { pane }));
-}
-
-/**
- * The diff of a worktree on another host: git runs there, through the host's
- * own `skiff diff` over the link, and its JSON comes back as a diff.
- */
-async function diffOnHost(host: string, pane: string, patch: boolean): Promise<WorktreeDiff> {
-  const args = ["diff", pane, "--json", ...(patch ? [] : ["--stat"])];
-  const run = await runOnHost(host, args);
-  if (run.code !== 0) {
-    let error: { message?: string; code?: string } = {};
-    try {
-      error = JSON.parse(run.stderr).error ?? {};
-    } catch {
-      // Not JSON: the host's words as they are.
-    }
-    const exit = (error.code?.toUpperCase() ?? "ERROR") as ExitName;
-    throw new SkiffError(`${host}: ${error.message ?? run.stderr.trim()}`, {
-      exit: exit in Exit ? exit : "ERROR",
-      details: { host },
-    });
-  }
-  const result = JSON.parse(new TextDecoder().decode(run.stdout));
-  return {
-    from: result.from,
-    files: result.changes,
-    stat: { files: result.files, added: result.added, removed: result.removed },
-    patch: typeof result.patch === "string" ? new TextEncoder().encode(result.patch) : null,
-  };
-}
+import { paneDiff, readPaneDiff } from "../lib/ops/pane_diff.ts";
 
 /** The pager for a diff from another host: git's settings here have no repository to read. */
 function gitPagerHere(): string {
@@ -83,27 +44,17 @@ export const command = defineCommand({
     "DAEMON",
   ],
   run: async (ctx) => {
-    const found = await paneWorktree(ctx.args.PANE);
-    const tree = found.worktree;
-    const terminal = !ctx.json && wantsPager();
-    const host = parsePaneRef(ctx.args.PANE).host;
-    const diff = host === null
-      ? await worktreeDiff(tree, { patch: !ctx.opts.stat, color: terminal })
-      : await diffOnHost(host, found.pane, !ctx.opts.stat);
-    const totals = { files: diff.stat.files, added: diff.stat.added, removed: diff.stat.removed };
     if (ctx.json) {
-      ctx.out.data({
-        host,
-        pane: found.pane,
-        name: found.name,
-        worktree: { name: tree.name, branch: tree.branch, path: tree.path, base: tree.base },
-        from: diff.from,
-        ...totals,
-        changes: diff.files,
-        ...(diff.patch ? { patch: new TextDecoder().decode(diff.patch) } : {}),
-      });
+      ctx.out.data(await paneDiff(ctx.args.PANE, { stat: ctx.opts.stat }));
       return;
     }
+    const terminal = wantsPager();
+    const { host, found, diff } = await readPaneDiff(ctx.args.PANE, {
+      patch: !ctx.opts.stat,
+      color: terminal,
+    });
+    const tree = found.worktree;
+    const totals = { files: diff.stat.files, added: diff.stat.added, removed: diff.stat.removed };
     if (diff.files.length === 0) {
       ctx.out.line(`No changes in ${tree.name} (${tree.branch}) against ${tree.base}.`);
       return;

@@ -5,7 +5,7 @@
  */
 
 import { defineCommand, PANE_ARG } from "../lib/cli/mod.ts";
-import { withPane } from "../lib/hosts/resolve.ts";
+import { killPane } from "../lib/ops/kill_pane.ts";
 
 /** The `kill` command. */
 export const command = defineCommand({
@@ -20,10 +20,6 @@ export const command = defineCommand({
     "DAEMON",
   ],
   run: async (ctx) => {
-    const pane = await withPane(
-      ctx.args.PANE,
-      (client, ref) => client.call("pane.kill", { pane: ref }),
-    );
-    ctx.out.result({ killed: pane }, () => {});
+    ctx.out.result(await killPane(ctx.args.PANE), () => {});
   },
 });

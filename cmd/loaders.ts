@@ -33,6 +33,7 @@ export const LOADERS: Record<string, () => Promise<{ command: CommandSpec }>> = 
   skipper: () => import("./skipper.ts"),
   settings: () => import("./settings.ts"),
   watch: () => import("./watch.ts"),
+  mcp: () => import("./mcp.ts"),
   project: () => import("./project.ts"),
   host: () => import("./host.ts"),
   hook: () => import("./hook.ts"),

@@ -4,30 +4,9 @@
  * @module
  */
 
-import { defineCommand, outputWidth, SkiffError, table } from "../lib/cli/mod.ts";
-import { withDaemon } from "../lib/client/mod.ts";
+import { defineCommand, outputWidth, table } from "../lib/cli/mod.ts";
 import { frontOf, tildePath } from "../lib/client/format.ts";
-import type { PaneInfo } from "../lib/protocol/panes.ts";
-
-/** Reads `KEY` or `KEY=VALUE`. */
-function parseMark(text: string): { key: string; value?: string } {
-  const eq = text.indexOf("=");
-  const key = eq === -1 ? text : text.slice(0, eq);
-  if (key === "") {
-    throw new SkiffError(`Bad mark '${text}': use KEY or KEY=VALUE`, { exit: "USAGE" });
-  }
-  return eq === -1 ? { key } : { key, value: text.slice(eq + 1) };
-}
-
-/** How long `ls --all-hosts` waits for the hosts, at most: a host that is slower is unreachable. */
-const LIST_WAIT_MS = 800;
-
-/** Whether pane `p`'s session has the mark asked for (or none was asked for). */
-function hasMark(p: PaneInfo, mark: { key: string; value?: string } | undefined): boolean {
-  if (!mark) return true;
-  const value = p.session_marks[mark.key];
-  return value !== undefined && (mark.value === undefined || value === mark.value);
-}
+import { listPanes } from "../lib/ops/list_panes.ts";
 
 /** The `ls` command. */
 export const command = defineCommand({
@@ -52,35 +31,14 @@ export const command = defineCommand({
   examples: ["skiff ls --mark skiff-agent --json", "skiff ls --all-hosts"],
   exits: ["DAEMON"],
   run: async (ctx) => {
-    const mark = ctx.opts.mark === undefined ? undefined : parseMark(ctx.opts.mark);
     const all = ctx.opts["all-hosts"];
-    const { local, hosts } = await withDaemon(async (client) => {
-      // Asked together: the hosts' answer waits at most LIST_WAIT_MS, whatever they do.
-      const [local, listed] = await Promise.all([
-        client.call("pane.list", { mark }),
-        all
-          ? client.call("hosts.list", { connect: true, panes: true, wait_ms: LIST_WAIT_MS })
-          : undefined,
-      ]);
-      return { local: local.panes, hosts: listed?.hosts ?? [] };
-    });
-    const panes: (PaneInfo & { host: string | null })[] = local.map((p) => ({ ...p, host: null }));
-    for (const host of hosts) {
-      for (const p of host.panes ?? []) {
-        if (hasMark(p, mark)) panes.push({ ...p, host: host.host });
-      }
-    }
-    const down = hosts.filter((h) => h.panes === null);
-    const hostsJson = hosts.map((h) => ({
-      host: h.host,
-      state: h.panes === null && h.state === "up" ? "unreachable" : h.state,
-      why: h.why,
-      panes: h.panes?.length ?? null,
-    }));
-    ctx.out.result(all ? { panes, hosts: hostsJson } : { panes }, () => {
+    const listed = await listPanes({ mark: ctx.opts.mark, allHosts: all });
+    const { panes } = listed;
+    const down = (listed.hosts ?? []).filter((h) => h.panes === null);
+    ctx.out.result(listed, () => {
       if (panes.length === 0) {
         ctx.out.line(
-          mark
+          ctx.opts.mark !== undefined
             ? `No pane's session has mark ${ctx.opts.mark}.`
             : "No panes. Start one with 'skiff new'.",
         );
@@ -116,7 +74,7 @@ export const command = defineCommand({
         ));
       }
       for (const h of down) {
-        ctx.out.line(`${h.host}: ${h.state === "up" ? "unreachable" : h.state}: ${h.why}`);
+        ctx.out.line(`${h.host}: ${h.state}: ${h.why}`);
       }
     });
   },

@@ -116,6 +116,10 @@ export const COMMAND_ROWS: readonly CommandRow[] = [
     summary: "Wake the Skiff agent when its tasks' panes have news (Skiff starts it)",
   },
   {
+    name: "mcp",
+    summary: "Serve Skiff's panes and ledger to an agent or editor over MCP (stdio)",
+  },
+  {
     name: "project",
     summary: "Add, list or remove projects",
   },

@@ -4,19 +4,14 @@
  * @module
  */
 
-import { resolve } from "../lib/platform/path.ts";
 import {
   defineCommand,
   fitPaneSize,
   parseEnvPairs,
   parseSize,
   secondsToMs,
-  SkiffError,
 } from "../lib/cli/mod.ts";
-import { clientEnv } from "../lib/client/env.ts";
-import { withSkiffd } from "../lib/hosts/resolve.ts";
-import type { NewPaneParams, PaneInfo } from "../lib/protocol/panes.ts";
-import { agentLaunchFor } from "../lib/agents/launch.ts";
+import { newPane, type NewPaneOptions, startsFromFolder } from "../lib/ops/new_pane.ts";
 
 /** How long `--wait-ready` waits by default, in seconds. */
 export const DEFAULT_READY_SECONDS = 120;
@@ -144,73 +139,36 @@ export const command = defineCommand({
     ["PROTOCOL", "--host: the host's Skiff cannot be used from this one"],
   ],
   run: async (ctx) => {
-    const { cwd, project, agent, host } = ctx.opts;
     const size = ctx.opts.size === undefined ? undefined : fitPaneSize(parseSize(ctx.opts.size));
-    let env = parseEnvPairs(ctx.opts.env);
-    let command = ctx.rest;
-    let launched: NewPaneParams["launched"];
-    let unwired: string | undefined;
-    // On another host, skiffd there wires the agent's hooks to its own skiff.
-    if (agent !== undefined && host === undefined) {
-      const launch = agentLaunchFor(agent, {
-        continue: ctx.opts.continue,
-        chooseId: true,
-        extra: ctx.rest,
-        env: { ...Deno.env.toObject(), ...env },
-      });
-      command = launch.command;
-      // The user's --env wins over Skiff's hook wiring.
-      env = { ...launch.env, ...env };
-      launched = { agent, args: ctx.rest, conversation: launch.conversation };
-      unwired = launch.unwired;
-    }
-    const worktree = ctx.opts.worktree;
-    // Run in a project's folder (its root or below), a pane is that project's, as with --project
-    // (and a worktree is of that project's repository): skiffd finds it with the config it runs on.
-    // A folder here means nothing on another host.
-    const fromFolder = host === undefined && cwd === undefined && project === undefined &&
-      ctx.opts.session === undefined;
-    const params: NewPaneParams = {
-      project,
-      ...(fromFolder ? { project_at: Deno.cwd() } : {}),
-      // A pane in a worktree is named after it unless named.
-      name: ctx.opts.name ?? (worktree === undefined ? agent : undefined),
+    const options: NewPaneOptions = {
+      command: ctx.rest,
+      project: ctx.opts.project,
+      name: ctx.opts.name,
       session: ctx.opts.session,
-      env,
-      command,
-      // This terminal's PATH and display mean nothing on another host.
-      ...(host === undefined ? { client_env: clientEnv() } : {}),
-      ...(host !== undefined && agent !== undefined
-        ? { agent: { id: agent, continue: ctx.opts.continue } }
-        : {}),
-      ...(launched ? { launched } : {}),
-      ...(ctx.opts["no-resume"] ? { resume: false } : {}),
-      ...(size ? { cols: size.cols, rows: size.rows } : {}),
-      ...(worktree === undefined
-        ? {}
-        : { worktree: { name: worktree, branch: ctx.opts.branch, base: ctx.opts.base } }),
+      cwd: ctx.opts.cwd,
+      size,
+      env: parseEnvPairs(ctx.opts.env),
+      agent: ctx.opts.agent,
+      continue: ctx.opts.continue,
+      noResume: ctx.opts["no-resume"],
+      worktree: ctx.opts.worktree,
+      branch: ctx.opts.branch,
+      base: ctx.opts.base,
+      host: ctx.opts.host,
+      waitReady: ctx.opts["wait-ready"],
+      readyMs: secondsToMs(ctx.opts.timeout ?? DEFAULT_READY_SECONDS, "timeout"),
     };
-    // Without a project, a pane starts where the command was run, as in tmux; on another
-    // host, in the project's root or the home folder there.
-    if (cwd !== undefined) params.cwd = host === undefined ? resolve(cwd) : folderOnHost(cwd, host);
-    else if (host === undefined && project === undefined && worktree === undefined) {
-      params.cwd = Deno.cwd();
-    }
-    const readyMs = secondsToMs(ctx.opts.timeout ?? DEFAULT_READY_SECONDS, "timeout");
-    const pane = await withSkiffd(host, async (client) => {
-      const made = await client.call("pane.new", params);
-      if (!ctx.opts["wait-ready"]) return made;
-      return await client.call("pane.ready", { pane: made.id, timeout_ms: readyMs });
-    });
-    if (fromFolder && pane.project !== null) {
+    const made = await newPane(options);
+    const { pane, host } = made;
+    if (startsFromFolder(options) && pane.project !== null) {
       ctx.out.notice(`In project ${pane.project}: this folder is in its root`);
     }
-    if (unwired) {
+    if (made.hooks_unwired) {
       ctx.out.notice(
-        `Skiff's hooks for ${agent} are not wired (${unwired}): its state is read from its screen`,
+        `Skiff's hooks for ${options.agent} are not wired (${made.hooks_unwired}): its state is read from its screen`,
       );
     }
-    const raised = size?.raisedFrom ?? null;
+    const raised = made.size_raised_from;
     if (raised) {
       ctx.out.notice(
         `skiff: size ${raised.cols}x${raised.rows} was raised to ${size!.cols}x${
@@ -218,9 +176,8 @@ export const command = defineCommand({
         }, the smallest a pane takes`,
       );
     }
-    const json = { ...newPaneJson(pane), host: host ?? null, size_raised_from: raised };
-    ctx.out.result({ ...json, hooks_unwired: unwired ?? null }, () => {
-      ctx.out.line(host === undefined ? pane.id : `${host}:${pane.id}`);
+    ctx.out.result(made, () => {
+      ctx.out.line(host === null ? pane.id : `${host}:${pane.id}`);
       if (pane.worktree) {
         ctx.out.notice(
           `Worktree ${pane.worktree.name} on branch ${pane.worktree.branch}: ${pane.worktree.path}`,
@@ -229,22 +186,3 @@ export const command = defineCommand({
     });
   },
 });
-
-/** `--cwd` for a pane on `host`: a path there, so it must be absolute (nothing here resolves it). */
-function folderOnHost(cwd: string, host: string): string {
-  if (cwd.startsWith("/")) return cwd;
-  throw new SkiffError(`--cwd with --host needs an absolute path on ${host}: '${cwd}' is not`, {
-    exit: "USAGE",
-  });
-}
-
-/** What `new --json` prints: the pane's id, name, worktree and branch first, then the whole pane. */
-function newPaneJson(pane: PaneInfo) {
-  return {
-    id: pane.id,
-    name: pane.name,
-    worktree: pane.worktree,
-    branch: pane.worktree?.branch ?? null,
-    pane,
-  };
-}

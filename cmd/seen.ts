@@ -5,7 +5,7 @@
  */
 
 import { defineCommand, PANE_ARG } from "../lib/cli/mod.ts";
-import { withPane } from "../lib/hosts/resolve.ts";
+import { markSeen } from "../lib/ops/mark_seen.ts";
 
 /** The `seen` command. */
 export const command = defineCommand({
@@ -20,10 +20,7 @@ export const command = defineCommand({
     "DAEMON",
   ],
   run: async (ctx) => {
-    const result = await withPane(
-      ctx.args.PANE,
-      (client, pane) => client.call("pane.seen", { pane }),
-    );
+    const result = await markSeen(ctx.args.PANE);
     ctx.out.result(result, () =>
       ctx.out.line(
         result.was_unread

@@ -4,9 +4,8 @@
  * @module
  */
 
-import { defineCommand, PANE_ARG, readStdin, secondsToMs, SkiffError } from "../lib/cli/mod.ts";
-import { withPane } from "../lib/hosts/resolve.ts";
-import { MAX_SEND_TEXT_BYTES, sendTextTooLong } from "../lib/protocol/agents.ts";
+import { defineCommand, PANE_ARG, readStdin, secondsToMs } from "../lib/cli/mod.ts";
+import { checkSendText, sendToPane } from "../lib/ops/send_to_pane.ts";
 
 /** The `send` command. */
 export const command = defineCommand({
@@ -53,21 +52,14 @@ export const command = defineCommand({
   run: async (ctx) => {
     let text = ctx.args.TEXT;
     if (text === "-") text = await readStdin();
-    if (text.trim() === "") throw new SkiffError("TEXT is empty", { exit: "USAGE" });
     // Refused here, before skiffd is started or the request is written.
-    const tooLong = sendTextTooLong(text);
-    if (tooLong) {
-      throw new SkiffError(tooLong, { exit: "USAGE", details: { limit: MAX_SEND_TEXT_BYTES } });
-    }
+    checkSendText(text);
     const seconds = ctx.opts.timeout;
-    const result = await withPane(ctx.args.PANE, (client, pane) =>
-      client.call("pane.send", {
-        pane,
-        text,
-        enter: ctx.opts.enter,
-        any: ctx.opts.any,
-        timeout_ms: seconds === undefined ? undefined : secondsToMs(seconds, "timeout"),
-      }));
+    const result = await sendToPane(ctx.args.PANE, text, {
+      enter: ctx.opts.enter,
+      any: ctx.opts.any,
+      timeoutMs: seconds === undefined ? undefined : secondsToMs(seconds, "timeout"),
+    });
     ctx.out.result(result, () =>
       ctx.out.line(
         result.entered

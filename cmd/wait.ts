@@ -5,17 +5,8 @@
  */
 
 import { defineCommand, PANE_ARG, secondsToMs } from "../lib/cli/mod.ts";
-import { withPane } from "../lib/hosts/resolve.ts";
 import type { WaitState } from "../lib/protocol/agents.ts";
-import { waitFollowingUpgrades } from "../lib/client/wait.ts";
-
-const STATES = [
-  "idle",
-  "working",
-  "waiting",
-  "exited",
-  "shell",
-] as const satisfies readonly WaitState[];
+import { WAIT_STATES, waitForPane } from "../lib/ops/wait_for_pane.ts";
 
 /** The `wait` command. */
 export const command = defineCommand({
@@ -31,7 +22,7 @@ export const command = defineCommand({
       type: "string",
       value: "STATE",
       help: "The state to wait for (default idle)",
-      choices: STATES,
+      choices: WAIT_STATES,
     },
     {
       name: "timeout",
@@ -54,12 +45,7 @@ export const command = defineCommand({
     const until = (ctx.opts.until ?? "idle") as WaitState;
     const seconds = ctx.opts.timeout;
     const timeoutMs = seconds === undefined ? undefined : secondsToMs(seconds, "timeout");
-    const local = !ctx.args.PANE.includes(":");
-    const result = await withPane(ctx.args.PANE, (client, pane) =>
-      local
-        // A local pane's wait follows skiffd through an upgrade.
-        ? waitFollowingUpgrades(client, pane, { until, timeoutMs })
-        : client.call("pane.wait", { pane, until, timeout_ms: timeoutMs }));
+    const result = await waitForPane(ctx.args.PANE, { until, timeoutMs });
     ctx.out.result(result, () => ctx.out.line(`${result.name} is ${result.state}`));
   },
 });

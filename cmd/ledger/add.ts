@@ -5,8 +5,7 @@
  */
 
 import { defineCommand, secondsToMs } from "../../lib/cli/mod.ts";
-import { type AddInput, entryToJson, type LedgerPane } from "../../lib/ledger/mod.ts";
-import { lookUpPane } from "../../lib/tasks/liveness.ts";
+import { ledgerAdd, ledgerAddInput } from "../../lib/ops/ledger_add.ts";
 import { SEND_EXITS, SEND_OPTIONS } from "./send_options.ts";
 import { FOLDER_EXIT, LEDGER_EXITS, openCliLedger, taskText } from "./shared.ts";
 
@@ -71,26 +70,24 @@ export const command = defineCommand({
   run: async (ctx) => {
     const seconds = ctx.opts.timeout;
     const timeoutMs = seconds === undefined ? undefined : secondsToMs(seconds, "timeout");
-    let pane: LedgerPane | null = null;
-    if (ctx.opts.pane !== undefined) pane = await lookUpPane(ctx.opts.pane);
-    const input: AddInput = {
+    const pane = ctx.opts.pane;
+    const input = await ledgerAddInput({
       pane,
       task: await taskText(ctx.opts.task),
       result: ctx.opts.result,
       ref: ctx.opts.ref,
       parent: ctx.opts.parent,
-    };
+    });
     // The first add makes the ledger; an add that would fail makes nothing.
     using ledger = openCliLedger(ctx, { create: true, rehearse: (empty) => empty.add(input) });
-    const row = ledger.add(input);
     if (ctx.opts.send) {
-      // Delivery is loaded only to send: an add alone starts faster.
-      const { deliverTask } = await import("../../lib/tasks/deliver.ts");
-      const { reportDelivery } = await import("./report.ts");
-      const delivery = await deliverTask(ledger, row.uid, { enter: ctx.opts.enter, timeoutMs });
-      return reportDelivery(ctx, ledger, delivery);
+      const { reportSend } = await import("./report.ts");
+      return await reportSend(
+        ctx,
+        ledgerAdd(ledger, input, { send: true, enter: ctx.opts.enter, timeoutMs }),
+      );
     }
-    const entry = ledger.show(row.uid, null);
-    ctx.out.result({ row: entryToJson(entry) }, () => ctx.out.line(`${row.uid} ${row.result}`));
+    const added = await ledgerAdd(ledger, input);
+    ctx.out.result(added, () => ctx.out.line(`${added.row.uid} ${added.row.result}`));
   },
 });

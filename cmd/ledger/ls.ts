@@ -6,8 +6,8 @@
 
 import { defineCommand } from "../../lib/cli/mod.ts";
 import { writeChunksSync } from "../../lib/platform/bytes.ts";
-import { SCHEMA_VERSION } from "../../lib/version.ts";
 import { listToJson, type ShownState } from "../../lib/ledger/mod.ts";
+import { ledgerListing } from "../../lib/ops/ledger_list.ts";
 import { readLiveness } from "../../lib/tasks/liveness.ts";
 import { entriesTable } from "./format.ts";
 import { LEDGER_EXITS, noticeUnknown, openCliLedger } from "./shared.ts";
@@ -54,22 +54,18 @@ export const command = defineCommand({
       all: ctx.opts.all,
     };
     using ledger = openCliLedger(ctx);
-    const report = await readLiveness(ledger.openHosts());
     if (ctx.json) {
       // SQLite writes the rows' JSON: for a big ledger, several times faster than objects.
-      const head = JSON.stringify({
-        schema_version: SCHEMA_VERSION,
-        liveness: report.liveness === null ? "unknown" : "known",
-        unreachable: report.unreachable,
-      });
+      const listing = await ledgerListing(ledger, filter);
       const encoder = new TextEncoder();
       writeChunksSync(Deno.stdout, [
-        encoder.encode(`${head.slice(0, -1)},"rows":`),
-        ...ledger.listJson(filter, report.liveness),
+        encoder.encode(`${listing.head},"rows":`),
+        ...listing.rows,
         encoder.encode("}\n"),
       ]);
       return;
     }
+    const report = await readLiveness(ledger.openHosts());
     const list = ledger.list(filter, report.liveness);
     noticeUnknown(ctx, report);
     ctx.out.result(listToJson(list), () => {

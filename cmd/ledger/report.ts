@@ -6,22 +6,27 @@
  */
 
 import { type Output, reportError } from "../../lib/cli/mod.ts";
-import { entryToJson, type Ledger } from "../../lib/ledger/mod.ts";
-import type { Delivery } from "../../lib/tasks/mod.ts";
+import { type LedgerSendResult, TaskNotSent } from "../../lib/ops/ledger_send.ts";
 
-/** Prints `delivery` and returns the exit code. */
-export function reportDelivery(
+/** Prints the outcome of `sending` and returns the exit code. */
+export async function reportSend(
   ctx: { out: Output; json: boolean },
-  ledger: Ledger,
-  delivery: Delivery,
-): number {
-  const entry = ledger.show(delivery.row.uid, null);
-  const row = { ...entryToJson(entry), state: delivery.shown };
-  ctx.out.result({ row, send: delivery.send, exit: delivery.exit }, () => {
-    const { uid, state, result } = delivery.row;
-    const shown = delivery.shown === state ? state : `${delivery.shown} (stored ${state})`;
-    ctx.out.line(`${uid} ${shown} ${result}`);
+  sending: Promise<LedgerSendResult | object>,
+): Promise<number> {
+  let result: LedgerSendResult;
+  let error: TaskNotSent | undefined;
+  try {
+    result = await sending as LedgerSendResult;
+  } catch (thrown) {
+    if (!(thrown instanceof TaskNotSent)) throw thrown;
+    error = thrown;
+    result = thrown.result;
+  }
+  ctx.out.result(result, () => {
+    const { uid, state, stored_state: stored, result: path } = result.row;
+    const shown = state === stored ? state : `${state} (stored ${stored})`;
+    ctx.out.line(`${uid} ${shown} ${path}`);
   });
-  if (delivery.error) reportError(delivery.error, ctx.json);
-  return delivery.exit;
+  if (error) reportError(error.cause as Error, ctx.json);
+  return result.exit;
 }

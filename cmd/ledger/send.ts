@@ -20,14 +20,16 @@ export const command = defineCommand({
   exits: [...REF_EXITS, "DAEMON", ...SEND_EXITS, ...LEDGER_EXITS],
   run: async (ctx) => {
     // Loaded here, not with the module: every ledger command loads this module.
-    const { deliverTask } = await import("../../lib/tasks/deliver.ts");
-    const { reportDelivery } = await import("./report.ts");
+    const { ledgerSend } = await import("../../lib/ops/ledger_send.ts");
+    const { reportSend } = await import("./report.ts");
     using ledger = openCliLedger(ctx);
     const seconds = ctx.opts.timeout;
-    const delivery = await deliverTask(ledger, ctx.args.ID, {
-      enter: ctx.opts.enter,
-      timeoutMs: seconds === undefined ? undefined : secondsToMs(seconds, "timeout"),
-    });
-    return reportDelivery(ctx, ledger, delivery);
+    return await reportSend(
+      ctx,
+      ledgerSend(ledger, ctx.args.ID, {
+        enter: ctx.opts.enter,
+        timeoutMs: seconds === undefined ? undefined : secondsToMs(seconds, "timeout"),
+      }),
+    );
   },
 });

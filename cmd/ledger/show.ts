@@ -5,8 +5,8 @@
  */
 
 import { defineCommand } from "../../lib/cli/mod.ts";
-import { entryToJson } from "../../lib/ledger/mod.ts";
-import { readLiveness } from "../../lib/tasks/liveness.ts";
+import { ledgerShow } from "../../lib/ops/ledger_show.ts";
+import type { LivenessReport } from "../../lib/tasks/liveness.ts";
 import { entryDetails } from "./format.ts";
 import { ID_ARG, LEDGER_EXITS, noticeUnknown, openCliLedger, REF_EXITS } from "./shared.ts";
 
@@ -21,13 +21,9 @@ export const command = defineCommand({
   run: async (ctx) => {
     const ref = ctx.args.ID;
     using ledger = openCliLedger(ctx);
-    const row = ledger.get(ref);
-    const report = await readLiveness(row.host && row.state !== "done" ? [row.host] : []);
-    const entry = ledger.show(ref, report.liveness);
-    noticeUnknown(ctx, report);
-    ctx.out.result(
-      { liveness: report.liveness === null ? "unknown" : "known", row: entryToJson(entry) },
-      () => ctx.out.line(entryDetails(entry)),
-    );
+    let report: LivenessReport | undefined;
+    const shown = await ledgerShow(ledger, ref, { report: (r) => report = r });
+    noticeUnknown(ctx, report!);
+    ctx.out.result(shown, () => ctx.out.line(entryDetails(ledger.show(ref, report!.liveness))));
   },
 });

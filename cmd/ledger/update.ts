@@ -4,14 +4,9 @@
  * @module
  */
 
-import { defineCommand, SkiffError } from "../../lib/cli/mod.ts";
-import {
-  entryToJson,
-  STORED_STATES,
-  type StoredState,
-  type UpdateInput,
-} from "../../lib/ledger/mod.ts";
-import { currentGeneration, lookUpPane } from "../../lib/tasks/liveness.ts";
+import { defineCommand } from "../../lib/cli/mod.ts";
+import { STORED_STATES, type StoredState } from "../../lib/ledger/mod.ts";
+import { checkChanges, ledgerUpdate } from "../../lib/ops/ledger_update.ts";
 import { ID_ARG, LEDGER_EXITS, openCliLedger, taskText } from "./shared.ts";
 
 /** The `ledger update` command. */
@@ -42,31 +37,17 @@ export const command = defineCommand({
   ],
   run: async (ctx) => {
     const { state, pane: paneRef, ref: refText } = ctx.opts;
-    const changes: UpdateInput = {
+    const changes = {
       state: state as StoredState | undefined,
+      pane: paneRef,
       task: ctx.opts.task === undefined ? undefined : await taskText(ctx.opts.task),
       ref: refText === undefined ? undefined : refText === "" ? null : refText,
       result: ctx.opts.result,
     };
-    if (Object.values(changes).every((v) => v === undefined) && paneRef === undefined) {
-      throw new SkiffError(
-        "Nothing to change: give --state, --pane, --task, --ref or --result",
-        { exit: "USAGE" },
-      );
-    }
+    // Refused before the ledger is opened.
+    checkChanges(changes);
     using ledger = openCliLedger(ctx);
-    const row = ledger.get(ctx.args.ID);
-    if (paneRef !== undefined) {
-      if (row.kind === "plan") {
-        throw new SkiffError(`${row.uid} is a plan, and a plan has no pane`, { exit: "USAGE" });
-      }
-      changes.pane = await lookUpPane(paneRef);
-      changes.generation = changes.pane.generation;
-    } else if (state === "sent" && row.pane !== null) {
-      changes.generation = await currentGeneration(row.pane, row.host);
-    }
-    const updated = ledger.update(row.uid, changes);
-    const entry = ledger.show(updated.uid, null);
-    ctx.out.result({ row: entryToJson(entry) }, () => ctx.out.line(`Updated ${updated.uid}`));
+    const result = await ledgerUpdate(ledger, ctx.args.ID, { changes });
+    ctx.out.result(result, () => ctx.out.line(`Updated ${result.row.uid}`));
   },
 });

@@ -21,7 +21,8 @@ import { readLedgerView } from "../overview/ledger.ts";
 import { WorkspaceReader } from "../overview/workspace.ts";
 import type { ApiMethodName, ApiMethods, LedgerView, SettingsView, WorkspaceView } from "./api.ts";
 import type { DaemonLink } from "./daemon_link.ts";
-import { withPane } from "../hosts/resolve.ts";
+import type { SkiffdAccess } from "../hosts/resolve.ts";
+import { markSeen } from "../ops/mark_seen.ts";
 import type { FollowMember } from "./follow.ts";
 
 /**
@@ -57,6 +58,11 @@ function settingsView(): SettingsView {
   };
 }
 
+/** The page's connection to the local skiffd, as the operations take connections. */
+function onPage(link: DaemonLink): SkiffdAccess {
+  return { open: async () => ({ client: await link.client(), release: () => {} }) };
+}
+
 /** Options for {@linkcode pageHandlers}. */
 export interface PageHandlersOptions {
   /** The page as the followers see it, for `follow`. */
@@ -73,15 +79,14 @@ export function pageHandlers(link: DaemonLink, options: PageHandlersOptions = {}
       hosts: options.member?.hosts() ?? [],
     }),
 
-    seen: async (params) => {
+    seen: (params) => {
       const pane = text(params, "pane");
-      // A pane of another host (HOST:ID) is marked seen there, through its link.
-      if (pane.includes(":")) {
-        return await withPane(pane, (client, ref) => client.call("pane.seen", { pane: ref }), {
-          start: false,
-        });
-      }
-      return (await link.client()).call("pane.seen", { pane });
+      // A local pane is marked on the page's connection; one of another host (HOST:ID) there,
+      // through its link.
+      return markSeen(pane, {
+        start: false,
+        access: pane.includes(":") ? undefined : onPage(link),
+      });
     },
 
     "skipper.open": async () => {

@@ -15,9 +15,11 @@ import type { AttachKey, AttachKeys } from "./attach_keys.ts";
 import { ConfigPlaces } from "./keys.ts";
 import {
   type DaemonConfig,
+  type McpConfig,
   type Project,
   readAttach,
   readDaemon,
+  readMcp,
   readProjects,
   readSkiffAgent,
   type SkiffAgentConfig,
@@ -25,7 +27,7 @@ import {
 import { tomlHint } from "./toml_hints.ts";
 
 // A Config is made of these: whoever reads one names them from here.
-export type { AttachKey, AttachKeys, DaemonConfig, Project, SkiffAgentConfig };
+export type { AttachKey, AttachKeys, DaemonConfig, McpConfig, Project, SkiffAgentConfig };
 
 /** The whole config. */
 export interface Config {
@@ -41,6 +43,8 @@ export interface Config {
   skiffAgent: SkiffAgentConfig;
   /** The keys of an attached terminal (`[attach]`). */
   attach: AttachKeys;
+  /** What `skiff mcp` offers by default (`[mcp]`). */
+  mcp: McpConfig;
   /** The raw parsed document, for sections other rooms read. */
   document: Record<string, unknown>;
   /** Where each key is written, for error lines (`file:line:col`) about it. */
@@ -68,6 +72,7 @@ export const TOP_LEVEL_TABLES = [
   "attach",
   "agents",
   "hosts",
+  "mcp",
 ] as const;
 
 /**
@@ -115,6 +120,7 @@ export function parseConfig(text: string, file: string, exists = true): Config {
     daemon: readDaemon(places, doc),
     skiffAgent: readSkiffAgent(places, doc),
     attach: readAttach(places, doc),
+    mcp: readMcp(places, doc),
     document: doc,
     places,
   };

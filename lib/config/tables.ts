@@ -240,6 +240,56 @@ export function readSkiffAgent(
   };
 }
 
+/**
+ * The gates of `skiff mcp`: each lets the tools of one kind of change be
+ * offered (`all` in a list lets every one).
+ */
+export const MCP_GATES = ["send", "new", "land", "ledger", "seen", "kill"] as const;
+
+/** A gate of `skiff mcp`. */
+export type McpGate = typeof MCP_GATES[number];
+
+/** `[mcp]`: what `skiff mcp` offers when no `--allow` is given. */
+export interface McpConfig {
+  /** The gates it opens, or null when the file names none (nothing that changes anything). */
+  allow: McpGate[] | null;
+}
+
+/** The keys of `[mcp]`. */
+export const MCP_KEYS = ["allow"] as const;
+
+/**
+ * Reads a list of gates (`send`, …, or `all` for every one) in the order
+ * given, without repeats; `bad` words the error for a word that is no gate.
+ */
+export function readMcpGates(words: readonly string[], bad: (word: string) => Error): McpGate[] {
+  const gates: McpGate[] = [];
+  for (const word of words) {
+    if (word === "all") return [...MCP_GATES];
+    if (!(MCP_GATES as readonly string[]).includes(word)) throw bad(word);
+    if (!gates.includes(word as McpGate)) gates.push(word as McpGate);
+  }
+  return gates;
+}
+
+/** Reads and checks `[mcp]`. */
+export function readMcp(places: ConfigPlaces, doc: Record<string, unknown>): McpConfig {
+  const mcp = table(places, doc, "mcp");
+  places.onlyKnown(mcp, ["mcp"], MCP_KEYS);
+  const allow = mcp.allow;
+  if (allow === undefined) return { allow: null };
+  const what = `must be a list of gates: ${MCP_GATES.join(", ")} or all`;
+  if (!Array.isArray(allow) || allow.some((w) => typeof w !== "string")) {
+    throw places.keyError(["mcp", "allow"], what);
+  }
+  return {
+    allow: readMcpGates(
+      allow as string[],
+      (word) => places.keyError(["mcp", "allow"], `has '${word}', not a gate; ${what}`),
+    ),
+  };
+}
+
 /** The keys of `[attach]`. */
 export const ATTACH_KEYS = ["detach_key", "history_key"] as const;
 

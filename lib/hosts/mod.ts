@@ -84,7 +84,10 @@ export {
   type PaneConnection,
   paneRefText,
   parsePaneRef,
+  type SkiffdAccess,
+  type SkiffdLease,
   withPane,
+  withSkiffd,
 } from "./resolve.ts";
 export { checkHost, type CheckOutcome, type HostCheck } from "./check.ts";
 export { HostsService, hostsService, IDLE_MS } from "./service.ts";

@@ -66,6 +66,30 @@ export interface LinkOptions {
    * skiffd started. False for a ref that may name a session (`skiff mark`).
    */
   pane?: boolean;
+  /**
+   * How to reach skiffd (see {@linkcode SkiffdAccess}): by default a new
+   * connection for each call, closed after it.
+   */
+  access?: SkiffdAccess;
+}
+
+/** A connection lent for one piece of work: `release` it when done. */
+export interface SkiffdLease {
+  /** The connection to the skiffd asked for. */
+  client: DaemonClient;
+  /** Gives the connection back (a kept one stays open; a one-off one closes). */
+  release(): void;
+}
+
+/**
+ * Where connections to skiffd come from. A command makes one per call and
+ * closes it; a long-lived program (`skiff mcp`) keeps one to the local
+ * skiffd, and one to each host it touched, for its whole life. `host` is
+ * null for the local skiffd.
+ */
+export interface SkiffdAccess {
+  /** A connection to `host`'s skiffd (null: this machine's). */
+  open(host: string | null, options: LinkOptions): Promise<SkiffdLease>;
 }
 
 /** The error for a link that is not up: its own words, with the exit it names. */
@@ -172,6 +196,10 @@ export async function connectPane(
   options: LinkOptions = {},
 ): Promise<PaneConnection> {
   const address = parsePaneRef(ref);
+  if (options.access) {
+    const lease = await options.access.open(address.host, options);
+    return { ...address, client: lease.client, close: () => lease.release() };
+  }
   if (address.host === null) {
     const client = await connectDaemon({
       start: options.start,
@@ -221,6 +249,16 @@ export async function withSkiffd<T>(
   work: (client: DaemonClient) => Promise<T>,
   options: LinkOptions = {},
 ): Promise<T> {
+  if (options.access) {
+    const lease = await options.access.open(host ?? null, options);
+    try {
+      return await work(lease.client);
+    } catch (error) {
+      throw host === null || host === undefined ? error : onHost(host, error);
+    } finally {
+      lease.release();
+    }
+  }
   if (host === null || host === undefined) {
     const client = await connectDaemon({ start: options.start });
     try {

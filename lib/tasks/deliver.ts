@@ -19,7 +19,7 @@
 import { SkiffError } from "../errors.ts";
 import { ConnectionClosed, type DaemonClient } from "../client/client.ts";
 import { connectDaemon } from "../client/connect.ts";
-import { connectHost, onHost } from "../hosts/resolve.ts";
+import { connectHost, onHost, type SkiffdAccess } from "../hosts/resolve.ts";
 import {
   type Ledger,
   listedKey,
@@ -39,6 +39,8 @@ export interface DeliverOptions {
   timeoutMs?: number;
   /** A connection to use; by default one is made (starting skiffd when needed) and closed. */
   client?: DaemonClient;
+  /** Where connections come from, when no `client` is given (default: one made for the send). */
+  access?: SkiffdAccess;
   /** Refuse when a person's keystroke count in the pane moved past this (see `pane.send`). */
   sinceInputs?: number;
 }
@@ -74,7 +76,14 @@ export function linkLostNote(host: string): string {
 }
 
 /** A connection to the skiffd of `host` (null: this machine), and how to close it. */
-async function connectFor(host: string | null): Promise<{ client: DaemonClient; close(): void }> {
+async function connectFor(
+  host: string | null,
+  access: SkiffdAccess | undefined,
+): Promise<{ client: DaemonClient; close(): void }> {
+  if (access) {
+    const lease = await access.open(host, {});
+    return { client: lease.client, close: () => lease.release() };
+  }
   if (host === null) {
     const client = await connectDaemon();
     return { client, close: () => client.close() };
@@ -104,7 +113,7 @@ export async function deliverTask(
   try {
     connection = options.client
       ? { client: options.client, close: () => {} }
-      : await connectFor(host);
+      : await connectFor(host, options.access);
   } catch (error) {
     // A host that cannot be reached, or is not known: nothing was typed and the row stays.
     if (host === null || !(error instanceof SkiffError)) throw error;

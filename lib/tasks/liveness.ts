@@ -9,7 +9,8 @@
 
 import { SkiffError } from "../errors.ts";
 import { tryConnect } from "../client/connect.ts";
-import { parsePaneRef, withPane } from "../hosts/resolve.ts";
+import type { DaemonClient } from "../client/client.ts";
+import { parsePaneRef, type SkiffdAccess, withPane } from "../hosts/resolve.ts";
 import {
   addHostLiveness,
   type LedgerPane,
@@ -31,8 +32,11 @@ function stored(pane: PaneInfo, host: string | null): LedgerPane {
  * skiffd, starting the local skiffd when it does not run. An unknown pane
  * gives exit `NOT_FOUND`; a host that cannot be reached, `UNREACHABLE`.
  */
-export async function lookUpPane(ref: string): Promise<LedgerPane> {
-  const pane = await withPane(ref, (client, pane) => client.call("pane.get", { pane }));
+export async function lookUpPane(
+  ref: string,
+  options: { access?: SkiffdAccess } = {},
+): Promise<LedgerPane> {
+  const pane = await withPane(ref, (client, pane) => client.call("pane.get", { pane }), options);
   return stored(pane, parsePaneRef(ref).host);
 }
 
@@ -44,12 +48,13 @@ export async function lookUpPane(ref: string): Promise<LedgerPane> {
 export async function currentGeneration(
   pane: string,
   host: string | null = null,
+  options: { access?: SkiffdAccess } = {},
 ): Promise<number | null> {
   try {
     return await withPane(
       host === null ? pane : `${host}:${pane}`,
       async (client, ref) => (await client.call("pane.get", { pane: ref })).generation,
-      { start: false, pane: false, waitMs: HOSTS_WAIT_MS },
+      { start: false, pane: false, waitMs: HOSTS_WAIT_MS, access: options.access },
     );
   } catch (error) {
     if (error instanceof SkiffError) return null;
@@ -81,10 +86,23 @@ export interface LivenessReport {
  * {@linkcode HOSTS_WAIT_MS} or counted unreachable). Never starts skiffd:
  * when it does not run or does not answer, liveness is unknown.
  */
-export async function readLiveness(hosts: readonly string[] = []): Promise<LivenessReport> {
-  let client;
+export async function readLiveness(
+  hosts: readonly string[] = [],
+  options: { access?: SkiffdAccess } = {},
+): Promise<LivenessReport> {
+  let client: DaemonClient | undefined;
+  let release = () => client?.close();
   try {
-    client = await tryConnect();
+    if (options.access) {
+      const lease = await options.access.open(null, { start: false }).catch((error) => {
+        if (error instanceof SkiffError && error.exit === "DAEMON") return undefined;
+        throw error;
+      });
+      client = lease?.client;
+      if (lease) release = () => lease.release();
+    } else {
+      client = await tryConnect();
+    }
   } catch (error) {
     return {
       liveness: null,
@@ -121,6 +139,6 @@ export async function readLiveness(hosts: readonly string[] = []): Promise<Liven
     if (!(error instanceof SkiffError) || error.exit !== "DAEMON") throw error;
     return { liveness: null, why: `skiffd did not answer (${error.message})`, unreachable: [] };
   } finally {
-    client.close();
+    release();
   }
 }

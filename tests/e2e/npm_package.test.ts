@@ -225,6 +225,69 @@ Deno.test("npm package: pack, install globally without deno, run panes and the l
       await waitFor("skiffd to exit", () => !pidAlive(pid));
     });
 
+    await t.step(
+      "skiff mcp answers an MCP client, and its install entry runs this package",
+      async () => {
+        const messages = [
+          {
+            jsonrpc: "2.0",
+            id: 1,
+            method: "initialize",
+            params: {
+              protocolVersion: "2025-06-18",
+              capabilities: {},
+              clientInfo: { name: "npm-test", version: "1" },
+            },
+          },
+          { jsonrpc: "2.0", method: "notifications/initialized" },
+          { jsonrpc: "2.0", id: 2, method: "tools/list" },
+        ];
+        const child = new Deno.Command(skiff, {
+          args: ["mcp"],
+          env,
+          clearEnv: true,
+          cwd: project,
+          stdin: "piped",
+          stdout: "piped",
+          stderr: "piped",
+        }).spawn();
+        const writer = child.stdin.getWriter();
+        await writer.write(
+          new TextEncoder().encode(messages.map((m) => JSON.stringify(m)).join("\n") + "\n"),
+        );
+        // The server answers, then ends once its client closes stdin.
+        const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+        let text = "";
+        while (!text.includes('"id":2')) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          text += value;
+        }
+        await writer.close();
+        reader.releaseLock();
+        const status = await child.status;
+        await child.stderr.cancel();
+        assertEquals(status.code, 0);
+        const listed = text.trim().split("\n").map((line) => JSON.parse(line)).find((m) =>
+          m.id === 2
+        );
+        assertEquals(listed.result.tools.map((t: { name: string }) => t.name).slice(0, 2), [
+          "list_panes",
+          "capture_pane",
+        ]);
+        const entry = JSON.parse(
+          must(
+            await run(skiff, ["mcp", "install", "--print", "claude", "--json"], inProject),
+            "print",
+          ),
+        ).entry;
+        assert(
+          [entry.command, ...entry.args].some((word: string) => word.startsWith(packageDir)),
+          `the entry runs the installed package: ${entry.command} ${entry.args.join(" ")}`,
+        );
+      },
+    );
+
     await t.step("ledger round trip: add, ls --json, done", async () => {
       const added = must(
         await run(skiff, ["ledger", "add", "--task", "Ship the npm package"], inProject),

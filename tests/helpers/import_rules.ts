@@ -38,6 +38,8 @@ export const ROOMS: readonly (readonly string[])[] = [
   ["daemon"],
   ["skipper"],
   ["watch"],
+  ["ops"],
+  ["mcp"],
   ["overview"],
   ["app"],
   ["dash"],

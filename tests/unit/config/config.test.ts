@@ -37,6 +37,7 @@ Deno.test("parseConfig: defaults for an empty file", () => {
       continueOnRestore: true,
     },
     attach: { detach: { name: "C-\\", ctrl: "\\" }, history: { name: "C-]", ctrl: "]" } },
+    mcp: { allow: null },
     document: {},
     places: config.places,
   });

@@ -97,7 +97,7 @@ Deno.test("parseConfig: an unknown key or table anywhere is refused with file:li
     ],
     [
       "theme = 1\n",
-      `${FILE}:1:1: unknown table 'theme'; the tables are daemon, projects, skiff_agent, attach, agents, hosts`,
+      `${FILE}:1:1: unknown table 'theme'; the tables are daemon, projects, skiff_agent, attach, agents, hosts, mcp`,
     ],
     [
       "daemon = { shell = 'x', scrolback = 1 }\n",

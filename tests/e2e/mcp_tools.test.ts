@@ -1,0 +1,443 @@
+/**
+ * `skiff mcp` driven by the MCP SDK's own client over stdio, against a real
+ * skiffd: the tools each gate offers, every tool with good and bad input,
+ * closed tools refused with the flag that would open them, and each
+ * result equal to what the matching command prints with `--json`.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
+import { loggedPrompts, startFakeAgent, useFakeAgent } from "../helpers/fake_agent.ts";
+import { addProject, commitAll, defaultWorktreePath, makeRepo } from "../helpers/git.ts";
+import { BASH, waitFor, withSkiff } from "../helpers/skiff.ts";
+import { call, type CallResult, connectMcp, type McpSession, toolErrorOf } from "../helpers/mcp.ts";
+
+const READ_TOOLS = [
+  "list_panes",
+  "capture_pane",
+  "wait_for_pane",
+  "pane_diff",
+  "ledger_list",
+  "ledger_show",
+];
+
+async function toolNames(session: McpSession): Promise<string[]> {
+  return (await session.client.listTools()).tools.map((t) => t.name);
+}
+
+/** The structured content of a call that must succeed. */
+function ok(result: CallResult): Record<string, unknown> {
+  assert(!result.isError, `the call failed: ${result.content[0]?.text}`);
+  assert(result.structuredContent, "a structured result");
+  // The text part is the same JSON, for clients that read only text.
+  assertEquals(JSON.parse(result.content[0].text), result.structuredContent);
+  return result.structuredContent;
+}
+
+Deno.test("mcp: each gate offers its tools, --allow wins over [mcp] allow, bad gates are refused", async () => {
+  await withSkiff(async (skiff) => {
+    const cases: [string[], string[]][] = [
+      [[], READ_TOOLS],
+      [["--allow", "send"], [...READ_TOOLS, "send_to_pane"]],
+      [["--allow", "new,kill"], [...READ_TOOLS, "new_pane", "kill_pane"]],
+      [["--allow", "ledger", "--allow", "seen"], [
+        ...READ_TOOLS,
+        "ledger_add",
+        "ledger_update",
+        "mark_seen",
+      ]],
+      [["--allow", "land"], READ_TOOLS],
+      [["--allow", "all"], [
+        ...READ_TOOLS,
+        "send_to_pane",
+        "new_pane",
+        "ledger_add",
+        "ledger_update",
+        "mark_seen",
+        "kill_pane",
+      ]],
+    ];
+    for (const [args, tools] of cases) {
+      const session = await connectMcp(skiff, args);
+      try {
+        assertEquals(await toolNames(session), tools, args.join(" "));
+        const listed = (await session.client.listTools()).tools;
+        for (const tool of listed) {
+          assertEquals(tool.inputSchema.type, "object");
+          assertEquals(tool.outputSchema?.type, "object", `${tool.name} has an output schema`);
+          assert(tool.description && tool.description.length > 40, `${tool.name} is described`);
+        }
+      } finally {
+        await session.close();
+      }
+    }
+
+    await Deno.mkdir(join(skiff.root, "config"), { recursive: true });
+    await Deno.writeTextFile(skiff.configFile, '[mcp]\nallow = ["seen", "kill"]\n');
+    let session = await connectMcp(skiff);
+    assertEquals(await toolNames(session), [...READ_TOOLS, "mark_seen", "kill_pane"]);
+    await session.close();
+    session = await connectMcp(skiff, ["--allow", "send"]);
+    assertEquals(await toolNames(session), [...READ_TOOLS, "send_to_pane"]);
+    await session.close();
+    session = await connectMcp(skiff, ["--allow", "none"]);
+    assertEquals(await toolNames(session), READ_TOOLS);
+    await session.close();
+
+    const bad = await skiff.run(["mcp", "--allow", "send,sned"]);
+    assertEquals(bad.code, 2);
+    assertEquals(
+      bad.stderr,
+      "skiff: Bad gate 'sned' in --allow: use send, new, land, ledger, seen, kill, all or none (comma-separated)\n",
+    );
+    await Deno.writeTextFile(skiff.configFile, '\n[mcp]\nallow = ["send", "everything"]\n');
+    const badConfig = await skiff.run(["mcp"]);
+    assertEquals(badConfig.code, 2);
+    assertMatch(
+      badConfig.stderr,
+      /^skiff: .*projects\.toml:3:1: 'mcp\.allow' has 'everything', not a gate; must be a list of gates: send, new, land, ledger, seen, kill or all\n$/,
+    );
+    await Deno.writeTextFile(skiff.configFile, '[mcp]\nallow = "send"\n');
+    assertEquals((await skiff.run(["mcp"])).code, 2);
+    await Deno.writeTextFile(skiff.configFile, "[mcp]\nalow = []\n");
+    assertMatch(
+      (await skiff.run(["mcp"])).stderr,
+      /unknown key 'alow' in \[mcp\]; did you mean 'allow'\?/,
+    );
+  });
+});
+
+Deno.test("mcp: a closed tool is refused with the flag that opens it, and the server lives on", async () => {
+  await withSkiff(async (skiff) => {
+    await skiff.ok(["new", "--name", "sh", "--", ...BASH]);
+    const session = await connectMcp(skiff);
+    try {
+      for (
+        const [tool, args, gate] of [
+          ["send_to_pane", { pane: "sh", text: "hi" }, "send"],
+          ["new_pane", {}, "new"],
+          ["ledger_add", { task: "x" }, "ledger"],
+          ["ledger_update", { id: "1", state: "done" }, "ledger"],
+          ["mark_seen", { pane: "sh" }, "seen"],
+          ["kill_pane", { pane: "sh" }, "kill"],
+        ] as const
+      ) {
+        const error = toolErrorOf(await call(session, tool, args));
+        assertEquals(error.code, "usage", tool);
+        assertEquals(
+          error.message,
+          `Tool ${tool} is not allowed: start skiff mcp with --allow ${gate} (or add "${gate}" to [mcp] allow in projects.toml)`,
+        );
+      }
+      const unknown = toolErrorOf(await call(session, "drop_tables", {}));
+      assertEquals([unknown.code, unknown.message], [
+        "not_found",
+        "No tool 'drop_tables'. See 'skiff mcp --help'",
+      ]);
+      // Nothing was done: the pane is there and no ledger was made.
+      const listed = ok(await call(session, "list_panes"));
+      assertEquals((listed.panes as { name: string }[]).map((p) => p.name), ["sh"]);
+    } finally {
+      await session.close();
+    }
+    const ledgerOnly = await connectMcp(skiff, ["--allow", "ledger"]);
+    try {
+      const error = toolErrorOf(
+        await call(ledgerOnly, "ledger_add", { pane: "sh", task: "t", send: true }),
+      );
+      assertEquals(
+        error.message,
+        'Tool ledger_add with send is not allowed: start skiff mcp with --allow send (or add "send" to [mcp] allow in projects.toml)',
+      );
+    } finally {
+      await ledgerOnly.close();
+    }
+  });
+});
+
+Deno.test("mcp: the pane tools, with good and bad input, give what the commands give with --json", async () => {
+  await withSkiff(async (skiff) => {
+    await useFakeAgent(skiff);
+    const log = join(skiff.root, "prompts.log");
+    await startFakeAgent(skiff, "worker", { env: { FAKE_LOG: log } });
+    await skiff.ok(["new", "--name", "sh", "--", ...BASH]);
+    await skiff.waitForScreen("sh", /[$#] ?$/m);
+    const session = await connectMcp(skiff, ["--allow", "all"]);
+    try {
+      // list_panes: the panes `skiff ls --json` lists, in its order, with the same keys.
+      const listed = ok(await call(session, "list_panes"));
+      const ls = await skiff.json<{ panes: Record<string, unknown>[] }>(["ls"]);
+      assertEquals(Object.keys(listed), ["schema_version", "panes"]);
+      const panes = listed.panes as Record<string, unknown>[];
+      assertEquals(panes.map((p) => p.id), ls.panes.map((p) => p.id));
+      assertEquals(panes.map((p) => Object.keys(p)), ls.panes.map((p) => Object.keys(p)));
+      assertEquals(panes.map((p) => p.host), [null, null]);
+      assertEquals(
+        toolErrorOf(await call(session, "list_panes", { mark: "=x" })).message,
+        "Bad mark '=x': use KEY or KEY=VALUE",
+      );
+      assertEquals(
+        toolErrorOf(await call(session, "list_panes", { all_hosts: "yes" })).code,
+        "usage",
+      );
+
+      // capture_pane: the same screen as `skiff capture --json`.
+      const captured = ok(await call(session, "capture_pane", { pane: "sh" }));
+      assertEquals(captured, await skiff.json(["capture", "sh"]));
+      assertEquals(toolErrorOf(await call(session, "capture_pane", { pane: "nope" })), {
+        code: "not_found",
+        exit: 3,
+        message: "No pane 'nope'. See 'skiff ls'",
+        pane: "nope",
+      } as never);
+      const negative = toolErrorOf(
+        await call(session, "capture_pane", { pane: "sh", scrollback: -1 }),
+      );
+      assertEquals(negative.code, "usage");
+      assertMatch(negative.message, /^Bad input for capture_pane: 'scrollback': /);
+
+      // send_to_pane: the guarded send; a refusal names why and types nothing.
+      const sent = ok(
+        await call(session, "send_to_pane", { pane: "worker", text: "Fix the build", enter: true }),
+      );
+      assertEquals([sent.pane, sent.name, sent.entered, sent.turn_started], [
+        "p1",
+        "worker",
+        true,
+        true,
+      ]);
+      await waitFor("the prompt to arrive", async () => (await loggedPrompts(log)).length === 1);
+      assertEquals(await loggedPrompts(log), ["Fix the build"]);
+      const shell = toolErrorOf(await call(session, "send_to_pane", { pane: "sh", text: "ls" }));
+      assertEquals([shell.code, shell.exit], ["no_agent", 11]);
+      const blank = toolErrorOf(
+        await call(session, "send_to_pane", { pane: "worker", text: "  " }),
+      );
+      assertEquals([blank.code, blank.message], ["usage", "TEXT is empty"]);
+      assertEquals(
+        toolErrorOf(await call(session, "send_to_pane", { pane: "worker" })).code,
+        "usage",
+      );
+
+      // wait_for_pane: until idle; a shell never gets there.
+      const waited = ok(await call(session, "wait_for_pane", { pane: "worker", until: "idle" }));
+      assertEquals([waited.name, waited.state], ["worker", "idle"]);
+      const noAgent = toolErrorOf(
+        await call(session, "wait_for_pane", { pane: "sh", until: "idle", timeout_seconds: 5 }),
+      );
+      assertEquals(noAgent.code, "no_agent");
+      assertEquals(
+        toolErrorOf(await call(session, "wait_for_pane", { pane: "sh", until: "asleep" })).code,
+        "usage",
+      );
+
+      // mark_seen: what was cleared, as `skiff seen --json` says it.
+      await skiff.ok(["wait", "worker", "--until", "idle"]);
+      const seen = ok(await call(session, "mark_seen", { pane: "worker" }));
+      assertEquals([seen.pane, seen.was_unread], ["p1", true]);
+      const again = ok(await call(session, "mark_seen", { pane: "worker" }));
+      assertEquals(again.was_unread, false);
+      assertEquals(
+        toolErrorOf(await call(session, "mark_seen", { pane: "p99" })).code,
+        "not_found",
+      );
+
+      // new_pane: a pane as `skiff new --json` prints it; a bad agent starts nothing.
+      const made = ok(
+        await call(session, "new_pane", { name: "made", command: [...BASH], cwd: skiff.root }),
+      );
+      assertEquals(Object.keys(made), [
+        "schema_version",
+        "id",
+        "name",
+        "worktree",
+        "branch",
+        "pane",
+        "host",
+        "size_raised_from",
+        "hooks_unwired",
+      ]);
+      assertEquals([made.id, made.name, made.host, made.worktree], ["p3", "made", null, null]);
+      assertEquals((made.pane as { cwd: string }).cwd, skiff.root);
+      const noSuch = toolErrorOf(await call(session, "new_pane", { agent: "nosuch" }));
+      assertEquals([noSuch.code, noSuch.message], [
+        "not_found",
+        "No agent 'nosuch'. See 'skiff agents'",
+      ]);
+      const taken = toolErrorOf(
+        await call(session, "new_pane", { name: "made", command: [...BASH] }),
+      );
+      assertEquals(taken.code, "conflict");
+      assertEquals(
+        toolErrorOf(await call(session, "new_pane", { branch: "b" })).message,
+        "branch and base go with worktree",
+      );
+
+      // kill_pane: `{killed: pane}`; then it is gone.
+      const killed = ok(await call(session, "kill_pane", { pane: "made" }));
+      assertEquals((killed.killed as { id: string }).id, "p3");
+      assertEquals(
+        toolErrorOf(await call(session, "kill_pane", { pane: "made" })).code,
+        "not_found",
+      );
+      assertEquals(toolErrorOf(await call(session, "kill_pane", {})).code, "usage");
+      const after = await skiff.json<{ panes: { name: string }[] }>(["ls"]);
+      assertEquals(after.panes.map((p) => p.name), ["worker", "sh"]);
+    } finally {
+      await session.close();
+    }
+    assertEquals(session.stderr(), "");
+  });
+});
+
+Deno.test("mcp: pane_diff is skiff diff --json; a pane with no worktree is not_found", async () => {
+  await withSkiff(async (skiff) => {
+    const repo = await makeRepo(join(skiff.root, "repo"));
+    await addProject(skiff, "demo", repo);
+    const session = await connectMcp(skiff, ["--allow", "new"]);
+    try {
+      const made = ok(
+        await call(session, "new_pane", { project: "demo", worktree: "calc", command: [...BASH] }),
+      );
+      assertEquals([made.name, made.branch], ["calc", "skiff/calc"]);
+      const path = defaultWorktreePath(skiff, "demo", "calc");
+      await Deno.writeTextFile(join(path, "added.txt"), "one\ntwo\n");
+      commitAll(path, "add a file");
+      const diff = ok(await call(session, "pane_diff", { pane: "calc" }));
+      assertEquals(diff, await skiff.json(["diff", "calc"]));
+      assertEquals([diff.files, diff.added, diff.removed], [1, 2, 0]);
+      assertMatch(diff.patch as string, /\+one\n\+two/);
+      const stat = ok(await call(session, "pane_diff", { pane: "calc", stat: true }));
+      assertEquals(stat, await skiff.json(["diff", "calc", "--stat"]));
+      assertEquals("patch" in stat, false);
+      await skiff.ok(["new", "--name", "plain", "--", ...BASH]);
+      const none = toolErrorOf(await call(session, "pane_diff", { pane: "plain" }));
+      assertEquals(none.code, "not_found");
+      assertEquals(toolErrorOf(await call(session, "pane_diff", { pane: "" })).code, "usage");
+    } finally {
+      await session.close();
+    }
+  });
+});
+
+Deno.test("mcp: the ledger tools add, send, list, show and update rows as the ledger commands do", async () => {
+  await withSkiff(async (skiff) => {
+    await useFakeAgent(skiff);
+    const log = join(skiff.root, "prompts.log");
+    await startFakeAgent(skiff, "worker", { env: { FAKE_LOG: log } });
+    const session = await connectMcp(skiff, ["--allow", "ledger,send"]);
+    try {
+      const plan = ok(await call(session, "ledger_add", { task: "Release 2.0" }));
+      const planRow = plan.row as { uid: string; kind: string };
+      assertEquals(planRow.kind, "plan");
+      const task = ok(
+        await call(session, "ledger_add", {
+          pane: "worker",
+          task: "Review the parser",
+          parent: planRow.uid,
+          ref: "JIRA-1",
+        }),
+      );
+      const taskRow = task.row as { uid: string; pane: string; pane_name: string; state: string };
+      assertEquals([taskRow.pane, taskRow.pane_name, taskRow.state], ["p1", "worker", "pending"]);
+      assertEquals(
+        ok(await call(session, "ledger_show", { id: taskRow.uid })),
+        await skiff.json(["ledger", "show", taskRow.uid]),
+      );
+      assertEquals(
+        ok(await call(session, "ledger_list", { all: true })),
+        await skiff.json(["ledger", "ls", "--all"]),
+      );
+      const listed = ok(await call(session, "ledger_list", { state: ["pending"] }));
+      assertEquals(
+        (listed.rows as { tasks: { uid: string }[] }[])[0].tasks.map((t) => t.uid),
+        [taskRow.uid],
+      );
+
+      // With send: delivered as `ledger add --send --enter` does, with the row's result path.
+      const delivered = ok(
+        await call(session, "ledger_add", {
+          pane: "worker",
+          task: "Write the notes",
+          send: true,
+          enter: true,
+        }),
+      );
+      const sentRow = delivered.row as { uid: string; state: string; result: string };
+      assertEquals([sentRow.state, delivered.exit], ["sent", 0]);
+      await waitFor("the task to arrive", async () => (await loggedPrompts(log)).length === 1);
+      assertMatch(
+        (await loggedPrompts(log))[0],
+        new RegExp(`^Write the notes\\n\\n\\(Skiff task ${sentRow.uid}\\)`),
+      );
+      // A send the guard refuses: a tool error naming why, with the row still told.
+      const refused = await call(session, "ledger_add", {
+        pane: "worker",
+        task: "Another",
+        send: true,
+        enter: true,
+      });
+      const error = toolErrorOf(refused);
+      assertEquals(error.code, "working");
+      const kept = JSON.parse(refused.content[1].text) as { row: { state: string; uid: string } };
+      assertEquals(kept.row.state, "pending");
+      assertEquals((error as unknown as { uid: string }).uid, kept.row.uid);
+
+      const updated = ok(await call(session, "ledger_update", { id: taskRow.uid, state: "done" }));
+      assertEquals((updated.row as { state: string }).state, "done");
+      assertEquals(
+        updated,
+        await skiff.json(["ledger", "show", taskRow.uid]).then((s) => ({
+          schema_version: s.schema_version,
+          row: s.row,
+        })),
+      );
+
+      for (
+        const [tool, args, code] of [
+          ["ledger_add", { pane: "nope", task: "x" }, "not_found"],
+          ["ledger_add", { task: "x", parent: "ffff0000" }, "not_found"],
+          ["ledger_add", { task: "" }, "usage"],
+          ["ledger_add", { task: "plan", send: true }, "usage"],
+          ["ledger_show", { id: "ffff0000" }, "not_found"],
+          ["ledger_show", {}, "usage"],
+          ["ledger_list", { state: ["asleep"] }, "usage"],
+          ["ledger_list", { plan: "ffff0000" }, "not_found"],
+          ["ledger_update", { id: taskRow.uid }, "usage"],
+          ["ledger_update", { id: "ffff0000", state: "done" }, "not_found"],
+          ["ledger_update", { id: taskRow.uid, state: "finished" }, "usage"],
+          ["ledger_update", { id: planRow.uid, pane: "worker" }, "usage"],
+        ] as const
+      ) {
+        assertEquals(toolErrorOf(await call(session, tool, args)).code, code, JSON.stringify(args));
+      }
+    } finally {
+      await session.close();
+    }
+  });
+});
+
+Deno.test("mcp --help lists every tool the server offers, each with its gate", async () => {
+  await withSkiff(async (skiff) => {
+    const help = await skiff.ok(["mcp", "--help"]);
+    const session = await connectMcp(skiff, ["--allow", "all"]);
+    try {
+      const tools = (await session.client.listTools()).tools;
+      for (const tool of tools) {
+        const gate = tool.description!.match(/Offered because the (\w+) gate is open/)?.[1];
+        assertMatch(
+          help,
+          new RegExp(`^  ${tool.name} +${gate ? `--allow ${gate}` : "always"} `, "m"),
+          tool.name,
+        );
+      }
+      assertEquals(tools.length, 12);
+    } finally {
+      await session.close();
+    }
+    assertMatch(help, /^ {2}land +land a pane's worktree: no tool yet$/m);
+    assertMatch(help, /^ {2}send +type into agents: send_to_pane, ledger_add with send$/m);
+  });
+});
