@@ -4,7 +4,14 @@
  * @module
  */
 
-import { defineCommand, PANE_ARG, readStdin, secondsToMs, SkiffError } from "../lib/cli/mod.ts";
+import {
+  defineCommand,
+  PANE_ARG,
+  readStdin,
+  secondsToMs,
+  SkiffError,
+  usageError,
+} from "../lib/cli/mod.ts";
 import { withPane } from "../lib/hosts/resolve.ts";
 import { MAX_SEND_TEXT_BYTES, sendTextTooLong } from "../lib/protocol/agents.ts";
 
@@ -53,7 +60,11 @@ export const command = defineCommand({
   run: async (ctx) => {
     let text = ctx.args.TEXT;
     if (text === "-") text = await readStdin();
-    if (text.trim() === "") throw new SkiffError("TEXT is empty", { exit: "USAGE" });
+    if (text.trim() === "") {
+      // In the words the CLI kit uses for an empty argument (the kit refused a plain '').
+      const what = ctx.args.TEXT === "-" ? "TEXT from stdin" : "Argument TEXT";
+      throw usageError(`${what} ${text === "" ? "is empty" : "holds only whitespace"}`, ["send"]);
+    }
     // Refused here, before skiffd is started or the request is written.
     const tooLong = sendTextTooLong(text);
     if (tooLong) {
