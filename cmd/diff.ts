@@ -4,7 +4,14 @@
  * @module
  */
 
-import { defineCommand, Exit, type ExitName, PANE_ARG, SkiffError } from "../lib/cli/mod.ts";
+import {
+  defineCommand,
+  Exit,
+  type ExitName,
+  PANE_ARG,
+  SkiffError,
+  stdout,
+} from "../lib/cli/mod.ts";
 import { page, wantsPager } from "../lib/cli/pager.ts";
 import { parsePaneRef, withPane } from "../lib/hosts/resolve.ts";
 import { runOnHost } from "../lib/hosts/run.ts";
@@ -129,6 +136,6 @@ export const command = defineCommand({
       text = new TextEncoder().encode(lines.join("\n") + "\n");
     }
     if (terminal) await page(text, host === null ? await gitPager(tree.path) : gitPagerHere());
-    else writeAllSync(Deno.stdout, text);
+    else writeAllSync(stdout, text);
   },
 });

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { defineCommand } from "../../lib/cli/mod.ts";
+import { defineCommand, stdout } from "../../lib/cli/mod.ts";
 import { writeChunksSync } from "../../lib/platform/bytes.ts";
 import { SCHEMA_VERSION } from "../../lib/version.ts";
 import { listToJson, type ShownState } from "../../lib/ledger/mod.ts";
@@ -63,7 +63,7 @@ export const command = defineCommand({
         unreachable: report.unreachable,
       });
       const encoder = new TextEncoder();
-      writeChunksSync(Deno.stdout, [
+      writeChunksSync(stdout, [
         encoder.encode(`${head.slice(0, -1)},"rows":`),
         ...ledger.listJson(filter, report.liveness),
         encoder.encode("}\n"),
