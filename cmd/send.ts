@@ -12,7 +12,7 @@ import {
   SkiffError,
   usageError,
 } from "../lib/cli/mod.ts";
-import { withPane } from "../lib/hosts/resolve.ts";
+import { paneLabel, withPane } from "../lib/hosts/resolve.ts";
 import { MAX_SEND_TEXT_BYTES, sendTextTooLong } from "../lib/protocol/agents.ts";
 
 /** The `send` command. */
@@ -79,13 +79,12 @@ export const command = defineCommand({
         any: ctx.opts.any,
         timeout_ms: seconds === undefined ? undefined : secondsToMs(seconds, "timeout"),
       }));
+    const label = paneLabel(ctx.args.PANE, result);
     ctx.out.result(result, () =>
       ctx.out.line(
         result.entered
-          ? `Sent to ${result.name} (${result.pane}); ${
-            result.turn_started ? "a turn started" : "Enter pressed"
-          }`
-          : `Typed into ${result.name} (${result.pane}); Enter not pressed`,
+          ? `Sent to ${label}; ${result.turn_started ? "a turn started" : "Enter pressed"}`
+          : `Typed into ${label}; Enter not pressed`,
       ));
   },
 });
