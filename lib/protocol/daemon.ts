@@ -23,6 +23,8 @@ export interface HelloResult {
   version: string;
   /** skiffd's process id. */
   pid: number;
+  /** Set while this skiffd stops: it is about to exit, and serves nothing new. */
+  stopping?: boolean;
   /** To an upgrade hello: how the last upgrade of this skiffd went, or null. */
   upgrade?: UpgradeOutcome | null;
 }
