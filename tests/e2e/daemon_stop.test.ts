@@ -230,3 +230,33 @@ Deno.test("issue 28, case 1: a start while skiffd is still stopping waits for it
     assertEquals(watch.most, 1, `skiffd processes at once: ${watch.mostPids.join(", ")}`);
   });
 });
+
+Deno.test("issue 28, case 1: two stops at once both wait until skiffd has exited", async () => {
+  await withSkiff(async (skiff) => {
+    await openPanes(skiff);
+    // A pane that ignores the hang-up makes the stop take a while: the second stop meets it.
+    await skiff.ok([
+      "new",
+      "--name",
+      "stubborn",
+      "--",
+      ...BASH,
+      "-c",
+      'trap "" HUP; exec sleep 600',
+    ]);
+    const pid = (await skiff.daemonPid())!;
+    const result = await bash(
+      skiff,
+      `${SKIFF} daemon stop > "$HOME/one" & one=$!; ${SKIFF} daemon stop > "$HOME/two" & two=$!; ` +
+        `wait $one || exit 90; kill -0 ${pid} 2>/dev/null && exit 91; ` +
+        `wait $two || exit 92; kill -0 ${pid} 2>/dev/null && exit 93; exit 0`,
+    );
+    assertEquals(result.code, 0, result.out);
+    for (const file of ["one", "two"]) {
+      assertEquals(
+        await Deno.readTextFile(join(skiff.env.HOME, file)),
+        `skiffd stopped (pid ${pid})\n`,
+      );
+    }
+  });
+});
