@@ -4,7 +4,7 @@
  * @module
  */
 
-import { defineCommand, PANE_ARG } from "../lib/cli/mod.ts";
+import { defineCommand, PANE_ARG, stdout } from "../lib/cli/mod.ts";
 import { page, wantsPager } from "../lib/cli/pager.ts";
 import { type FileChange, gitPager } from "../lib/worktree/mod.ts";
 import { writeAllSync } from "../lib/platform/bytes.ts";
@@ -80,6 +80,6 @@ export const command = defineCommand({
       text = new TextEncoder().encode(lines.join("\n") + "\n");
     }
     if (terminal) await page(text, host === null ? await gitPager(tree.path) : gitPagerHere());
-    else writeAllSync(Deno.stdout, text);
+    else writeAllSync(stdout, text);
   },
 });

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { defineCommand, Exit, SkiffError } from "../lib/cli/mod.ts";
+import { defineCommand, Exit, SkiffError, stdout } from "../lib/cli/mod.ts";
 import { writeAllSync } from "../lib/platform/bytes.ts";
 import { followEvents, markLinkSocket } from "../lib/client/mod.ts";
 import { linkError, linkTo, parsePaneRef, withPane } from "../lib/hosts/resolve.ts";
@@ -122,7 +122,7 @@ export const command = defineCommand({
         const line = ctx.json
           ? JSON.stringify(host === null ? event : { ...event, host })
           : textLine(host === null ? event : onHost(host, event));
-        writeAllSync(Deno.stdout, encoder.encode(line + "\n"));
+        writeAllSync(stdout, encoder.encode(line + "\n"));
         if (limit !== undefined && ++seen >= limit) return Exit.OK;
       }
       if (event.event === "daemon-stopping" && !event.returning) {

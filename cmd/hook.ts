@@ -25,9 +25,10 @@ export const command = defineCommand({
   description:
     "Reports an agent's hook event to skiffd for the pane in SKIFF_PANE. The payload is JSON on stdin, or as the last argument (Codex's notify). Skiff wires this into agents it starts; it always exits 0 and prints nothing.",
   args: [
-    { name: "AGENT", required: true, help: "claude, codex, gemini, …" },
-    { name: "EVENT", required: true, help: "The hook event, such as Stop" },
-    { name: "JSON", help: "The payload, when not on stdin" },
+    // A hook never fails the agent, whatever it passes: empty words are let through.
+    { name: "AGENT", required: true, empty: true, help: "claude, codex, gemini, …" },
+    { name: "EVENT", required: true, empty: true, help: "The hook event, such as Stop" },
+    { name: "JSON", empty: true, help: "The payload, when not on stdin" },
   ],
   run: async (ctx) => {
     // A hook prints nothing, not even the hint about an older skiffd.

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { defineCommand, SkiffError } from "../lib/cli/mod.ts";
+import { defineCommand, SkiffError, usageError } from "../lib/cli/mod.ts";
 import { withPane } from "../lib/hosts/resolve.ts";
 
 /** The `mark` command. */
@@ -32,6 +32,9 @@ export const command = defineCommand({
   run: async (ctx) => {
     const pair = ctx.args["KEY[=VALUE]"];
     const clear = ctx.opts.clear;
+    if (pair?.startsWith("=")) {
+      throw usageError(`Argument KEY[=VALUE] has an empty KEY ('${pair}')`, ["mark"]);
+    }
     if (pair !== undefined && clear !== undefined) {
       throw new SkiffError("Give either KEY[=VALUE] or --clear KEY, not both", { exit: "USAGE" });
     }

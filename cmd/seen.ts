@@ -6,6 +6,7 @@
 
 import { defineCommand, PANE_ARG } from "../lib/cli/mod.ts";
 import { markSeen } from "../lib/ops/mark_seen.ts";
+import { paneLabel } from "../lib/hosts/resolve.ts";
 
 /** The `seen` command. */
 export const command = defineCommand({
@@ -24,10 +25,10 @@ export const command = defineCommand({
     ctx.out.result(result, () =>
       ctx.out.line(
         result.was_unread
-          ? `Marked ${result.name} (${result.pane}) seen: it was unread for ${
+          ? `Marked ${paneLabel(ctx.args.PANE, result)} seen: it was unread for ${
             result.reasons.join(", ")
           }`
-          : `${result.name} (${result.pane}) was not unread; nothing to clear`,
+          : `${paneLabel(ctx.args.PANE, result)} was not unread; nothing to clear`,
       ));
   },
 });

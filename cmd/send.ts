@@ -4,7 +4,8 @@
  * @module
  */
 
-import { defineCommand, PANE_ARG, readStdin, secondsToMs } from "../lib/cli/mod.ts";
+import { defineCommand, PANE_ARG, readStdin, secondsToMs, usageError } from "../lib/cli/mod.ts";
+import { paneLabel } from "../lib/hosts/resolve.ts";
 import { checkSendText, sendToPane } from "../lib/ops/send_to_pane.ts";
 
 /** The `send` command. */
@@ -52,6 +53,11 @@ export const command = defineCommand({
   run: async (ctx) => {
     let text = ctx.args.TEXT;
     if (text === "-") text = await readStdin();
+    if (text.trim() === "") {
+      // In the words the CLI kit uses for an empty argument (the kit refused a plain '').
+      const what = ctx.args.TEXT === "-" ? "TEXT from stdin" : "Argument TEXT";
+      throw usageError(`${what} ${text === "" ? "is empty" : "holds only whitespace"}`, ["send"]);
+    }
     // Refused here, before skiffd is started or the request is written.
     checkSendText(text);
     const seconds = ctx.opts.timeout;
@@ -60,13 +66,12 @@ export const command = defineCommand({
       any: ctx.opts.any,
       timeoutMs: seconds === undefined ? undefined : secondsToMs(seconds, "timeout"),
     });
+    const label = paneLabel(ctx.args.PANE, result);
     ctx.out.result(result, () =>
       ctx.out.line(
         result.entered
-          ? `Sent to ${result.name} (${result.pane}); ${
-            result.turn_started ? "a turn started" : "Enter pressed"
-          }`
-          : `Typed into ${result.name} (${result.pane}); Enter not pressed`,
+          ? `Sent to ${label}; ${result.turn_started ? "a turn started" : "Enter pressed"}`
+          : `Typed into ${label}; Enter not pressed`,
       ));
   },
 });

@@ -6,7 +6,7 @@
 
 import { defineCommand } from "../../lib/cli/mod.ts";
 import { socketPath } from "../../lib/config/paths.ts";
-import { restartDaemon, upgradeDaemon } from "../../lib/client/mod.ts";
+import { keptPanes, restartDaemon, upgradeDaemon } from "../../lib/client/mod.ts";
 
 /** The `daemon restart` command. */
 export const command = defineCommand({
@@ -39,13 +39,14 @@ export const command = defineCommand({
           kept_panes: true,
           pid: result.pid,
           panes: result.outcome.panes,
+          running_panes: result.outcome.running_panes ?? null,
           ms: { ...result.outcome.ms, total: result.ms },
           socket,
         },
         () =>
           ctx.out.line(
-            `skiffd restarted in place (pid ${result.pid}), ${result.outcome.panes} panes ` +
-              `kept running (${result.ms} ms)`,
+            `skiffd restarted in place (pid ${result.pid}), ${keptPanes(result.outcome)}; ` +
+              `${result.ms} ms`,
           ),
       );
       return;

@@ -7,7 +7,7 @@
 
 import { defineCommand } from "../../lib/cli/mod.ts";
 import { socketPath } from "../../lib/config/paths.ts";
-import { quietSkewHint, upgradeDaemon } from "../../lib/client/mod.ts";
+import { keptPanes, quietSkewHint, upgradeDaemon } from "../../lib/client/mod.ts";
 import { VERSION } from "../../lib/version.ts";
 
 /** The `daemon upgrade` command. */
@@ -41,14 +41,15 @@ export const command = defineCommand({
         version: outcome.version,
         pid: result.pid,
         panes: outcome.panes,
+        running_panes: outcome.running_panes ?? null,
         ms: { ...outcome.ms, total: result.ms },
         socket,
       },
       () =>
         ctx.out.line(
           `skiffd upgraded ${outcome.from} → ${outcome.version} in place (pid ${result.pid}), ` +
-            `${outcome.panes === 1 ? "1 pane" : `${outcome.panes} panes`} kept running ` +
-            `(${result.ms} ms; output stood still ${outcome.ms.freeze ?? "?"} ms)`,
+            `${keptPanes(outcome)}; ${result.ms} ms, output stood still ` +
+            `${outcome.ms.freeze ?? "?"} ms`,
         ),
     );
   },

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { defineCommand } from "../../lib/cli/mod.ts";
+import { defineCommand, stdout } from "../../lib/cli/mod.ts";
 import { writeChunksSync } from "../../lib/platform/bytes.ts";
 import { listToJson, type ShownState } from "../../lib/ledger/mod.ts";
 import { ledgerListing } from "../../lib/ops/ledger_list.ts";
@@ -58,7 +58,7 @@ export const command = defineCommand({
       // SQLite writes the rows' JSON: for a big ledger, several times faster than objects.
       const listing = await ledgerListing(ledger, filter);
       const encoder = new TextEncoder();
-      writeChunksSync(Deno.stdout, [
+      writeChunksSync(stdout, [
         encoder.encode(`${listing.head},"rows":`),
         ...listing.rows,
         encoder.encode("}\n"),

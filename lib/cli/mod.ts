@@ -7,7 +7,7 @@
 export * from "../errors.ts";
 export * from "./output.ts";
 export * from "./spec.ts";
-export { findCommand, GLOBAL_OPTIONS, parse, type Parsed } from "./parse.ts";
+export { findCommand, GLOBAL_OPTIONS, parse, type Parsed, usageError } from "./parse.ts";
 export { renderHelp, renderRootHelp } from "./help.ts";
 export { type ReferenceOptions, renderReference } from "./reference.ts";
 export { runCli, type RunCliOptions } from "./run.ts";

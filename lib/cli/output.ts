@@ -13,6 +13,46 @@ import { writeAllSync } from "../platform/bytes.ts";
 
 const encoder = new TextEncoder();
 
+/**
+ * The reader of the command's output closed its end of the pipe (`skiff ls
+ * | head -1`): there is nobody left to tell anything, so the command ends
+ * at once, quietly, with exit 0 (see {@linkcode reportError}).
+ */
+export class ReaderGone extends Error {
+  /** Makes the error for the stream `name` (`stdout`, `stderr`). */
+  constructor(name: string) {
+    super(`the reader of ${name} is gone`);
+    this.name = "ReaderGone";
+  }
+}
+
+/** A standard stream whose closed pipe throws {@linkcode ReaderGone}. */
+function guarded(
+  stream: { writeSync(p: Uint8Array): number },
+  name: string,
+): { writeSync(p: Uint8Array): number } {
+  return {
+    writeSync(p: Uint8Array): number {
+      try {
+        return stream.writeSync(p);
+      } catch (error) {
+        if (error instanceof Deno.errors.BrokenPipe) throw new ReaderGone(name);
+        throw error;
+      }
+    },
+  };
+}
+
+/**
+ * Standard output for commands: write to this, never to `Deno.stdout`, so
+ * that a reader that goes away ends the command quietly instead of as an
+ * internal error.
+ */
+export const stdout: { writeSync(p: Uint8Array): number } = guarded(Deno.stdout, "stdout");
+
+/** Standard error for commands, guarded as {@linkcode stdout} is. */
+export const stderr: { writeSync(p: Uint8Array): number } = guarded(Deno.stderr, "stderr");
+
 /** Where a command's results go. */
 export class Output {
   /** Whether results are JSON. */
@@ -25,13 +65,13 @@ export class Output {
 
   /** Prints a line of text to stdout (text mode only). */
   line(text = ""): void {
-    if (!this.json) writeAllSync(Deno.stdout, encoder.encode(text + "\n"));
+    if (!this.json) writeAllSync(stdout, encoder.encode(text + "\n"));
   }
 
   /** Prints a result object to stdout as JSON, with `schema_version` first. */
   data(value: object): void {
     const body = JSON.stringify({ schema_version: SCHEMA_VERSION, ...value });
-    writeAllSync(Deno.stdout, encoder.encode(body + "\n"));
+    writeAllSync(stdout, encoder.encode(body + "\n"));
   }
 
   /** Prints `value` as JSON in JSON mode, or runs `text` to print it for people. */
@@ -42,12 +82,23 @@ export class Output {
 
   /** Prints a notice to stderr (text mode only): a hint that is not the result. */
   notice(text: string): void {
-    if (!this.json) writeAllSync(Deno.stderr, encoder.encode(text + "\n"));
+    if (this.json) return;
+    try {
+      writeAllSync(stderr, encoder.encode(text + "\n"));
+    } catch (error) {
+      // A hint nobody reads is no reason to stop.
+      if (!(error instanceof ReaderGone)) throw error;
+    }
   }
 }
 
-/** Prints an error the way the mode asks and returns its exit code. */
+/**
+ * Prints an error the way the mode asks and returns its exit code. A reader
+ * that went away ({@linkcode ReaderGone}) is no error: nothing is printed,
+ * and the exit is 0.
+ */
 export function reportError(error: unknown, json: boolean): number {
+  if (error instanceof ReaderGone) return Exit.OK;
   let exit: ExitName = "ERROR";
   let message: string;
   let details: Record<string, unknown> = {};
@@ -66,7 +117,12 @@ export function reportError(error: unknown, json: boolean): number {
       error: { code: codeOf(exit), exit: Exit[exit], message, ...details },
     })
     : `skiff: ${message}`;
-  writeAllSync(Deno.stderr, encoder.encode(text + "\n"));
+  try {
+    writeAllSync(stderr, encoder.encode(text + "\n"));
+  } catch (failed) {
+    // Nobody reads stderr any more: the exit code still tells.
+    if (!(failed instanceof ReaderGone)) throw failed;
+  }
   return Exit[exit];
 }
 

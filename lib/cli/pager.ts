@@ -11,6 +11,7 @@
  */
 
 import { writeAllSync } from "../platform/bytes.ts";
+import { stdout } from "./output.ts";
 
 /** Whether output to stdout should go through a pager. */
 export function wantsPager(): boolean {
@@ -29,7 +30,7 @@ export function wantsPager(): boolean {
 export async function page(data: Uint8Array, pager: string): Promise<void> {
   const command = pager.trim();
   if (command === "" || command === "cat") {
-    writeAllSync(Deno.stdout, data);
+    writeAllSync(stdout, data);
     return;
   }
   const env: Record<string, string> = {};
@@ -45,7 +46,7 @@ export async function page(data: Uint8Array, pager: string): Promise<void> {
       stderr: "inherit",
     }).spawn();
   } catch {
-    writeAllSync(Deno.stdout, data);
+    writeAllSync(stdout, data);
     return;
   }
   const writer = child.stdin.getWriter();

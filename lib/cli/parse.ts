@@ -9,7 +9,7 @@
  */
 
 import { SkiffError } from "../errors.ts";
-import type { CommandSpec, OptionSpec } from "./spec.ts";
+import type { ArgSpec, CommandSpec, OptionSpec } from "./spec.ts";
 
 /** The global options every command takes. */
 export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
@@ -31,7 +31,11 @@ export interface Parsed {
   rest: string[];
 }
 
-function usageError(message: string, path: string[]): SkiffError {
+/**
+ * A usage error (exit `USAGE`): `message`, then where the help of the
+ * command at `path` (such as `["ledger", "add"]`) is.
+ */
+export function usageError(message: string, path: readonly string[]): SkiffError {
   const help = ["skiff", ...path, "--help"].join(" ");
   return new SkiffError(`${message}. See '${help}'.`, { exit: "USAGE" });
 }
@@ -157,7 +161,10 @@ export function parse(
         if (spec.required && values.length === 0) {
           throw usageError(`Missing argument ${spec.name}`, where());
         }
-        for (const value of values) checkChoice(spec.choices, value, spec.name, where());
+        for (const value of values) {
+          checkFilled(spec, value, where());
+          checkChoice(spec.choices, value, spec.name, where());
+        }
         args[spec.name] = values;
         continue;
       }
@@ -165,6 +172,7 @@ export function parse(
       if (value === undefined) {
         if (spec.required) throw usageError(`Missing argument ${spec.name}`, where());
       } else {
+        checkFilled(spec, value, where());
         checkChoice(spec.choices, value, spec.name, where());
         p++;
       }
@@ -176,6 +184,15 @@ export function parse(
     checkOptions(optionsOf(command), opts, where());
   }
   return { command, path, args, opts, rest };
+}
+
+/**
+ * Refuses an empty value for an argument whose spec does not allow one, in
+ * the argument's own name: an empty pane or name would otherwise reach
+ * skiffd and come back in the words of the protocol.
+ */
+function checkFilled(spec: ArgSpec, value: string, path: string[]): void {
+  if (value === "" && !spec.empty) throw usageError(`Argument ${spec.name} is empty`, path);
 }
 
 function checkChoice(

@@ -60,6 +60,11 @@ export interface ArgSpec {
   readonly required?: boolean;
   /** Whether it takes every remaining positional argument. Only the last may be. */
   readonly variadic?: boolean;
+  /**
+   * Whether an empty string is a value. Without it the parser refuses `''`
+   * as a usage error that names the argument, before the command runs.
+   */
+  readonly empty?: boolean;
   /** One line of help. */
   readonly help?: string;
   /** The only values allowed. */

@@ -15,9 +15,13 @@ import { SkiffError } from "../errors.ts";
 import { type AttachEnd, encodeFrame, Frame, FrameReader } from "../protocol/frames.ts";
 import type { PaneInfo } from "../protocol/panes.ts";
 import type { DaemonClient } from "./client.ts";
-import { connectDaemon, reconnect } from "./connect.ts";
+import { connectDaemon, daemonAlive, tryConnect } from "./connect.ts";
 
-/** How long to look for skiffd again after it dropped the connection with no word. */
+/**
+ * How long to look for skiffd again after it dropped the connection with no
+ * word (it was killed, or crashed): once no skiffd holds its lock, the link
+ * starts one, as any command would, and follows the restore.
+ */
 export const LOST_RECONNECT_MS = 10_000;
 /** How long to wait for a skiffd that said it comes back (a restart takes a stop and a start). */
 export const RETURN_RECONNECT_MS = 30_000;
@@ -36,7 +40,10 @@ export interface TerminalSize {
 export interface AttachLinkOptions {
   /** The socket; by default the configured one. */
   socket?: string;
-  /** Start skiffd when none answers at first (default true). */
+  /**
+   * Start skiffd when none answers (default true): at first, and when it
+   * went away with no word and nothing took its place.
+   */
   start?: boolean;
   /** The terminal's size now, asked at each attach; undefined when it does not know. */
   size?: () => TerminalSize | undefined;
@@ -234,7 +241,11 @@ export class AttachLink {
     if (end && !end.returning) return this.#end(end.reason);
     this.#state = "away";
     const why: Reattach["why"] = !end ? "lost" : end.reason === "reload" ? "reload" : "restart";
-    const attached = await this.#attachAgain(end ? RETURN_RECONNECT_MS : LOST_RECONNECT_MS);
+    const attached = await this.#attachAgain(end ? RETURN_RECONNECT_MS : LOST_RECONNECT_MS, {
+      // A skiffd that said it comes back is started by whoever restarts it; one that went
+      // with no word is started here, as by any command, once nothing holds its lock.
+      start: !end && this.#options.start !== false,
+    });
     if (this.#isEnded()) return "client" in attached ? attached.client.close() : undefined;
     if (!("client" in attached)) {
       return this.#end(attached.reason === "lost" && end ? end.reason : attached.reason);
@@ -257,14 +268,23 @@ export class AttachLink {
   /**
    * Attaches to the pane on a new connection, trying until `timeoutMs`
    * passes: a skiffd that is still stopping refuses, and the next one is
-   * not there yet.
+   * not there yet. With `start`, a skiffd is started when none holds the
+   * lock.
    */
   async #attachAgain(
     timeoutMs: number,
+    options: { start: boolean },
   ): Promise<{ client: DaemonClient; info: PaneInfo } | LinkEnd> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const client = await reconnect(Math.max(0, deadline - Date.now()), this.#options.socket);
+      let client: DaemonClient | undefined;
+      try {
+        client = await this.#connectAgain(deadline, options);
+      } catch (error) {
+        // Its saved workspace has no such pane: a start would not bring it back.
+        if (error instanceof SkiffError && error.exit === "NOT_FOUND") return { reason: "gone" };
+        return { reason: "lost" };
+      }
       if (!client) return { reason: "lost" };
       if (this.#isEnded()) return { client, info: this.info };
       try {
@@ -288,6 +308,33 @@ export class AttachLink {
         if (Date.now() >= deadline) return { reason: "lost" };
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
+    }
+  }
+
+  /**
+   * A connection to the skiffd that serves the socket now, looked for until
+   * `deadline`; with `start`, one is started (the pane's ref checked against
+   * the saved workspace first) once no skiffd holds the lock. A start that
+   * fails (the local end of a link to another host has no skiffd to start)
+   * is looked past until the deadline.
+   */
+  async #connectAgain(
+    deadline: number,
+    options: { start: boolean },
+  ): Promise<DaemonClient | undefined> {
+    const socket = this.#options.socket;
+    for (;;) {
+      const client = await tryConnect(socket);
+      if (client) return client;
+      if (options.start && !(await daemonAlive(socket))) {
+        try {
+          return await connectDaemon({ socket, pane: this.info.id });
+        } catch (error) {
+          if (error instanceof SkiffError && error.exit === "NOT_FOUND") throw error;
+        }
+      }
+      if (Date.now() >= deadline) return undefined;
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
 }

@@ -32,10 +32,31 @@ function unreachable(error: unknown): boolean {
     error instanceof Deno.errors.ConnectionReset || error instanceof ConnectionClosed;
 }
 
-/** Connects to skiffd, or returns `undefined` when none answers. Never starts one. */
-export async function tryConnect(socket: string = socketPath()): Promise<DaemonClient | undefined> {
+/** Options for {@linkcode tryConnect}. */
+export interface TryConnectOptions {
+  /**
+   * Also return a skiffd that is stopping (its hello says so). By default
+   * one counts as gone: it is about to exit, and whatever a command starts
+   * must be the skiffd after it.
+   */
+  stopping?: boolean;
+}
+
+/**
+ * Connects to skiffd, or returns `undefined` when none answers (or the one
+ * that answers is stopping; see {@linkcode TryConnectOptions}). Never starts one.
+ */
+export async function tryConnect(
+  socket: string = socketPath(),
+  options: TryConnectOptions = {},
+): Promise<DaemonClient | undefined> {
   try {
-    return await DaemonClient.connect(socket);
+    const client = await DaemonClient.connect(socket);
+    if (client.server?.stopping && !options.stopping) {
+      client.close();
+      return undefined;
+    }
+    return client;
   } catch (error) {
     if (unreachable(error)) return undefined;
     if (error instanceof SkiffError) throw error;
@@ -48,8 +69,9 @@ export async function tryConnect(socket: string = socketPath()): Promise<DaemonC
 /**
  * Starts skiffd for `socket`, apart from this login (see
  * `lib/platform/apart.ts`), and waits until it answers. A daemon that is
- * already running counts as started. A broken `projects.toml` is reported
- * here (`file:line:col`, exit `USAGE`) and nothing is started.
+ * already running counts as started; one that is still exiting is waited
+ * for, and the new one starts after it. A broken `projects.toml` is
+ * reported here (`file:line:col`, exit `USAGE`) and nothing is started.
  */
 export async function startDaemon(socket: string = socketPath()): Promise<DaemonClient> {
   // Loaded only to start skiffd: every other command stays light.
@@ -60,19 +82,35 @@ export async function startDaemon(socket: string = socketPath()): Promise<Daemon
     "lib/platform/apart.ts",
   );
   loadCheckedConfig();
-  const child = await spawnApart(["daemon", "run"], {
-    unit: runtimeFiles(socket).daemonUnit,
-    env: { SKIFF_SOCKET: socket },
-  });
-  let failed: number | undefined;
-  child.exited.then((code) => {
-    if (code !== 0) failed = code;
-  });
   const deadline = Date.now() + START_TIMEOUT_MS;
   let delay = 10;
+  // The skiffd this started (its spawner), and its exit code once it ended.
+  let child: object | undefined;
+  let ended: number | undefined;
+  let failed: number | undefined;
+  // Whether another skiffd held the lock since the last spawn.
+  let held = false;
   while (Date.now() < deadline && failed === undefined) {
     const client = await tryConnect(socket);
     if (client) return client;
+    // A skiffd that holds the lock but does not answer is starting (it answers soon) or
+    // exiting (its lock goes with its process): either way, no second one starts beside it.
+    // Only once the lock is free does one start, and again if the first found it held.
+    if (await daemonAlive(socket)) held = true;
+    else if (child === undefined || (ended === 0 && held)) {
+      const spawned = await spawnApart(["daemon", "run"], {
+        unit: runtimeFiles(socket).daemonUnit,
+        env: { SKIFF_SOCKET: socket },
+      });
+      child = spawned;
+      ended = undefined;
+      held = false;
+      spawned.exited.then((code) => {
+        if (child !== spawned) return;
+        ended = code;
+        if (code !== 0) failed = code;
+      });
+    }
     await new Promise((resolve) => setTimeout(resolve, delay));
     delay = Math.min(delay * 2, 200);
   }

@@ -6,7 +6,9 @@
  */
 
 import { SkiffError } from "../errors.ts";
-import { socketPath } from "../config/paths.ts";
+import { runtimeFiles, socketPath } from "../config/paths.ts";
+import { lockHolderPid } from "../platform/files.ts";
+import { processPresence, processStartTicks } from "../platform/proc.ts";
 import type { DaemonClient } from "./client.ts";
 import { daemonAlive, startDaemon, tryConnect } from "./connect.ts";
 import { importLater } from "../platform/later.ts";
@@ -14,29 +16,68 @@ import { importLater } from "../platform/later.ts";
 /** How long a stop may take before it counts as failed. */
 export const STOP_TIMEOUT_MS = 10_000;
 
-/** Resolves `true` once no skiffd holds the lock of `socket`, `false` after `timeoutMs`. */
-export async function waitUntilGone(
-  socket: string,
-  timeoutMs: number = STOP_TIMEOUT_MS,
-): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (!(await daemonAlive(socket))) return true;
+/** Options for {@linkcode waitUntilGone}. */
+export interface GoneOptions {
+  /** Give up after this many ms (default {@linkcode STOP_TIMEOUT_MS}). */
+  timeoutMs?: number;
+  /**
+   * The skiffd's pid: wait until its process has ended too. Its lock goes
+   * only with the process, but a lock file removed under it (a cleaned
+   * folder) can be free while it runs.
+   */
+  pid?: number;
+  /**
+   * Wait until the process has left the process table as well, once its
+   * parent collected it, so that `kill -0 PID` fails as soon as the stop
+   * returns. An ended process that is never collected counts as gone at
+   * the timeout: it holds nothing.
+   */
+  reaped?: boolean;
+}
+
+/**
+ * Resolves `true` once no skiffd holds the lock of `socket` (and, given
+ * its `pid`, once that process has ended), `false` after the timeout.
+ */
+export async function waitUntilGone(socket: string, options: GoneOptions = {}): Promise<boolean> {
+  const deadline = Date.now() + (options.timeoutMs ?? STOP_TIMEOUT_MS);
+  const pid = options.pid;
+  // A pid given to another process after this one was collected is not this skiffd.
+  const started = pid === undefined ? undefined : processStartTicks(pid);
+  for (;;) {
+    const presence = pid === undefined || processStartTicks(pid) !== started
+      ? "gone"
+      : processPresence(pid);
+    const ended = presence !== "running" && !(await daemonAlive(socket));
+    if (ended && (!options.reaped || presence !== "exited")) return true;
+    if (Date.now() >= deadline) return ended;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  return false;
 }
 
 /** Options for {@linkcode stopRunning} and {@linkcode stopDaemon}. */
 export interface StopOptions {
-  /** A new skiffd follows at once: followers (the watcher) wait for it. */
+  /**
+   * A new skiffd follows at once: followers (the watcher) wait for it, and
+   * the stop returns as soon as the old process has ended (the new one
+   * needs its lock, not its place in the process table).
+   */
   restart?: boolean;
 }
 
+function notStopped(pid: number | undefined, socket: string): SkiffError {
+  return new SkiffError(
+    `skiffd${pid ? ` (pid ${pid})` : ""} did not stop within ${STOP_TIMEOUT_MS / 1000} s; ` +
+      `it still runs. See ${runtimeFiles(socket).log}`,
+    { exit: "DAEMON", details: { pid: pid ?? null } },
+  );
+}
+
 /**
- * Asks the skiffd behind `client` to stop and waits until its process is
- * gone; returns its pid. The connection is closed. Throws exit `DAEMON` when
- * it does not stop in time.
+ * Asks the skiffd behind `client` to stop and waits until its process has
+ * ended (and, unless it restarts, has left the process table); returns its
+ * pid. The connection is closed. Throws exit `DAEMON` when it does not stop
+ * in time.
  */
 export async function stopRunning(
   client: DaemonClient,
@@ -46,8 +87,8 @@ export async function stopRunning(
   const pid = client.server?.pid;
   await client.call("daemon.stop", options.restart ? { restart: true } : {}).catch(() => {});
   client.close();
-  if (!(await waitUntilGone(socket))) {
-    throw new SkiffError(`skiffd (pid ${pid}) did not stop within 10 s`, { exit: "DAEMON" });
+  if (!(await waitUntilGone(socket, { pid, reaped: !options.restart }))) {
+    throw notStopped(pid, socket);
   }
   return pid;
 }
@@ -60,14 +101,34 @@ export interface StopOutcome {
   pid?: number;
 }
 
-/** Stops the skiffd on `socket`, if one runs, and waits until it is gone. */
+/**
+ * Stops the skiffd on `socket`, if one runs, and waits until it is gone. A
+ * skiffd that is stopping already (another stop asked) is waited for, as is
+ * one that holds the lock without answering: one that is exiting goes, one
+ * that is starting is stopped once it answers.
+ */
 export async function stopDaemon(
   socket: string = socketPath(),
   options: StopOptions = {},
 ): Promise<StopOutcome> {
-  const client = await tryConnect(socket);
-  if (!client) return { wasRunning: false };
-  return { wasRunning: true, pid: await stopRunning(client, socket, options) };
+  const deadline = Date.now() + STOP_TIMEOUT_MS;
+  const lock = runtimeFiles(socket).lock;
+  let holder: number | undefined;
+  for (;;) {
+    const client = await tryConnect(socket, { stopping: true });
+    if (client) return { wasRunning: true, pid: await stopRunning(client, socket, options) };
+    if (!(await daemonAlive(socket))) break;
+    holder = lockHolderPid(lock) ?? holder;
+    if (Date.now() >= deadline) throw notStopped(holder, socket);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  if (holder === undefined) return { wasRunning: false };
+  // Its lock is free, so its process has ended (a process running under that pid now is
+  // another's): only the parent's collecting it is left to wait for.
+  while (!options.restart && processPresence(holder) === "exited" && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return { wasRunning: true, pid: holder };
 }
 
 /** What {@linkcode restartDaemon} did. */

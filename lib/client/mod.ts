@@ -25,7 +25,7 @@ export {
 } from "./connect.ts";
 export { withDaemon } from "./use.ts";
 export { compareVersions, quietSkewHint, skewHint } from "./skew.ts";
-export { upgradeDaemon, type UpgradeOptions, type UpgradeResult } from "./upgrade.ts";
+export { keptPanes, upgradeDaemon, type UpgradeOptions, type UpgradeResult } from "./upgrade.ts";
 export { clientEnv } from "./env.ts";
 export {
   restartDaemon,

@@ -119,6 +119,19 @@ export async function upgradeDaemon(options: UpgradeOptions = {}): Promise<Upgra
   };
 }
 
+/**
+ * The panes an upgrade kept, counted as `daemon status` counts them: `4
+ * panes kept (2 running)`. A pane whose process had exited is kept too (its
+ * last screen and its exit), but nothing of it runs.
+ */
+export function keptPanes(outcome: UpgradeOutcome): string {
+  const panes = outcome.panes === 1 ? "1 pane" : `${outcome.panes} panes`;
+  // An older skiffd's outcome does not count the running ones.
+  return outcome.running_panes === undefined
+    ? `${panes} kept`
+    : `${panes} kept (${outcome.running_panes} running)`;
+}
+
 /** Waits for a skiffd to answer after the exec, and for its word on upgrade `id`. */
 async function awaitOutcome(socket: string, id: string, pid: number): Promise<UpgradeOutcome> {
   const deadline = Date.now() + ANSWER_TIMEOUT_MS;

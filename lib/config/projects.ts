@@ -41,9 +41,11 @@ export async function addProject(
 ): Promise<ProjectChange> {
   const root = resolve(path);
   if (!PROJECT_NAME.test(name)) {
-    throw new SkiffError(`Bad project name '${name}': use letters, digits, '_' and '-'`, {
-      exit: "USAGE",
-    });
+    throw new SkiffError(
+      `Bad project name '${name}': use 1 to 64 letters, digits, '_' and '-', starting with a ` +
+        "letter or digit",
+      { exit: "USAGE" },
+    );
   }
   let isDir = false;
   try {

@@ -109,7 +109,8 @@ export function readProjects(places: ConfigPlaces, doc: Record<string, unknown>)
     const key = ["projects", name];
     if (!PROJECT_NAME.test(name)) {
       throw new SkiffError(
-        `${places.at(key)}: project name '${name}' may hold only letters, digits, '_' and '-'`,
+        `${places.at(key)}: project name '${name}' may hold only letters, digits, '_' and '-' ` +
+          "(1 to 64, starting with a letter or digit)",
         { exit: "USAGE" },
       );
     }

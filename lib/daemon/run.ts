@@ -221,6 +221,7 @@ async function serve(
     log,
     serviceMethods: serviceMethods(services),
     lastUpgrade: () => upgrader.last,
+    stopping: () => stopping,
     // While a new skiffd takes panes over, a terminal may attach to (or look at) one it has.
     passesGate: (request) => {
       const pane = request.params?.pane;

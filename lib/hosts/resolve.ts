@@ -49,6 +49,14 @@ export function paneRefText(host: string | null, pane: string): string {
   return host === null ? pane : `${host}:${pane}`;
 }
 
+/**
+ * A pane as a confirmation names it: by name, on the host the person typed
+ * (`gpu1:reviewer (p2)` for `gpu1:p2`), with its id on that host.
+ */
+export function paneLabel(ref: string, pane: { name: string; pane: string }): string {
+  return `${paneRefText(parsePaneRef(ref).host, pane.name)} (${pane.pane})`;
+}
+
 /** Options for {@linkcode linkTo} and {@linkcode connectHost}. */
 export interface LinkOptions {
   /** How long to wait for the link (default: the service's, 20 s). */

@@ -173,6 +173,17 @@ export function ownCpuMs(): number | undefined {
   return Number.isFinite(ticks) ? ticks * 10 : undefined;
 }
 
+/**
+ * Where process `pid` stands: `running`, `exited` (a zombie its parent has
+ * not collected yet: it holds no file, no lock, no socket, but `kill -0`
+ * still finds it), or `gone`. Undefined where there is no `/proc` to ask.
+ */
+export function processPresence(pid: number): "running" | "exited" | "gone" | undefined {
+  const stat = readProc(`/proc/${pid}/stat`);
+  if (stat === undefined) return readProc("/proc/self/stat") === undefined ? undefined : "gone";
+  return stat[stat.lastIndexOf(")") + 2] === "Z" ? "exited" : "running";
+}
+
 /** Options for {@linkcode killSession}. */
 export interface KillSessionOptions {
   /**

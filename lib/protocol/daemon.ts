@@ -23,6 +23,8 @@ export interface HelloResult {
   version: string;
   /** skiffd's process id. */
   pid: number;
+  /** Set while this skiffd stops: it is about to exit, and serves nothing new. */
+  stopping?: boolean;
   /** To an upgrade hello: how the last upgrade of this skiffd went, or null. */
   upgrade?: UpgradeOutcome | null;
 }
@@ -45,8 +47,13 @@ export interface UpgradeOutcome {
   error?: string;
   /** The step that failed, when one did. */
   step?: string;
-  /** How many panes were handed over. */
+  /** How many panes were handed over, those whose process had exited included. */
   panes: number;
+  /**
+   * How many of them had a process running, as `daemon.status` counts
+   * `running_panes` (absent from the outcome of an older skiffd).
+   */
+  running_panes?: number;
   /**
    * How long it took (ms): `check` (the new program's check), `freeze` (how
    * long the busy panes' output stood still: those a person was attached to

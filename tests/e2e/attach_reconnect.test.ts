@@ -140,3 +140,50 @@ Deno.test("daemon stop still ends an attached terminal with its line", async () 
     }
   });
 });
+
+Deno.test("issue 28: after kill -9 of skiffd, an attached terminal starts skiffd itself and follows the restore", async () => {
+  await withSkiff(async (skiff) => {
+    await skiff.ok(["new", "--name", "web", "--", ...BASH]);
+    const term = await TestTerminal.start(attachArgv("web"), {
+      env: skiff.env,
+      cwd: skiff.env.HOME,
+      cols: 100,
+      rows: 30,
+    });
+    try {
+      await waitFor("the attach", async () => {
+        const pane = (await skiff.json<{ panes: PaneInfo[] }>(["ls"])).panes[0];
+        return pane.attached === 1;
+      });
+      const before = (await skiff.json<{ panes: PaneInfo[] }>(["ls"])).panes[0];
+      const killed = (await skiff.daemonPid())!;
+      const from = term.raw.length;
+      Deno.kill(killed, "SIGKILL");
+      // No command runs meanwhile: only the terminal can start the next skiffd. It does so at
+      // once, not after the 10 s it used to wait before it ended with "[lost skiffd]".
+      const came = await Promise.race([
+        term.exited.then(() => "ended"),
+        waitForDrawnAfterRedraw(term, "skiffd came back: web (p1) is a new shell", {
+          from,
+          timeout: 9000,
+        }).then(() => "came back"),
+      ]);
+      assertEquals(came, "came back", term.raw.slice(from));
+      const started = await skiff.daemonPid();
+      assert(started !== undefined && started !== killed, `a new skiffd: ${started}`);
+      const after = await waitFor("the terminal to be attached to the restored pane", async () => {
+        const pane = (await skiff.json<{ panes: PaneInfo[] }>(["ls"])).panes[0];
+        return pane.attached === 1 ? pane : undefined;
+      });
+      assert(after.generation !== before.generation, "the restored pane runs a new process");
+      term.type("echo back-$((4*5))\r");
+      await term.waitForText(/^back-20$/m);
+      assert(!term.raw.includes("[lost skiffd]"), term.raw);
+      term.type("\x1c");
+      assertEquals(await term.exited, 0);
+      assertMatch(term.raw, /\[detached from web \(p1\)/);
+    } finally {
+      term.kill();
+    }
+  });
+});

@@ -253,3 +253,41 @@ Deno.test({
     });
   },
 });
+
+Deno.test({
+  name:
+    "issue 28: send and seen to HOST:PANE confirm the pane as the person named it, host and all",
+  ...SSH_TEST,
+  fn: async () => {
+    await withHost(async (local) => {
+      assertEquals(
+        (await local.ok([
+          "new",
+          "--host",
+          "gpu1",
+          "--name",
+          "ragent",
+          "--agent",
+          "fake",
+          "--wait-ready",
+        ]))
+          .trim(),
+        "gpu1:p1",
+      );
+      const sent = await local.ok(["send", "gpu1:ragent", "first task", "--enter"]);
+      assertEquals(sent, "Sent to gpu1:ragent (p1); a turn started\n");
+      await local.ok(["wait", "gpu1:p1", "--until", "idle", "--timeout", "30"]);
+      // By id too: the confirmation names the pane, on the host typed.
+      const typed = await local.ok(["send", "gpu1:p1", "second task"]);
+      assertEquals(typed, "Typed into gpu1:ragent (p1); Enter not pressed\n");
+      const seen = await local.ok(["seen", "gpu1:p1"]);
+      assertEquals(seen, "Marked gpu1:ragent (p1) seen: it was unread for turn-end\n");
+      // A local pane is named as before.
+      await local.ok(["new", "--name", "here", "--", ...BASH]);
+      assertEquals(
+        await local.ok(["seen", "here"]),
+        "here (p1) was not unread; nothing to clear\n",
+      );
+    }, { config: fakeAgentToml() });
+  },
+});

@@ -87,3 +87,71 @@ Deno.test("the launcher installs Deno from npm once, then runs Skiff with it", a
   assert(calls.trim().split("\n").length === 1, `npm ran more than once: ${calls}`);
   assertMatch(calls, /^install --prefix .*deno@2\.9\.6/);
 });
+
+/**
+ * A copy of the launcher and its Deno finder in `dir`, with a `deno` on PATH
+ * that reports 2.9.6, logs each `install` it is asked for, runs `install`
+ * as `installScript` says, and prints what it would run otherwise.
+ */
+async function checkoutWithFakeDeno(
+  dir: string,
+  installScript: string,
+): Promise<{ env: Record<string, string>; calls: string }> {
+  await Deno.mkdir(join(dir, "checkout", "scripts"), { recursive: true });
+  await Deno.copyFile(join(ROOT, "skiff"), join(dir, "checkout", "skiff"));
+  await Deno.copyFile(
+    join(ROOT, "scripts", "deno.sh"),
+    join(dir, "checkout", "scripts", "deno.sh"),
+  );
+  await Deno.writeTextFile(join(dir, "checkout", "deno.lock"), "{}\n");
+  const bin = join(dir, "bin");
+  await Deno.mkdir(bin);
+  const calls = join(dir, "deno-calls");
+  await Deno.writeTextFile(
+    join(bin, "deno"),
+    [
+      "#!/bin/bash",
+      'if [ "$1" = --version ]; then echo "deno 2.9.6"; exit 0; fi',
+      `if [ "$1" = install ]; then echo "$* in $PWD" >> '${calls}'; ${installScript}; fi`,
+      'echo "ran: $*"',
+    ].join("\n") + "\n",
+    { mode: 0o755 },
+  );
+  return { env: { PATH: `${bin}:/usr/bin:/bin`, HOME: join(dir, "home") }, calls };
+}
+
+Deno.test("issue 28, case 6: the launcher prepares the packages once, and again when the lock file changes", async () => {
+  await using dir = await tempDir();
+  const { env, calls } = await checkoutWithFakeDeno(dir.path, "exit 0");
+  const first = await runLauncher(dir.path, env);
+  assertEquals([first.code, first.stderr], [0, ""]);
+  assertMatch(first.stdout, /^ran: run -A -q .*\/checkout\/main\.ts --version\n$/);
+  const second = await runLauncher(dir.path, env);
+  assertEquals([second.code, second.stderr], [0, ""]);
+  let lines = (await Deno.readTextFile(calls)).trim().split("\n");
+  assertEquals(lines.length, 1, `one preparation: ${lines}`);
+  assertMatch(lines[0], /^install --quiet in .*\/checkout$/);
+  // A newer lock file (a pull that changed the packages): prepared again, once.
+  const later = new Date(Date.now() + 60_000);
+  await Deno.utime(join(dir.path, "checkout", "deno.lock"), later, later);
+  assertEquals((await runLauncher(dir.path, env)).code, 0);
+  lines = (await Deno.readTextFile(calls)).trim().split("\n");
+  assertEquals(lines.length, 2, `prepared again: ${lines}`);
+  // Another DENO_DIR has caches of its own to fill.
+  assertEquals((await runLauncher(dir.path, { ...env, DENO_DIR: join(dir.path, "d2") })).code, 0);
+  assertEquals((await Deno.readTextFile(calls)).trim().split("\n").length, 3);
+});
+
+Deno.test("issue 28, case 6: a preparation that fails shows Deno's error and one line, exit 4, and runs nothing", async () => {
+  await using dir = await tempDir();
+  const { env } = await checkoutWithFakeDeno(
+    dir.path,
+    'echo "error: failed to fetch from registry.npmjs.org" >&2; exit 1',
+  );
+  const result = await runLauncher(dir.path, env);
+  assertEquals([result.code, result.stdout], [4, ""]);
+  assertEquals(result.stderr.trim().split("\n"), [
+    "error: failed to fetch from registry.npmjs.org",
+    "skiff: could not prepare its npm packages (see Deno's error above); check access to the npm registry",
+  ]);
+});

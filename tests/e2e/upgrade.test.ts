@@ -225,6 +225,42 @@ Deno.test("daemon restart --keep-panes runs skiffd's own program again in place"
   });
 });
 
+Deno.test("issue 28, case 9: upgrade and restart --keep-panes count the panes kept as daemon status does, exited ones apart", async () => {
+  await withSkiff(async (skiff) => {
+    await skiff.ok(["new", "--name", "one", "--", ...BASH]);
+    await skiff.ok(["new", "--name", "two", "--", ...BASH]);
+    await skiff.ok(["new", "--name", "gone1", "--", ...BASH, "-c", "exit 0"]);
+    await skiff.ok(["new", "--name", "gone2", "--", ...BASH, "-c", "exit 7"]);
+    await waitFor(
+      "two panes to exit",
+      async () => (await panes(skiff)).filter((p) => p.status === "exited").length === 2,
+    );
+    const status = await skiff.ok(["daemon", "status"]);
+    assertMatch(status, /, 4 panes \(2 running\),/);
+
+    const upgraded = await skiff.ok(["daemon", "upgrade"]);
+    assertMatch(upgraded, /in place \(pid \d+\), 4 panes kept \(2 running\); \d+ ms, /);
+    assert(!upgraded.includes("kept running"), upgraded);
+    const restarted = await skiff.ok(["daemon", "restart", "--keep-panes"]);
+    assertMatch(
+      restarted,
+      /^skiffd restarted in place \(pid \d+\), 4 panes kept \(2 running\); \d+ ms$/m,
+    );
+    const json = await skiff.json<{ panes: number; running_panes: number }>(
+      ["daemon", "upgrade"],
+    );
+    assertEquals([json.panes, json.running_panes], [4, 2]);
+    const again = await skiff.json<{ panes: number; running_panes: number }>(
+      ["daemon", "restart", "--keep-panes"],
+    );
+    assertEquals([again.panes, again.running_panes], [4, 2]);
+    assertEquals(
+      (await panes(skiff)).map((p) => [p.name, p.status]),
+      [["one", "running"], ["two", "running"], ["gone1", "exited"], ["gone2", "exited"]],
+    );
+  });
+});
+
 Deno.test("daemon upgrade with no skiffd says so and exits 0", async () => {
   await withSkiff(async (skiff) => {
     const text = await skiff.run(["daemon", "upgrade"]);

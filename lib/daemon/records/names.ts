@@ -15,7 +15,8 @@ export function checkName(name: string, kind: string): void {
   // An id-like name (p3, s1) would make a reference mean two things.
   if (!NAME_PATTERN.test(name) || /^[ps]\d+$/.test(name)) {
     throw new SkiffError(
-      `Bad ${kind} name '${name}': use letters, digits, '.', '_' and '-', not an id like p1`,
+      `Bad ${kind} name '${name}': use 1 to 64 letters, digits, '.', '_' and '-', starting ` +
+        "with a letter or digit, and not an id like p1",
       { exit: "USAGE" },
     );
   }

@@ -59,6 +59,11 @@ export interface ServerOptions {
   lastUpgrade?: () => UpgradeOutcome | null;
   /** Whether a request may pass the gate (see {@linkcode Server.gate}) before it opens. */
   passesGate?: (request: Request) => boolean;
+  /**
+   * Whether skiffd is stopping: its hello says so, and a client that wants
+   * a skiffd to serve it waits for the next one instead.
+   */
+  stopping?: () => boolean;
 }
 
 /**
@@ -268,6 +273,7 @@ export class Server {
           protocol: PROTOCOL_VERSION,
           version: VERSION,
           pid: Deno.pid,
+          ...(this.#options.stopping?.() ? { stopping: true } : {}),
           ...(upgrade ? { upgrade: this.#options.lastUpgrade?.() ?? null } : {}),
         },
       });

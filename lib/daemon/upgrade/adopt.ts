@@ -271,6 +271,7 @@ export function commitAdoption(
     version: VERSION,
     ...(undone ? { error: mode.undo!.error, step: mode.undo!.step } : {}),
     panes: h.panes.length,
+    running_panes: h.panes.filter((pane) => pane.pid !== null).length,
     ms: {
       ...Object.fromEntries(Object.entries(timings).filter(([key]) => !key.endsWith("_at"))),
       ...(timings.freeze_at !== undefined ? { freeze: now - timings.freeze_at } : {}),

@@ -250,6 +250,7 @@ export class Upgrader {
         error: message,
         step: failed.step,
         panes: workspace.panes.length,
+        running_panes: workspace.panes.filter((pane) => pane.status === "running").length,
         ms: { ...timings, total: Math.round(performance.now() - started) },
         at: new Date().toISOString(),
       };

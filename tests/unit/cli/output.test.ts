@@ -1,5 +1,5 @@
 import { assertEquals } from "../../helpers/assert.ts";
-import { table } from "../../../lib/cli/output.ts";
+import { ReaderGone, reportError, table } from "../../../lib/cli/output.ts";
 import { writeAllSync } from "../../../lib/platform/bytes.ts";
 import { SCHEMA_VERSION } from "../../../lib/version.ts";
 
@@ -115,4 +115,29 @@ text.result({ panes: 2 }, () => text.line("as text"));`);
   assertEquals(JSON.parse(lines[0]), { schema_version: SCHEMA_VERSION, panes: 2 });
   assertEquals(lines.slice(1), ["shown", "as text"]);
   assertEquals(r.stderr, "a notice\n");
+});
+
+Deno.test("no command writes to Deno.stdout or Deno.stderr itself: a closed pipe must end it quietly", async () => {
+  // The dashboard and attach draw on a terminal, never into a pipe.
+  const allowed = ["lib/cli/output.ts", "lib/dash/", "lib/client/attach.ts"];
+  const root = new URL("../../../", import.meta.url).pathname;
+  const offenders: string[] = [];
+  const walk = async (dir: string) => {
+    for await (const entry of Deno.readDir(root + dir)) {
+      const path = `${dir}/${entry.name}`;
+      if (entry.isDirectory) await walk(path);
+      else if (path.endsWith(".ts") && !allowed.some((a) => path.startsWith(a))) {
+        const text = await Deno.readTextFile(root + path);
+        if (/Deno\.std(out|err)\.write|\(Deno\.std(out|err),/.test(text)) offenders.push(path);
+      }
+    }
+  };
+  await walk("cmd");
+  await walk("lib");
+  assertEquals(offenders, [], "write through lib/cli's stdout and stderr instead");
+});
+
+Deno.test("reportError: a reader that went away is exit 0, and nothing is printed", () => {
+  assertEquals(reportError(new ReaderGone("stdout"), false), 0);
+  assertEquals(reportError(new ReaderGone("stdout"), true), 0);
 });

@@ -325,3 +325,15 @@ Deno.test("findCommand: by name or alias", () => {
   assertEquals(findCommand(daemon.subcommands!, "up"), start);
   assertEquals(findCommand(daemon.subcommands!, "down"), undefined);
 });
+
+Deno.test("parse: an empty argument is refused in its name, unless its spec allows it", () => {
+  const refused = (spec: CommandSpec, argv: string[]) =>
+    usage(() => parse(spec, argv, { prefix: [spec.name] }));
+  assertEquals(refused(send, [""]), "Argument PANE is empty. See 'skiff send --help'.");
+  assertEquals(refused(send, ["p1", ""]), "Argument TEXT is empty. See 'skiff send --help'.");
+  assertEquals(refused(keys, ["p1", "a", ""]), "Argument KEYS is empty. See 'skiff keys --help'.");
+  const lenient: CommandSpec = { ...send, args: [{ name: "PANE", empty: true }] };
+  assertEquals(parse(lenient, [""]).args.PANE, "");
+  // `--help` still shows the help, whatever the arguments.
+  assertEquals(parse(send, ["", "--help"]).opts.help, true);
+});

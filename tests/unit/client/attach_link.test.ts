@@ -218,11 +218,25 @@ Deno.test("AttachLink: an end with no return ends the link; a skiffd that never 
     assertEquals(await link.done, { reason: "exited" });
   });
   await withFake(async (fake) => {
-    const link = await AttachLink.open("web", { socket: fake.socket, output: () => {} });
+    // Not to start one itself: it looks for the next skiffd until the time is up.
+    const link = await AttachLink.open("web", {
+      socket: fake.socket,
+      start: false,
+      output: () => {},
+    });
     fake.stop();
     fake.attached[0].conn.close();
     const started = Date.now();
     assertEquals(await link.done, { reason: "lost" });
     assertEquals(Date.now() - started >= 9000, true, "it looked for skiffd for 10 s");
+  });
+  await withFake(async (fake) => {
+    // Free to start one, it finds no saved workspace that holds the pane: gone, at once.
+    const link = await AttachLink.open("web", { socket: fake.socket, output: () => {} });
+    fake.stop();
+    fake.attached[0].conn.close();
+    const started = Date.now();
+    assertEquals(await link.done, { reason: "gone" });
+    assertEquals(Date.now() - started < 5000, true, "it did not wait for a skiffd to come");
   });
 });

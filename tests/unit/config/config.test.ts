@@ -98,11 +98,13 @@ Deno.test("parseConfig: project validation names the file and the key", () => {
     ],
     [
       '[projects."bad name"]\nroot = "/a"',
-      `${FILE}:1:11: project name 'bad name' may hold only letters, digits, '_' and '-'`,
+      `${FILE}:1:11: project name 'bad name' may hold only letters, digits, '_' and '-' ` +
+      "(1 to 64, starting with a letter or digit)",
     ],
     [
       '[projects."-dash"]\nroot = "/a"',
-      `${FILE}:1:11: project name '-dash' may hold only letters, digits, '_' and '-'`,
+      `${FILE}:1:11: project name '-dash' may hold only letters, digits, '_' and '-' ` +
+      "(1 to 64, starting with a letter or digit)",
     ],
   ];
   for (const [text, message] of cases) assertEquals(usage(() => parseConfig(text, FILE)), message);

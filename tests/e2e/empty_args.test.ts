@@ -1,0 +1,103 @@
+/**
+ * Issue 28, case 11: an empty argument is refused by the CLI itself, in the
+ * argument's own name as `--help` gives it (PANE, NAME, KEY…), exit USAGE,
+ * and never reaches skiffd to come back in the protocol's words. The cases
+ * come from the command table, so a new command is covered by itself.
+ */
+
+import { assertEquals } from "../helpers/assert.ts";
+import { BASH, withSkiff } from "../helpers/skiff.ts";
+import { COMMANDS } from "../../cmd/loaders.ts";
+import type { ArgSpec, CommandSpec } from "../../lib/cli/spec.ts";
+import { pathExists } from "../../lib/platform/files.ts";
+
+/** One command line with one empty argument, and the line it must print. */
+interface EmptyCase {
+  argv: string[];
+  stderr: string;
+}
+
+/** A value for an argument that is not the empty one: one of its choices, else a word. */
+function filler(spec: ArgSpec): string {
+  return spec.choices?.[0] ?? "x";
+}
+
+/** Every positional of every runnable command, each given as `''` in turn. */
+async function emptyCases(): Promise<EmptyCase[]> {
+  const cases: EmptyCase[] = [];
+  const walk = (spec: CommandSpec, path: string[]) => {
+    const args = spec.args ?? [];
+    if (spec.run) {
+      args.forEach((arg, i) => {
+        if (arg.empty) return;
+        const argv = [...path, ...args.map((other, j) => j === i ? "" : filler(other))];
+        cases.push({
+          argv,
+          stderr: `skiff: Argument ${arg.name} is empty. See 'skiff ${path.join(" ")} --help'.\n`,
+        });
+      });
+    }
+    for (const sub of spec.subcommands ?? []) walk(sub, [...path, sub.name]);
+  };
+  for (const entry of COMMANDS) walk(await entry.load(), [entry.name]);
+  return cases;
+}
+
+Deno.test("issue 28, case 11: every command refuses an empty argument in its own name, exit 2, before skiffd is asked", async () => {
+  const cases = await emptyCases();
+  const words = cases.map((c) => c.argv.slice(0, 2).join(" "));
+  // The cases the issue names are among those the table gives.
+  for (const named of ["kill", "rename x", "worktree rm", "send x", "capture"]) {
+    assertEquals(words.some((w) => w.startsWith(named)), true, `no case for ${named}`);
+  }
+  await withSkiff(async (skiff) => {
+    // A few at a time: each is a process of its own.
+    for (let i = 0; i < cases.length; i += 4) {
+      await Promise.all(
+        cases.slice(i, i + 4).map(async ({ argv, stderr }) => {
+          const result = await skiff.run(argv);
+          assertEquals(
+            [result.code, result.stdout, result.stderr],
+            [2, "", stderr],
+            `skiff ${argv.map((w) => `'${w}'`).join(" ")}`,
+          );
+        }),
+      );
+    }
+    // Refused before any skiffd was started to ask.
+    assertEquals(pathExists(skiff.socket), false, "no command started skiffd");
+
+    // With --json, the same refusal as the error object.
+    const json = await skiff.run(["kill", "", "--json"]);
+    assertEquals(json.code, 2);
+    const error = JSON.parse(json.stderr).error;
+    assertEquals([error.code, error.message], [
+      "usage",
+      "Argument PANE is empty. See 'skiff kill --help'.",
+    ]);
+  });
+});
+
+Deno.test("issue 28, case 11: mark's empty KEY and send's blank TEXT are named as the kit names an empty argument", async () => {
+  await withSkiff(async (skiff) => {
+    await skiff.ok(["new", "--name", "web", "--", ...BASH]);
+    const mark = await skiff.run(["mark", "web", "=1"]);
+    assertEquals([mark.code, mark.stderr], [
+      2,
+      "skiff: Argument KEY[=VALUE] has an empty KEY ('=1'). See 'skiff mark --help'.\n",
+    ]);
+    const blank = await skiff.run(["send", "web", "   "]);
+    assertEquals([blank.code, blank.stderr], [
+      2,
+      "skiff: Argument TEXT holds only whitespace. See 'skiff send --help'.\n",
+    ]);
+    const stdin = await skiff.run(["send", "web", "-"], { stdin: "" });
+    assertEquals([stdin.code, stdin.stderr], [
+      2,
+      "skiff: TEXT from stdin is empty. See 'skiff send --help'.\n",
+    ]);
+    // A mark with an empty value is a mark all the same.
+    await skiff.ok(["mark", "web", "role="]);
+    assertEquals((await skiff.ok(["mark", "web"])).trim(), "role");
+  });
+});
