@@ -158,7 +158,16 @@ export class Worktrees {
     if (!record) return null;
     const count = this.#counts.get(record.id);
     return {
-      worktree: { name: record.name, branch: count?.branch ?? record.branch, path: record.path },
+      worktree: {
+        id: record.id,
+        name: record.name,
+        branch: count?.branch ?? record.branch,
+        path: record.path,
+        ahead: count?.seen?.ahead ?? null,
+        behind: null,
+        merged: null,
+        landed: null,
+      },
       diff: count ? { ...count.stat } : null,
     };
   }
@@ -311,6 +320,7 @@ export class Worktrees {
       panes_killed: users.map((p) => p.id),
       discarded: options.force ? losses.lines : [],
       ignored: removal.ignored,
+      unique_commits: 0,
     };
   }
 

@@ -9,7 +9,14 @@
 
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { addProject, commitAll, defaultWorktreePath, git, makeRepo } from "../helpers/git.ts";
+import {
+  addProject,
+  commitAll,
+  defaultWorktreePath,
+  git,
+  makeRepo,
+  placeOf,
+} from "../helpers/git.ts";
 import { useFakeAgent } from "../helpers/fake_agent.ts";
 import { BASH, MAIN, type SkiffEnv, waitFor, withSkiff } from "../helpers/skiff.ts";
 import { TestTerminal } from "../helpers/terminal.ts";
@@ -197,7 +204,7 @@ Deno.test("ls: the worktree and diff fields, counted after a turn end and not by
     await skiff.ok(["wait", "agent", "--until", "idle", "--timeout", "30"]);
     const path = defaultWorktreePath(skiff, "demo", "agent");
     let info = await pane(skiff, "agent");
-    assertEquals(info.worktree, { name: "agent", branch: "skiff/agent", path });
+    assertEquals(placeOf(info.worktree), { name: "agent", branch: "skiff/agent", path });
     assertEquals(info.diff, { files: 0, added: 0, removed: 0 });
     const plain = await pane(skiff, "plain");
     assertEquals([plain.worktree, plain.diff], [null, null]);

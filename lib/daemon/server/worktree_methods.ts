@@ -81,6 +81,11 @@ function paneFacts(workspace: LiveWorkspace): PaneFacts[] {
   }));
 }
 
+/** A method of the landing's contract that the next commits fill in. */
+function notYet(method: string): never {
+  throw new SkiffError(`${method} is not implemented yet`, { exit: "ERROR" });
+}
+
 /** The worktree methods by name. */
 export const WORKTREE_METHODS: MethodTable<keyof WorktreeMethods> = {
   "worktree.list": async (params, ctx) => {
@@ -101,6 +106,10 @@ export const WORKTREE_METHODS: MethodTable<keyof WorktreeMethods> = {
     const dryRun = flag(params, "dry_run");
     return { pruned: await ctx.worktrees.prune(paneFacts(ctx.workspace), dryRun), dry_run: dryRun };
   },
+
+  "worktree.get": () => notYet("worktree.get"),
+  "worktree.landed": () => notYet("worktree.landed"),
+  "worktree.branches": () => notYet("worktree.branches"),
 
   "pane.worktree": (params, ctx) => {
     const pane = ctx.workspace.resolvePane(needString(params, "pane"));
