@@ -9,20 +9,17 @@
  */
 
 import { SkiffError } from "../errors.ts";
-import { loadConfig } from "../config/config.ts";
+import { ensureDir } from "../platform/files.ts";
 import type { DaemonClient } from "../client/client.ts";
 import { connectDaemon } from "../client/connect.ts";
+import { parsePaneRef } from "../hosts/resolve.ts";
 import type { WorktreeTasks } from "../ledger/mod.ts";
-import {
-  LAND_STRATEGIES,
-  type LandedCommit,
-  type LandResult,
-  type LandStrategy,
-} from "../protocol/land.ts";
+import type { LandResult, LandStrategy } from "../protocol/land.ts";
 import type { WorktreeTarget } from "../protocol/worktrees.ts";
-import { runGit } from "../worktree/mod.ts";
 import { applyLanding, checkFolder } from "./apply.ts";
-import { checkoutOf, type CheckoutState, readCheckout } from "./checkout.ts";
+import { readCheckout } from "./checkout.ts";
+import { landedCommits, projectCheck, published, removeAfter, result } from "./finish.ts";
+import { baseHolder, checkOptions, checkWorktree, usage } from "./guards.ts";
 import {
   conflictTask,
   landingLedgerPath,
@@ -34,169 +31,15 @@ import { takeLandLock } from "./lock.ts";
 import { diffStat } from "./objects.ts";
 import { DEFAULT_CHECK_TIMEOUT_MS, DEFAULT_REMOTE, type LandOptions } from "./options.ts";
 import { type Plan, planLanding } from "./plan.ts";
-import { openPullRequest, remoteExists } from "./publish.ts";
-import { plural, refusal, someFiles } from "./refuse.ts";
+import { remoteExists } from "./publish.ts";
+import { refusal } from "./refuse.ts";
+import { landOnHost } from "./remote.ts";
 import { landFolder, recoverLanding, refValue } from "./steps.ts";
-import { pullRequestText } from "./words.ts";
-import { ensureDir } from "../platform/files.ts";
+
+export { landedLine } from "./finish.ts";
 
 /** The pane states in which an agent is in a turn: its files may change under a landing. */
 const BUSY = new Set(["working", "waiting"]);
-
-function usage(message: string): SkiffError {
-  return new SkiffError(message, { exit: "USAGE" });
-}
-
-/** Checks the options against each other, before anything is read. */
-function checkOptions(options: LandOptions): void {
-  const strategy = options.strategy ?? "rebase";
-  if (!LAND_STRATEGIES.includes(strategy)) {
-    throw usage(`Bad strategy '${strategy}': use ${LAND_STRATEGIES.join(", ")}`);
-  }
-  if (options.message !== undefined && !options.commit) {
-    throw usage("A message (-m) is for the commit --commit makes: add --commit");
-  }
-  if (options.message !== undefined && options.message.trim() === "") {
-    throw usage("The commit message (-m) is empty");
-  }
-  if (options.deleteBranch && !options.remove) {
-    throw usage("--delete-branch goes with --remove");
-  }
-  if (options.draft && !options.pr) throw usage("--draft goes with --pr");
-  if (options.push !== undefined && options.push.trim() === "") {
-    throw usage("The remote to push to is empty");
-  }
-  const timeout = options.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
-  if (!Number.isFinite(timeout) || timeout <= 0) {
-    throw usage("The check's time limit must be more than 0 seconds");
-  }
-}
-
-/** The checkout that has the base checked out, checked clean, or null where none has it. */
-async function baseHolder(
-  state: CheckoutState,
-  base: string,
-  label: string,
-  tree: string,
-  baseTip: string,
-): Promise<{ top: string; index: string } | null> {
-  const top = await checkoutOf(state.top, base);
-  if (top === null) return null;
-  const holder = await readCheckout(top);
-  if (holder.operation) {
-    throw refusal(
-      "in_progress",
-      `A ${holder.operation} is under way in ${top}, which has ${base} checked out: finish or abort it first; nothing was changed`,
-      { worktree: label, checkout: top, operation: holder.operation },
-    );
-  }
-  if (holder.changed.length > 0) {
-    throw refusal(
-      "base_dirty",
-      `${top} has ${base} checked out and holds changes (${
-        someFiles(holder.changed)
-      }): commit or stash them first; nothing was changed`,
-      { worktree: label, checkout: top, files: holder.changed },
-    );
-  }
-  // Files the landing adds that lie there untracked would be overwritten: git says which.
-  const trial = await runGit(["read-tree", "-m", "-u", "-n", baseTip, tree], { cwd: top });
-  if (trial.code !== 0) {
-    const files = [...trial.stderr.matchAll(/^\s+(.+)$/gm)].map((m) => m[1].trim())
-      .filter((f) => !/^Please|^Aborting/.test(f));
-    const named = [...trial.stderr.matchAll(/'([^']+)' would be overwritten/g)].map((m) => m[1]);
-    const all = [...new Set([...named, ...files])];
-    throw refusal(
-      "base_untracked",
-      `Untracked files in ${top} (which has ${base} checked out) would be overwritten by the landing${
-        all.length ? `: ${someFiles(all)}` : ""
-      }; move them first; nothing was changed`,
-      { worktree: label, checkout: top, files: all },
-    );
-  }
-  return { top, index: holder.index };
-}
-
-/** Reads the worktree and refuses what cannot be landed as it is. */
-function checkWorktree(state: CheckoutState, label: string, commit: boolean): void {
-  if (state.operation) {
-    throw refusal(
-      "in_progress",
-      `A ${state.operation} is under way in ${label} (${state.top}): finish or abort it first; nothing was changed`,
-      { worktree: label, checkout: state.top, operation: state.operation },
-    );
-  }
-  if (state.branch === null) {
-    throw refusal(
-      "detached",
-      `${label} is not on a branch (its HEAD is detached): check out its branch first`,
-      { worktree: label },
-    );
-  }
-  if (state.unmerged.length > 0) {
-    throw refusal(
-      "uncommitted",
-      `${label} has unresolved conflicts (${
-        someFiles(state.unmerged)
-      }): resolve and commit them first`,
-      { worktree: label, files: state.unmerged },
-    );
-  }
-  const files = [...state.changed, ...state.untracked];
-  if (files.length > 0 && !commit) {
-    throw refusal(
-      "uncommitted",
-      `${label} holds uncommitted work (${
-        someFiles(files)
-      }): commit it, or land with --commit to commit it first`,
-      { worktree: label, files },
-    );
-  }
-}
-
-function result(
-  target: WorktreeTarget,
-  fields: Omit<LandResult, "pane" | "worktree" | "warnings"> & { warnings?: string[] },
-  branch: string,
-): LandResult {
-  const tree = target.worktree;
-  return {
-    outcome: fields.outcome,
-    dry_run: fields.dry_run,
-    pane: target.pane ? { id: target.pane.id, name: target.pane.name } : null,
-    worktree: {
-      id: tree.id,
-      project: tree.project,
-      name: tree.name,
-      path: tree.path,
-      branch,
-    },
-    strategy: fields.strategy,
-    base: fields.base,
-    branch: fields.branch,
-    committed: fields.committed,
-    commits: fields.commits,
-    range: fields.range,
-    diff: fields.diff,
-    check: fields.check,
-    push: fields.push,
-    pr: fields.pr,
-    tasks: fields.tasks,
-    removed: fields.removed,
-    warnings: fields.warnings ?? [],
-  };
-}
-
-/** The commits that landed, with their new ids filled in. */
-function landedCommits(plan: Plan, written: string[]): LandedCommit[] {
-  let next = 0;
-  return plan.commits.map((c) => c.commit === null ? { ...c, commit: written[next++] } : c);
-}
-
-/** The check of the worktree's project, as projects.toml says now, or null. */
-function projectCheck(project: string): string | null {
-  return loadConfig().projects.find((p) => p.name === project)?.check ?? null;
-}
 
 /**
  * Lands the worktree that `target` names. See {@linkcode landWorktree}.
@@ -451,84 +294,6 @@ async function landTarget(
   }
 }
 
-/** `--push` / `--pr` after the push: the pull request, and `--remove`. */
-async function published(
-  target: WorktreeTarget,
-  client: DaemonClient,
-  options: LandOptions,
-  done: Omit<LandResult, "outcome" | "pane" | "worktree" | "pr" | "removed"> & {
-    subjects: string[];
-    baseTip: string;
-    landed: string;
-    words: { name: string; branch: string; tasks: LandResult["tasks"] };
-    state: CheckoutState;
-    branchName: string;
-  },
-): Promise<LandResult> {
-  const label = `${target.worktree.project}/${target.worktree.name}`;
-  let pr = null;
-  if (options.pr) {
-    const stat = await runGit(["diff", "--stat", done.baseTip, done.landed], {
-      cwd: done.state.top,
-      read: true,
-    });
-    const text = pullRequestText(done.words, done.subjects, new TextDecoder().decode(stat.stdout));
-    options.onProgress?.(`Opening a pull request of ${done.branchName} into ${done.base.name}`);
-    pr = await openPullRequest(done.state.top, {
-      head: done.branchName,
-      base: done.base.name,
-      title: text.title,
-      body: text.body,
-      draft: options.draft ?? false,
-      push: done.push!,
-    });
-  }
-  const removed = options.remove
-    ? await removeAfter(client, label, options.deleteBranch ?? false, done.warnings)
-    : null;
-  return result(target, {
-    outcome: pr ? "pr" : "pushed",
-    dry_run: false,
-    strategy: done.strategy,
-    base: done.base,
-    branch: done.branch,
-    committed: done.committed,
-    commits: done.commits,
-    range: done.range,
-    diff: done.diff,
-    check: done.check,
-    push: done.push,
-    pr,
-    tasks: [],
-    removed,
-    warnings: done.warnings,
-  }, done.branchName);
-}
-
-/** `--remove` after a landing: the worktree goes (its panes ended first); a refusal is a warning. */
-async function removeAfter(
-  client: DaemonClient,
-  label: string,
-  deleteBranch: boolean,
-  warnings: string[],
-): Promise<LandResult["removed"]> {
-  try {
-    const removed = await client.call("worktree.remove", {
-      worktree: label,
-      delete_branch: deleteBranch,
-      end_panes: true,
-    });
-    return {
-      removed: true,
-      branch_deleted: removed.branch_deleted,
-      panes_killed: removed.panes_killed,
-    };
-  } catch (error) {
-    warnings.push(`The worktree was not removed: ${(error as Error).message}`);
-    return { removed: false, branch_deleted: false, panes_killed: [] };
-  }
-}
-
 /**
  * Lands the work of the worktree that `ref` names (a pane, or with
  * `options.as` a worktree) on its base, or refuses and changes nothing:
@@ -539,6 +304,9 @@ async function removeAfter(
 export async function landWorktree(ref: string, options: LandOptions = {}): Promise<LandResult> {
   checkOptions(options);
   if (ref.trim() === "") throw usage("PANE is empty: name a pane or a worktree");
+  const { host, pane } = parsePaneRef(ref);
+  // A pane on another host lands there, where its repository is; the ledger here notes it.
+  if (host !== null && options.as !== "worktree") return await landOnHost(host, pane, options);
   const own = options.client ? null : await connectDaemon();
   const client = options.client ?? own!;
   try {
@@ -546,25 +314,5 @@ export async function landWorktree(ref: string, options: LandOptions = {}): Prom
     return await landTarget(target, client, options);
   } finally {
     own?.close();
-  }
-}
-
-/** How a landing reads in one line: for the CLI and the dashboard's status line. */
-export function landedLine(landed: LandResult): string {
-  const count = plural(landed.commits.length, "commit");
-  const branch = landed.worktree.branch;
-  switch (landed.outcome) {
-    case "up_to_date":
-      return `Nothing to land: ${landed.base.name} has everything on ${branch}`;
-    case "dry_run":
-      return `Would land ${count} of ${branch} on ${landed.base.name} (${landed.strategy})`;
-    case "pushed":
-      return `Pushed ${branch} (${count}) to ${landed.push?.remote}`;
-    case "pr":
-      return `Opened ${landed.pr?.url} for ${branch} (${count})`;
-    default:
-      return `Landed ${count} of ${branch} on ${landed.base.name} (${landed.strategy}): ${
-        landed.range?.split("..").map((c) => c.slice(0, 12)).join("..")
-      }`;
   }
 }

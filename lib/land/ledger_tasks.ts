@@ -15,6 +15,7 @@ import { pathExists } from "../platform/files.ts";
 import { type Ledger, openLedger, type WorktreeTasks } from "../ledger/mod.ts";
 import { agentLedgerPath, deliverTask } from "../tasks/mod.ts";
 import type { DaemonClient } from "../client/client.ts";
+import { withPane } from "../hosts/resolve.ts";
 import type { LandedTask } from "../protocol/land.ts";
 import { subjectOf } from "./words.ts";
 
@@ -84,15 +85,16 @@ export interface ToPane {
 }
 
 /**
- * Adds the conflict task for `pane` to the ledger (made when missing) and
- * sends it through the guarded delivery every task takes: a busy agent gets
- * it later (`pending`), and nothing is typed over a draft or an approval.
+ * Adds the conflict task for `pane` (on `pane.host`, or this machine) to the
+ * ledger (made when missing) and sends it through the guarded delivery every
+ * task takes: a busy agent gets it later (`pending`), and nothing is typed
+ * over a draft or an approval. `client` is this machine's skiffd.
  */
 export async function sendConflictTask(
   path: string | null,
-  pane: { id: string; name: string } | null,
+  pane: { id: string; name: string; host?: string } | null,
   text: string,
-  client: DaemonClient,
+  client?: DaemonClient,
 ): Promise<ToPane> {
   if (pane === null) {
     return { uid: null, state: null, exit: 3, error: "no pane holds the worktree to send it to" };
@@ -107,12 +109,19 @@ export async function sendConflictTask(
   }
   const ledger = openLedger(path);
   try {
-    const info = await client.call("pane.get", { pane: pane.id });
+    const host = pane.host ?? null;
+    const info = host === null && client
+      ? await client.call("pane.get", { pane: pane.id })
+      : await withPane(`${host}:${pane.id}`, (remote, id) => remote.call("pane.get", { pane: id }));
     const row = ledger.add({
-      pane: { id: info.id, name: info.name, generation: info.generation },
+      pane: { id: info.id, name: info.name, generation: info.generation, host },
       task: text,
     });
-    const delivery = await deliverTask(ledger, row.uid, { enter: true, client });
+    // A pane on another host is reached through its link: delivery connects there itself.
+    const delivery = await deliverTask(ledger, row.uid, {
+      enter: true,
+      ...(host === null ? { client } : {}),
+    });
     return {
       uid: row.uid,
       state: delivery.shown,

@@ -124,10 +124,21 @@ async function swapRef(cwd: string, ref: string, to: string, from: string, reaso
   return await runGit(["update-ref", "-m", reason, ref, to, from], { cwd });
 }
 
-/** The tree the index of the checkout at `cwd` holds. */
-async function indexTree(cwd: string): Promise<string | null> {
-  const result = await runGit(["write-tree"], { cwd });
-  return result.code === 0 ? decoder.decode(result.stdout).trim() : null;
+/**
+ * The tree the index file `index` holds, read from a copy of it: `git
+ * write-tree` writes into the index it reads, and an index that may be
+ * someone else's is never written.
+ */
+async function indexTree(cwd: string, index: string): Promise<string | null> {
+  if (!pathExists(index)) return null;
+  const copy = `${index}.skiff-read-${Deno.pid}`;
+  Deno.copyFileSync(index, copy);
+  try {
+    const result = await runGit(["write-tree"], { cwd, env: { GIT_INDEX_FILE: copy } });
+    return result.code === 0 ? decoder.decode(result.stdout).trim() : null;
+  } finally {
+    Deno.removeSync(copy);
+  }
 }
 
 async function commitTree(cwd: string, commit: string): Promise<string | null> {
@@ -214,7 +225,7 @@ export async function undoStep(step: Step): Promise<string[]> {
     return [];
   }
   // The index tells whether the step ran: it holds the tree of `to` then, of `from` if not.
-  const held = await indexTree(step.cwd);
+  const held = await indexTree(step.cwd, step.index);
   const [from, to] = [await commitTree(step.cwd, step.from), await commitTree(step.cwd, step.to)];
   if (held !== null && held === to && from !== to) {
     const result = await runGit(["read-tree", "-m", "-u", step.to, step.from], {
