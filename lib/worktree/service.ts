@@ -94,6 +94,8 @@ export class Worktrees {
   #counting: Promise<void> | null = null;
   /** Worktrees whose last count failed, so the failure is logged once. */
   readonly #failing = new Set<string>();
+  /** Worktrees made or opened for a pane that has not started yet: held already. */
+  readonly #opening = new Set<string>();
 
   /** Reads the records. */
   constructor(options: WorktreesOptions) {
@@ -137,7 +139,14 @@ export class Worktrees {
   async make(request: WorktreeRequest, panes: readonly PaneFacts[] = []): Promise<MadeWorktree> {
     const existing = this.#store.named(request.project.name, request.name);
     if (existing) {
+      if (this.#opening.has(existing.id)) {
+        throw new SkiffError(
+          `Worktree '${existing.project}/${existing.name}' is being opened for another pane just now: pick another name, or wait for that pane`,
+          { exit: "CONFLICT", details: { reason: "worktree_held" } },
+        );
+      }
       reopenCheck(existing, request, panesIn(existing, panes));
+      this.#opening.add(existing.id);
       this.#log(`worktree ${existing.id} (${existing.project}/${existing.name}) opened again`);
       this.recount(existing.id);
       const cwd = existing.subdir ? join(existing.path, existing.subdir) : existing.path;
@@ -157,9 +166,11 @@ export class Worktrees {
       );
     }
     const record = this.#store.add(plan.record);
+    this.#opening.add(record.id);
     try {
       await makeWorktree(record, plan);
     } catch (error) {
+      this.#opening.delete(record.id);
       this.#store.remove(record.id);
       throw error;
     }
@@ -170,6 +181,7 @@ export class Worktrees {
 
   /** Notes the pane a worktree was made for. A failed save only logs: the pane holds the link. */
   madeFor(record: WorktreeRecord, pane: string): void {
+    this.#opening.delete(record.id);
     try {
       this.#store.setPane(record.id, pane);
     } catch (error) {
@@ -179,6 +191,7 @@ export class Worktrees {
 
   /** Takes away a worktree just made whose pane did not start, with its record (never a reopened one). */
   async unmake(made: MadeWorktree): Promise<void> {
+    this.#opening.delete(made.record.id);
     if (made.reopened) return;
     try {
       await unmakeWorktree(made.record);
