@@ -87,7 +87,10 @@ export async function published(
     options.onProgress?.(`Opening a pull request of ${done.branchName} into ${done.base.name}`);
     pr = await openPullRequest(done.state.top, {
       head: done.branchName,
-      base: done.base.name,
+      // A base named after the remote's branch (`origin/main`) is that branch there.
+      base: done.base.name.startsWith(`${done.push!.remote}/`)
+        ? done.base.name.slice(done.push!.remote.length + 1)
+        : done.base.name,
       title: text.title,
       body: text.body,
       draft: options.draft ?? false,

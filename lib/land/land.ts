@@ -38,6 +38,33 @@ import { landFolder, recoverLanding, refValue } from "./steps.ts";
 
 export { landedLine } from "./finish.ts";
 
+/**
+ * The base's tip now. A local branch is landed on; a base that names another
+ * ref (a remote's branch, `origin/main`) can only be rebased onto and pushed
+ * past (`--push`), so without a remote it is refused.
+ */
+async function baseTipOf(
+  cwd: string,
+  base: string,
+  label: string,
+  remote: string | null,
+): Promise<string> {
+  const local = await refValue(cwd, `refs/heads/${base}`);
+  if (local !== null) return local;
+  const other = await refValue(cwd, `${base}^{commit}`);
+  if (other !== null && remote !== null) return other;
+  if (other !== null) {
+    throw refusal(
+      "base_not_branch",
+      `The base '${base}' of ${label} is not a local branch, so there is nothing here to land on: push instead (--push or --pr)`,
+      { worktree: label },
+    );
+  }
+  throw refusal("base_missing", `The base branch '${base}' of ${label} does not exist any more`, {
+    worktree: label,
+  });
+}
+
 /** The pane states in which an agent is in a turn: its files may change under a landing. */
 const BUSY = new Set(["working", "waiting"]);
 
@@ -101,14 +128,7 @@ async function landTarget(
     if (remote !== null && !await remoteExists(state.top, remote)) {
       throw usage(`${label}'s repository has no remote '${remote}': see 'git remote -v'`);
     }
-    const baseTip = await refValue(state.top, `refs/heads/${tree.base}`);
-    if (baseTip === null) {
-      throw refusal(
-        "base_missing",
-        `The base branch '${tree.base}' of ${label} does not exist any more`,
-        { worktree: label },
-      );
-    }
+    const baseTip = await baseTipOf(state.top, tree.base, label, remote);
     const match: WorktreeTasks = {
       host: null,
       worktree: tree.id,

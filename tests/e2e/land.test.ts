@@ -264,3 +264,25 @@ Deno.test("land: the tasks sent on the branch are marked landed with the commit 
     assertEquals([again.outcome, again.tasks], ["up_to_date", []]);
   });
 });
+
+Deno.test("land --remove: the landed worktree goes, its pane ended; the branch stays unless --delete-branch", async () => {
+  await withSkiff(async (skiff) => {
+    const repo = await landingRepo(skiff);
+    const keep = await shellInWorktree(skiff, "demo", "keep");
+    await commitFiles(keep, { "k.txt": "k\n" }, "Keep the branch");
+    const landed = await skiff.json<LandResult>(["land", "keep", "--remove"]);
+    assertEquals(landed.removed, { removed: true, branch_deleted: false, panes_killed: ["p1"] });
+    assert(!(await Deno.stat(keep).catch(() => null)), "the folder went");
+    assertEquals(git(repo, "rev-parse", "skiff/keep"), git(repo, "rev-parse", "main"));
+    const drop = await shellInWorktree(skiff, "demo", "drop");
+    await commitFiles(drop, { "d.txt": "d\n" }, "Drop the branch");
+    const text = await skiff.ok(["land", "drop", "--remove", "--delete-branch"]);
+    assertMatch(text, /removed the worktree \(branch deleted\)/);
+    assertEquals(git(repo, "branch", "--list", "skiff/drop"), "");
+    assertEquals(subjects(repo, "main").slice(0, 2), ["Drop the branch", "Keep the branch"]);
+    const { worktrees } = await skiff.json<{ worktrees: WorktreeInfo[] }>(["worktree", "ls"]);
+    assertEquals(worktrees, []);
+    const { panes } = await skiff.json<{ panes: PaneInfo[] }>(["ls"]);
+    assertEquals(panes, []);
+  });
+});

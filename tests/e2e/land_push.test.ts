@@ -187,3 +187,22 @@ Deno.test("land --pr --draft opens it with gh: title and body from the tasks and
     assertEquals(git(bare, "rev-parse", "refs/heads/skiff/fix"), opened.push!.commit);
   });
 });
+
+Deno.test("land: a worktree based on a remote's branch is refused here, and pushed with --push", async () => {
+  await withSkiff(async (skiff) => {
+    const { repo, bare } = await withRemote(skiff);
+    git(repo, "fetch", "-q", "origin");
+    await skiff.ok(["new", "--project", "demo", "--worktree", "team", "--base", "origin/main"]);
+    const path = join(skiff.env.HOME, ".local/share/skiff/worktrees/demo/team");
+    await commitFiles(path, { "team.txt": "team\n" }, "Team work");
+    const refused = await refusedJson(skiff, ["land", "team"]);
+    assertEquals([refused.code, refused.error.reason], [5, "base_not_branch"]);
+    assertMatch(refused.error.message, /'origin\/main' .* is not a local branch.*--push or --pr/);
+    const record = await fakeGh(skiff, "echo https://github.invalid/o/r/pull/8");
+    const opened = await skiff.json<LandResult>(["land", "team", "--pr"]);
+    assertEquals(opened.base.name, "origin/main");
+    assertEquals(git(bare, "rev-parse", "refs/heads/skiff/team"), opened.push!.commit);
+    const args = (await Deno.readTextFile(record)).split("\0");
+    assertEquals(args[args.indexOf("--base") + 1], "main", "the remote's own name for its branch");
+  });
+});
