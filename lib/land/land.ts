@@ -30,7 +30,7 @@ import {
 import { takeLandLock } from "./lock.ts";
 import { diffStat } from "./objects.ts";
 import { DEFAULT_CHECK_TIMEOUT_MS, DEFAULT_REMOTE, type LandOptions } from "./options.ts";
-import { type Plan, planLanding } from "./plan.ts";
+import { type Plan, planLanding, scratchIndex } from "./plan.ts";
 import { remoteExists } from "./publish.ts";
 import { refusal } from "./refuse.ts";
 import { landOnHost } from "./remote.ts";
@@ -188,7 +188,6 @@ async function landTarget(
       warnings,
     };
     if (plan.upToDate) {
-      if (plan.work) Deno.removeSync(plan.work.index);
       return result(target, {
         ...common,
         outcome: "up_to_date",
@@ -207,7 +206,6 @@ async function landTarget(
       : await baseHolder(state, tree.base, label, plan.tree, baseTip);
     const where = remote !== null ? "remote" : holder ? "checkout" : "ref";
     if (dryRun) {
-      if (plan.work) Deno.removeSync(plan.work.index);
       return result(target, {
         ...common,
         outcome: "dry_run",
@@ -311,6 +309,16 @@ async function landTarget(
     return result(target, { ...done, outcome: "landed", tasks: marked, removed }, branch);
   } finally {
     lock?.release();
+    // The index `--commit` built goes whatever happened: refused, dry, or landed.
+    removeQuietly(scratchIndex(landFolder(state.commonDir)));
+  }
+}
+
+function removeQuietly(path: string): void {
+  try {
+    Deno.removeSync(path);
+  } catch {
+    // Never made, or gone already.
   }
 }
 

@@ -88,10 +88,15 @@ export interface Plan {
   subjects: string[];
 }
 
+/** The index `--commit` builds its commit in, in the landing's folder `scratch`. */
+export function scratchIndex(scratch: string): string {
+  return `${scratch}/${Deno.pid}-commit.index`;
+}
+
 /** Commits the worktree's uncommitted work in an index of its own: no file or index of it changes. */
 async function commitWork(input: PlanInput, head: string): Promise<WorkCommit> {
   const { state } = input;
-  const index = `${input.scratch}/${Deno.pid}-commit.index`;
+  const index = scratchIndex(input.scratch);
   if (pathExists(state.index)) Deno.copyFileSync(state.index, index);
   const git = { cwd: state.top, env: { GIT_INDEX_FILE: index }, timeoutMs: 600_000 };
   const added = await runGit(["add", "-A", "--", "."], git);

@@ -76,6 +76,16 @@ Deno.test("land: a conflict changes nothing and lists the files (exit 19); no re
     assertEquals(refused.error.commit, git(path, "rev-parse", "HEAD"));
     assertEquals(await both(repo, path), before);
     assertEquals(before[1].leftovers, []);
+    // With uncommitted work and --commit: still nothing changed, and nothing left behind.
+    await Deno.writeTextFile(join(path, "wip.txt"), "wip\n");
+    const dirty = await both(repo, path);
+    const withCommit = await refusedJson(skiff, ["land", "fix", "--commit"]);
+    assertEquals([withCommit.code, withCommit.error.conflicts], [19, ["app.txt"]]);
+    assertEquals(await both(repo, path), dirty);
+    assertEquals([...Deno.readDirSync(join(repo, ".git", "skiff"))].map((e) => e.name), [
+      "land.lock",
+    ]);
+    await Deno.remove(join(path, "wip.txt"));
     // The same with --merge and --squash, and as text: one line naming the file.
     for (const how of [["--merge"], ["--squash"], []]) {
       await refusedText(skiff, ["fix", ...how], 19, /does not apply on main.*: app\.txt conflict/);
