@@ -195,8 +195,9 @@ export const command = defineCommand({
     }
     const stop = new AbortController();
     const onSignal = () => stop.abort();
-    Deno.addSignalListener("SIGINT", onSignal);
-    Deno.addSignalListener("SIGTERM", onSignal);
+    // Ctrl-C, a kill, or the terminal (or a host's ssh) going: the landing stops and puts all back.
+    const signals: Deno.Signal[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+    for (const signal of signals) Deno.addSignalListener(signal, onSignal);
     let landed: LandResult;
     try {
       landed = await landWorktree(ref, {
@@ -226,8 +227,7 @@ export const command = defineCommand({
       }
       throw error;
     } finally {
-      Deno.removeSignalListener("SIGINT", onSignal);
-      Deno.removeSignalListener("SIGTERM", onSignal);
+      for (const signal of signals) Deno.removeSignalListener(signal, onSignal);
     }
     ctx.out.result(landed, () => {
       ctx.out.line(landedLine(landed));

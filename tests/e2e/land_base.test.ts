@@ -222,3 +222,42 @@ function running(marker: string): number[] {
   }
   return pids;
 }
+
+Deno.test("land: Ctrl-C during the check ends it and puts everything back (exit 1, interrupted)", async () => {
+  await withSkiff(async (skiff) => {
+    const repo = await landingRepo(skiff);
+    const path = await shellInWorktree(skiff, "demo", "fix");
+    await commitFiles(path, { "fix.txt": "fixed\n" }, "The fix");
+    await commitFiles(repo, { "docs.txt": "docs\n" }, "Docs");
+    const before = [await snapshot(repo), await snapshot(path)];
+    const started = join(skiff.root, "started");
+    const script = join(skiff.root, `hold-${crypto.randomUUID()}.sh`);
+    await Deno.writeTextFile(script, `touch ${started}\nsleep 600\n`);
+    await setCheck(skiff, "demo", `sh ${script}`);
+    const lander = new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "-q", MAIN, "land", "fix", "--json"],
+      env: skiff.env,
+      clearEnv: true,
+      cwd: skiff.env.HOME,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    await waitFor("the check to start", async () => {
+      try {
+        await Deno.stat(started);
+        return true;
+      } catch {
+        return false;
+      }
+    }, { timeout: 30_000 });
+    lander.kill("SIGINT");
+    const out = await lander.output();
+    assertEquals(out.code, 1);
+    const error = JSON.parse(new TextDecoder().decode(out.stderr).trim().split("\n").at(-1)!).error;
+    assertEquals(error.reason, "interrupted");
+    assertMatch(error.message, /The landing was stopped: everything was put back/);
+    assertEquals(running(script), [], "the check was ended");
+    assertEquals([await snapshot(repo), await snapshot(path)], before);
+  });
+});
