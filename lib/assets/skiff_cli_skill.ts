@@ -109,8 +109,10 @@ repository.
                                      # merged, landed, diff
    \`\`\`
 
-4. **Review, then land** it as the next section says: send fixes back until it is right, then land
-   it with \`skiff land\` when its checks pass, and tell the person what landed.
+4. **Tell the person what each branch holds**: its name, how many commits it is ahead of its base
+   (and behind it), which files changed, whether work is still uncommitted, and what the result file
+   says. Then **review and land** it as the next section says: send fixes back until it is right,
+   land it with \`skiff land\` when its checks pass, and tell the person what landed.
 5. **Clean up only what is safe to drop**: a worktree whose work is merged into its base (\`merged\`
    or \`landed\` in \`skiff worktree ls\`), or one the person asked you to drop. End its pane first
    (\`skiff kill NAME\`), then \`skiff worktree rm NAME\`; add \`--delete-branch\` only when the branch is
