@@ -68,6 +68,16 @@ async function baseTipOf(
 /** The pane states in which an agent is in a turn: its files may change under a landing. */
 const BUSY = new Set(["working", "waiting"]);
 
+/** Refuses a landing while the agent in the worktree's pane is in a turn. */
+function busyCheck(pane: WorktreeTarget["pane"], label: string): void {
+  if (!pane || pane.status !== "running" || !BUSY.has(pane.state)) return;
+  throw refusal(
+    "pane_busy",
+    `Pane ${pane.name} is ${pane.state} in ${label}: wait until its turn ends ('skiff wait ${pane.name} --until idle'), then land`,
+    { worktree: label, pane: pane.id, state: pane.state },
+  );
+}
+
 /**
  * Lands the worktree that `target` names. See {@linkcode landWorktree}.
  */
@@ -86,13 +96,7 @@ async function landTarget(
       worktree: label,
     });
   }
-  if (target.pane && target.pane.status === "running" && BUSY.has(target.pane.state)) {
-    throw refusal(
-      "pane_busy",
-      `Pane ${target.pane.name} is ${target.pane.state} in ${label}: wait until its turn ends ('skiff wait ${target.pane.name} --until idle'), then land`,
-      { worktree: label, pane: target.pane.id, state: target.pane.state },
-    );
-  }
+  busyCheck(target.pane, label);
   if (tree.base === tree.base_commit) {
     throw refusal(
       "base_not_branch",
@@ -120,8 +124,13 @@ async function landTarget(
         warnings.push(`Before this landing, Skiff ${recovered}`);
         options.onProgress?.(`Skiff ${recovered}`);
       }
-      // Read again under the lock: another landing may have moved things meanwhile.
+      // Read again under the lock: another landing may have moved things meanwhile, and the
+      // pane's agent may have started a turn while this one waited.
       state = await readCheckout(tree.path);
+      if (target.pane) {
+        const now = await client.call("pane.get", { pane: target.pane.id }).catch(() => null);
+        if (now) busyCheck({ ...target.pane, status: now.status, state: now.state }, label);
+      }
     }
     checkWorktree(state, label, options.commit ?? false);
     const branch = state.branch!;
