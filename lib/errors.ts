@@ -45,6 +45,14 @@ export const Exit = {
   UNREACHABLE: 17,
   /** This `skiff` and skiffd speak different protocol versions. */
   PROTOCOL: 18,
+  /** `skiff land`: the branch does not apply on its base (the files conflict); nothing was changed. */
+  MERGE_CONFLICT: 19,
+  /** `skiff land`: the project's check failed or ran too long; nothing was changed. */
+  CHECK_FAILED: 20,
+  /** `skiff land --push`: git could not push the branch; nothing was changed. */
+  PUSH_FAILED: 21,
+  /** `skiff land --pr`: the branch was pushed, but no pull request was opened. */
+  PR_FAILED: 22,
 } as const;
 
 /** A name from {@linkcode Exit}. */

@@ -511,6 +511,10 @@ button.link:hover {
 .task-open {
   color: var(--muted);
 }
+.task-landed {
+  color: var(--teal-strong);
+  font-weight: 600;
+}
 .viewer {
   margin-top: 16px;
   border: 1px solid var(--line);

@@ -29,6 +29,10 @@ export const EXIT_MEANINGS: Record<ExitName, string> = {
   NOT_DELIVERED: "The typed text did not show up in the input box",
   UNREACHABLE: "The host cannot be reached over SSH, or its link was lost",
   PROTOCOL: "This skiff and skiffd speak different protocol versions",
+  MERGE_CONFLICT: "The branch does not apply on its base: the files conflict; nothing was changed",
+  CHECK_FAILED: "The project's check failed or ran too long; nothing was changed",
+  PUSH_FAILED: "git could not push the branch; nothing was changed",
+  PR_FAILED: "The branch was pushed (it stays), but no pull request was opened",
 };
 
 /** Every command's codes: 0, 1 and 2, then its own, each with its meaning, by code. */

@@ -15,6 +15,7 @@ import type { AttachKey, AttachKeys } from "./attach_keys.ts";
 import { ConfigPlaces } from "./keys.ts";
 import {
   type DaemonConfig,
+  type LandSetting,
   type McpConfig,
   type Project,
   readAttach,
@@ -27,7 +28,15 @@ import {
 import { tomlHint } from "./toml_hints.ts";
 
 // A Config is made of these: whoever reads one names them from here.
-export type { AttachKey, AttachKeys, DaemonConfig, McpConfig, Project, SkiffAgentConfig };
+export type {
+  AttachKey,
+  AttachKeys,
+  DaemonConfig,
+  LandSetting,
+  McpConfig,
+  Project,
+  SkiffAgentConfig,
+};
 
 /** The whole config. */
 export interface Config {

@@ -76,6 +76,8 @@ export interface NewPaneResult {
   worktree: PaneWorktree | null;
   /** Its worktree's branch, or null. */
   branch: string | null;
+  /** Whether the worktree existed already, and the pane opened it again (its pane was gone). */
+  worktree_reopened: boolean;
   /** The whole pane. */
   pane: PaneInfo;
   /** The host it runs on, or null for this machine. */
@@ -105,8 +107,10 @@ export function startsFromFolder(options: NewPaneOptions): boolean {
 export async function newPane(options: NewPaneOptions = {}): Promise<NewPaneResult> {
   const params = newPaneParams(options);
   const readyMs = options.readyMs ?? DEFAULT_READY_MS;
+  let reopened = false;
   const pane = await withSkiffd(options.host, async (client) => {
-    const made = await client.call("pane.new", params.request);
+    const { worktree_reopened, ...made } = await client.call("pane.new", params.request);
+    reopened = worktree_reopened ?? false;
     if (!options.waitReady) return made;
     return await client.call("pane.ready", { pane: made.id, timeout_ms: readyMs });
   }, { access: options.access });
@@ -115,6 +119,7 @@ export async function newPane(options: NewPaneOptions = {}): Promise<NewPaneResu
     name: pane.name,
     worktree: pane.worktree,
     branch: pane.worktree?.branch ?? null,
+    worktree_reopened: reopened,
     pane,
     host: options.host ?? null,
     size_raised_from: options.size?.raisedFrom ?? null,

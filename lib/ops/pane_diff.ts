@@ -1,17 +1,18 @@
 /**
  * A pane's worktree against its base, as `skiff diff` and the `pane_diff`
  * tool read it: on this machine through git here, on another host through
- * that host's own `skiff diff` over the link.
+ * that host's own `skiff diff` over the link. A worktree whose pane is gone
+ * is named by itself (`NAME`, `PROJECT/NAME`).
  *
  * @module
  */
 
 import { Exit, type ExitName, SkiffError } from "../errors.ts";
-import { parsePaneRef, withPane } from "../hosts/resolve.ts";
+import { parsePaneRef, withPane, withSkiffd } from "../hosts/resolve.ts";
 import { runOnHost } from "../hosts/run.ts";
-import type { PaneWorktreeResult } from "../protocol/worktrees.ts";
+import type { WorktreeInfo } from "../protocol/worktrees.ts";
 import { type FileChange, type WorktreeDiff, worktreeDiff } from "../worktree/mod.ts";
-import { checkScope, type PaneOpOptions } from "./scope.ts";
+import { checkScope, outOfScope, type PaneOpOptions } from "./scope.ts";
 
 /** Options for {@linkcode readPaneDiff}. */
 export interface ReadPaneDiffOptions extends PaneOpOptions {
@@ -19,14 +20,24 @@ export interface ReadPaneDiffOptions extends PaneOpOptions {
   patch?: boolean;
   /** Colour the patch (a local pane's only, for a terminal). */
   color?: boolean;
+  /** `ref` names a worktree (`NAME`, `PROJECT/NAME`), not a pane (`skiff diff --worktree`). */
+  worktreeOnly?: boolean;
+}
+
+/** A worktree found for a diff, and the pane in it (null when none is). */
+export interface FoundWorktree {
+  /** The pane that holds it, or null. */
+  pane: { id: string; name: string } | null;
+  /** The worktree. */
+  worktree: WorktreeInfo;
 }
 
 /** A pane's diff as read: where the pane is, its worktree, and the diff. */
 export interface PaneDiffRead {
   /** The pane's host, or null. */
   host: string | null;
-  /** The pane and its worktree. */
-  found: PaneWorktreeResult;
+  /** The worktree and its pane. */
+  found: FoundWorktree;
   /** The diff. */
   diff: WorktreeDiff;
 }
@@ -35,10 +46,10 @@ export interface PaneDiffRead {
 export interface PaneDiffResult {
   /** The pane's host, or null. */
   host: string | null;
-  /** The pane's id. */
-  pane: string;
-  /** The pane's name. */
-  name: string;
+  /** The pane's id, or null when no pane holds the worktree. */
+  pane: string | null;
+  /** The pane's name, or null. */
+  name: string | null;
   /** Its worktree. */
   worktree: { name: string; branch: string; path: string; base: string };
   /** The commit the diff is from. */
@@ -85,23 +96,45 @@ async function diffOnHost(host: string, pane: string, patch: boolean): Promise<W
 }
 
 /**
- * Reads pane `ref`'s worktree diff: the one place a pane's diff is looked
- * up, through the resolver, so `HOST:PANE` finds a pane on another host.
- * `NOT_FOUND` when the pane has no worktree, or its worktree is missing.
+ * Finds the worktree of `ref`: the one place a diff looks it up. `HOST:PANE`
+ * goes through the resolver to a pane on another host; here a pane, or a
+ * worktree (`NAME`, `PROJECT/NAME`) whose pane may be gone.
+ */
+async function findWorktree(ref: string, options: ReadPaneDiffOptions): Promise<FoundWorktree> {
+  if (!options.worktreeOnly && parsePaneRef(ref).host !== null) {
+    const found = await withPane(ref, async (client, pane) => {
+      await checkScope(client, pane, options.project);
+      return await client.call("pane.worktree", { pane });
+    }, { access: options.access });
+    return { pane: { id: found.pane, name: found.name }, worktree: found.worktree };
+  }
+  const found = await withSkiffd(null, (client) =>
+    client.call("worktree.get", {
+      ref,
+      as: options.worktreeOnly ? "worktree" : "either",
+    }), { access: options.access });
+  if (options.project !== undefined && found.worktree.project !== options.project) {
+    throw outOfScope(ref, options.project);
+  }
+  const pane = found.pane ? { id: found.pane.id, name: found.pane.name } : null;
+  return { pane, worktree: found.worktree };
+}
+
+/**
+ * Reads the worktree diff of `ref` (a pane, or a worktree whose pane may be
+ * gone). `NOT_FOUND` when there is no such pane or worktree, the pane has no
+ * worktree, or its worktree is missing.
  */
 export async function readPaneDiff(
   ref: string,
   options: ReadPaneDiffOptions = {},
 ): Promise<PaneDiffRead> {
-  const host = parsePaneRef(ref).host;
-  const found = await withPane(ref, async (client, pane) => {
-    await checkScope(client, pane, options.project);
-    return await client.call("pane.worktree", { pane });
-  }, { access: options.access });
+  const host = options.worktreeOnly ? null : parsePaneRef(ref).host;
+  const found = await findWorktree(ref, options);
   const patch = options.patch ?? true;
   const diff = host === null
     ? await worktreeDiff(found.worktree, { patch, color: options.color ?? false })
-    : await diffOnHost(host, found.pane, patch);
+    : await diffOnHost(host, found.pane!.id, patch);
   return { host, found, diff };
 }
 
@@ -109,6 +142,8 @@ export async function readPaneDiff(
 export interface PaneDiffOptions extends PaneOpOptions {
   /** Only each file's counts and the totals, no patch. */
   stat?: boolean;
+  /** `ref` names a worktree, not a pane (`skiff diff --worktree`). */
+  worktreeOnly?: boolean;
 }
 
 /** Reads pane `ref`'s worktree diff and returns what `skiff diff --json` prints. */
@@ -120,8 +155,8 @@ export async function paneDiff(
   const tree = found.worktree;
   return {
     host,
-    pane: found.pane,
-    name: found.name,
+    pane: found.pane?.id ?? null,
+    name: found.pane?.name ?? null,
     worktree: { name: tree.name, branch: tree.branch, path: tree.path, base: tree.base },
     from: diff.from,
     files: diff.stat.files,

@@ -12,7 +12,7 @@ import type { TaskJson } from "../ledger/json.ts";
 export interface TaskSummary {
   /** The task's uid. */
   uid: string;
-  /** The shown state: `sent`, `pending`, `blocked`, `done`, `interrupted` or `gone`. */
+  /** The shown state: `sent`, `pending`, `blocked`, `done`, `landed`, `interrupted`, `gone`, …. */
   state: string;
   /** The first line of the task's text. */
   first: string;
@@ -41,8 +41,11 @@ export function paneTasks(
   host: string | null = null,
 ): TaskSummary[] {
   const mine = allTasks(rows).filter((row) => row.pane === pane && (row.host ?? null) === host);
-  const open = mine.filter((row) => row.state !== "done");
-  const done = mine.filter((row) => row.state === "done");
+  // Landed tasks are done ones: after the open ones, with them. (Not `isOpen` from the ledger:
+  // the dashboard's first frame loads nothing of the ledger's.)
+  const closed = (row: TaskJson) => row.state === "done" || row.state === "landed";
+  const open = mine.filter((row) => !closed(row));
+  const done = mine.filter(closed);
   return [...open, ...done].map((row) => ({
     uid: row.uid,
     state: row.state,

@@ -19,4 +19,5 @@ export * from "./watch.ts";
 export * from "./app.ts";
 export * from "./hosts.ts";
 export * from "./worktrees.ts";
+export * from "./land.ts";
 export * from "./workspace.ts";

@@ -217,6 +217,15 @@ export interface NewPaneParams {
   project_at?: string;
 }
 
+/** What `pane.new` returns: the pane, and whether it went into an existing worktree. */
+export interface NewPaneResult extends PaneInfo {
+  /**
+   * True when `worktree` named a worktree Skiff made that no running pane
+   * held, and the pane was opened in it (nothing was made); absent otherwise.
+   */
+  worktree_reopened?: boolean;
+}
+
 /** The variables a pane takes from the command that starts it, not from skiffd's own start. */
 export const CLIENT_ENV = [
   "PATH",
@@ -318,7 +327,7 @@ export interface AttachParams extends PaneRef {
 /** The pane methods: name → params and result. */
 export interface PaneMethods {
   /** Starts a pane. */
-  "pane.new": { params: NewPaneParams; result: PaneInfo };
+  "pane.new": { params: NewPaneParams; result: NewPaneResult };
   /** Lists every pane, or those whose session has a mark. */
   "pane.list": { params: ListParams; result: { panes: PaneInfo[] } };
   /** Describes one pane. */

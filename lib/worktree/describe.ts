@@ -46,6 +46,10 @@ export function describeAs(
     missing: seen.missing,
     dirty: seen.status ? seen.status.changed.length + seen.status.untracked.length > 0 : null,
     ahead: seen.ahead,
+    behind: seen.behind,
+    merged: seen.merged,
+    landed: record.landed ? { ...record.landed } : null,
+    subdir: record.subdir,
     diff: seen.changes ? { ...seen.changes.stat } : null,
     created: record.created,
   };

@@ -9,7 +9,14 @@
 
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { addProject, commitAll, defaultWorktreePath, git, makeRepo } from "../helpers/git.ts";
+import {
+  addProject,
+  commitAll,
+  defaultWorktreePath,
+  git,
+  makeRepo,
+  placeOf,
+} from "../helpers/git.ts";
 import { useFakeAgent } from "../helpers/fake_agent.ts";
 import { BASH, MAIN, type SkiffEnv, waitFor, withSkiff } from "../helpers/skiff.ts";
 import { TestTerminal } from "../helpers/terminal.ts";
@@ -93,10 +100,13 @@ Deno.test("worktree ls: dirty, ahead and diff figures match git's own", async ()
     assertEquals(tree.ahead, 2);
     assertEquals(tree.diff, gitsOwnStat(path, "main"));
     assertEquals(tree.diff, { files: 5, added: 8, removed: 2 });
+    // Behind: the base's commit the worktree lacks, as git counts it.
+    assertEquals(tree.behind, Number(git(path, "rev-list", "--count", "HEAD..main")));
+    assertEquals([tree.behind, tree.merged], [1, false]);
     const text = await skiff.ok(["worktree", "ls"]);
     assertMatch(
       text,
-      /demo\/calc\s+skiff\/calc\s+main\s+p1 \(calc\)\s+dirty\s+2\s+5 files \+8 -2/,
+      /demo\/calc\s+skiff\/calc\s+main\s+p1 \(calc\)\s+dirty\s+2\s+1\s+5 files \+8 -2/,
     );
   });
 });
@@ -155,7 +165,7 @@ Deno.test("diff: the patch, --stat and --json of a pane's worktree against its b
     for (
       const [ref, line] of [["plain", /Pane 'plain' has no worktree/], [
         "nope",
-        /No pane 'nope'/,
+        /No pane or worktree 'nope'/,
       ]] as const
     ) {
       const result = await skiff.run(["diff", ref]);
@@ -197,7 +207,7 @@ Deno.test("ls: the worktree and diff fields, counted after a turn end and not by
     await skiff.ok(["wait", "agent", "--until", "idle", "--timeout", "30"]);
     const path = defaultWorktreePath(skiff, "demo", "agent");
     let info = await pane(skiff, "agent");
-    assertEquals(info.worktree, { name: "agent", branch: "skiff/agent", path });
+    assertEquals(placeOf(info.worktree), { name: "agent", branch: "skiff/agent", path });
     assertEquals(info.diff, { files: 0, added: 0, removed: 0 });
     const plain = await pane(skiff, "plain");
     assertEquals([plain.worktree, plain.diff], [null, null]);

@@ -16,6 +16,7 @@ import {
   defaultWorktreePath,
   git,
   makeRepo,
+  placeOf,
   repoState,
   shellReady,
 } from "../helpers/git.ts";
@@ -102,7 +103,11 @@ Deno.test("new --worktree: two panes in two worktrees of one repository edit one
       const pane = listed.find((p) => p.name === name)!;
       assertEquals(pane.project, "demo");
       assertEquals(pane.cwd, made[name].path);
-      assertEquals(pane.worktree, { name, branch: `skiff/${name}`, path: made[name].path });
+      assertEquals(placeOf(pane.worktree), {
+        name,
+        branch: `skiff/${name}`,
+        path: made[name].path,
+      });
     }
     const trees = await worktrees(skiff);
     assertEquals(trees.map((w) => [w.name, w.branch, w.base, w.pane?.name, w.ahead]), [
@@ -150,7 +155,11 @@ Deno.test("new --worktree refusals: one line, their exit code, no pane, no workt
         2,
         /Project 'plain' \(.*\) is not in a Git repository/,
       ],
-      [["--project", "demo", "--worktree", "taken"], 5, /has a worktree named 'taken' already/],
+      [
+        ["--project", "demo", "--worktree", "taken"],
+        5,
+        /Worktree 'demo\/taken' is held by running pane p\d+ \(taken\)/,
+      ],
       [
         ["--project", "demo", "--worktree", "has-branch"],
         5,
@@ -297,7 +306,7 @@ Deno.test("kill leaves the worktree, its branch and its files; a restore comes b
     assertEquals(after.id, before.id);
     assert(after.generation !== before.generation, "a new process");
     assertEquals(after.cwd, back);
-    assertEquals(after.worktree, { name: "back", branch: "skiff/back", path: back });
+    assertEquals(placeOf(after.worktree), { name: "back", branch: "skiff/back", path: back });
     await shellReady(skiff, "back");
     await typeLine(skiff, "back", "pwd");
     await skiff.waitForScreen("back", new RegExp(`^${back}$`, "m"));

@@ -77,3 +77,10 @@ export function defaultWorktreePath(skiff: SkiffEnv, project: string, name: stri
 export async function shellReady(skiff: SkiffEnv, pane: string): Promise<void> {
   await skiff.waitForScreen(pane, /[$#] ?$/m, { timeout: 15_000 });
 }
+
+/** The name, branch and folder of a pane's worktree in `skiff ls --json`, or null. */
+export function placeOf(
+  worktree: { name: string; branch: string; path: string } | null,
+): { name: string; branch: string; path: string } | null {
+  return worktree ? { name: worktree.name, branch: worktree.branch, path: worktree.path } : null;
+}

@@ -35,6 +35,7 @@ export const ROOMS: readonly (readonly string[])[] = [
   ["client"],
   ["hosts"],
   ["tasks"],
+  ["land"],
   ["daemon"],
   ["skipper"],
   ["watch"],

@@ -19,7 +19,7 @@
 import { dirname, join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { fakeAgentToml } from "../helpers/fake_agent.ts";
-import { addProject, defaultWorktreePath, git, makeRepo } from "../helpers/git.ts";
+import { addProject, defaultWorktreePath, git, makeRepo, placeOf } from "../helpers/git.ts";
 import { type SkiffEnv, waitFor, withSkiff } from "../helpers/skiff.ts";
 import { type FakeLlm, startFakeLlm } from "../fixtures/fake_llm_server.ts";
 import { agentBin, launchEnvArgs, prepareAgent } from "../agents/agent_env.ts";
@@ -179,7 +179,7 @@ async function flow(skiff: SkiffEnv, repo: string, llm: FakeLlm): Promise<void> 
   assert(worker, "the worker's pane");
   assertEquals([row.pane, row.pane_name, row.branch], [worker.id, "greet", "skiff/greet"]);
   assertEquals(worker.agent, "fake");
-  assertEquals(worker.worktree, {
+  assertEquals(placeOf(worker.worktree), {
     name: "greet",
     branch: "skiff/greet",
     path: defaultWorktreePath(skiff, "demo", "greet"),

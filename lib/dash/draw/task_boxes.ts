@@ -16,6 +16,7 @@ import { textWidth } from "./text.ts";
 /** The colour of each task state. */
 const TASK_STYLE: Record<string, string> = {
   done: "32",
+  landed: "1;32",
   sent: "36",
   pending: "",
   blocked: "33",

@@ -78,6 +78,7 @@ export const NEW_PANE = defineTool({
     worktree: z.looseObject({ name: z.string(), branch: z.string(), path: z.string() })
       .nullable(),
     branch: z.string().nullable(),
+    worktree_reopened: z.boolean(),
     pane: PANE_INFO,
     host: z.string().nullable(),
     size_raised_from: z.looseObject({ cols: z.number(), rows: z.number() }).nullable(),

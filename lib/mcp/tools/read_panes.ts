@@ -113,8 +113,8 @@ export const PANE_DIFF = defineTool({
   }),
   output: z.looseObject({
     host: z.string().nullable(),
-    pane: z.string(),
-    name: z.string(),
+    pane: z.string().nullable(),
+    name: z.string().nullable(),
     worktree: z.looseObject({
       name: z.string(),
       branch: z.string(),

@@ -89,7 +89,18 @@ function agents(n: number): PaneInfo[] {
       project: i % 3 === 2 ? null : i % 2 === 0 ? "api" : "web",
       unread: i % 5 === 1,
       unread_reasons: i % 5 === 1 ? ["turn-end"] : [],
-      worktree: i === 0 ? { name: "fix-parser", branch: "fix/parser", path: "/wt" } : null,
+      worktree: i === 0
+        ? {
+          id: "w1",
+          name: "fix-parser",
+          branch: "fix/parser",
+          path: "/wt",
+          ahead: 0,
+          behind: 0,
+          merged: false,
+          landed: null,
+        }
+        : null,
     }));
 }
 

@@ -25,6 +25,8 @@ function row(uid: string, fields: Partial<TaskJson>): TaskJson {
     sent_at: null,
     done_at: null,
     note: null,
+    worktree: null,
+    landed: null,
     ...fields,
   };
 }
@@ -38,12 +40,14 @@ Deno.test("tasks: a pane's tasks, open ones first, plans' tasks included", () =>
       pane: null,
       tasks: [row("dddddddd", { state: "interrupted", task: "  fix the parser\nmore" })],
     }),
+    row("ffffffff", { state: "landed", task: "landed work" }),
     row("eeeeeeee", { state: "gone" }),
   ];
   assertEquals(paneTasks(rows, "p1"), [
     { uid: "dddddddd", state: "interrupted", first: "fix the parser", result: "/r/dddddddd.md" },
     { uid: "eeeeeeee", state: "gone", first: "do it", result: "/r/eeeeeeee.md" },
     { uid: "aaaaaaaa", state: "done", first: "first", result: "/r/aaaaaaaa.md" },
+    { uid: "ffffffff", state: "landed", first: "landed work", result: "/r/ffffffff.md" },
   ]);
   assertEquals(paneTasks(rows, "p9"), []);
   assertEquals(firstLine("\n\n  one  \ntwo"), "one");
