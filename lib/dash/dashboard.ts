@@ -14,6 +14,7 @@ import { Exit } from "../errors.ts";
 import type { MethodName, ParamsOf, ResultOf } from "../protocol/methods.ts";
 import type { PaneInfo } from "../protocol/panes.ts";
 import type { AskedListing } from "../overview/listing.ts";
+import type { ListedPane } from "../protocol/workspace.ts";
 import { type DashActions, type DashState, initialState, selectFirstPane } from "./model/mod.ts";
 import {
   followSignals,
@@ -62,6 +63,8 @@ export class Dashboard implements DashActions {
   readonly #clock: FrameClock;
   #deferred: Promise<LaterParts> | undefined;
   #attached = false;
+  /** The pager has the terminal: Ctrl+C there is the pager's, not a reason to end. */
+  #paging = false;
   #ended = false;
   #agents: string[] | undefined;
   readonly #stopReading = new AbortController();
@@ -128,7 +131,10 @@ export class Dashboard implements DashActions {
     this.#hold.take();
     const release = followSignals({
       resized: () => this.#resized(),
-      ended: () => this.end({ code: Exit.OK }),
+      ended: (signal) => {
+        if (signal === "SIGINT" && this.#paging) return;
+        this.end({ code: Exit.OK });
+      },
     });
     try {
       // The first listing went out before the dashboard's code loaded (or goes out now), on the
@@ -254,6 +260,45 @@ export class Dashboard implements DashActions {
       this.#painter.invalidate();
       this.relist();
     }
+  }
+
+  /**
+   * Shows `pane`'s worktree diff as `skiff diff` does, through its pager, on
+   * the terminal handed over for the while; an empty diff or a refusal is
+   * said on the status row instead.
+   */
+  async showDiff(pane: ListedPane): Promise<void> {
+    const { diffSummary, pageDiff } = await this.#later();
+    const summary = await diffSummary(pane.id, { socket: this.#socket });
+    if (typeof summary === "string") {
+      this.state.status = { text: `d: ${summary}`, tone: "error" };
+      return;
+    }
+    const what = `${summary.worktree} (${summary.branch}) against ${summary.base}`;
+    if (summary.files === 0) {
+      this.state.status = { text: `No changes in ${what}`, tone: "info" };
+      return;
+    }
+    this.#attached = true;
+    this.#paging = true;
+    this.#preview.close();
+    this.#hold.giveBack();
+    let problem: string | null;
+    try {
+      problem = await pageDiff(pane.id, { socket: this.#socket });
+    } finally {
+      this.#paging = false;
+      this.#attached = false;
+      this.#hold.take();
+      this.#painter.invalidate();
+      this.relist();
+    }
+    this.state.status = problem ? { text: `d: ${problem}`, tone: "error" } : {
+      text: `Diff of ${what}: ${summary.files} file${
+        summary.files === 1 ? "" : "s"
+      }, +${summary.added} −${summary.removed}`,
+      tone: "info",
+    };
   }
 
   /** Opens the Skiff agent, as `skiff skipper` does. */

@@ -1,7 +1,7 @@
 /**
  * What each key does: moving, opening, the attention jump, the sort and
  * the filter, and the actions on a pane (send, new, rename, kill, mark
- * seen), the ledger view and the help. A key that would do nothing says why
+ * seen, its diff), the ledger view and the help. A key that would do nothing says why
  * in the status row.
  *
  * @module
@@ -162,7 +162,7 @@ async function charKey(actions: DashActions, char: string): Promise<void> {
     }
   }
   const pane = selectedPane(state, char);
-  const paneKeys = new Set(["s", "r", "x", "m"]);
+  const paneKeys = new Set(["s", "r", "x", "m", "d"]);
   if (!paneKeys.has(char)) return say(state, `${char}: not a key here (? shows the keys)`);
   if (typeof pane === "string") return say(state, pane);
   switch (char) {
@@ -198,6 +198,11 @@ async function charKey(actions: DashActions, char: string): Promise<void> {
         text: "",
         pane: pane.id,
       });
+    case "d":
+      if (!pane.worktree && !pane.id.includes(":")) {
+        return say(state, `d: ${label(pane)} has no worktree ('skiff new --worktree' makes one)`);
+      }
+      return await actions.showDiff(pane);
     case "m":
       if (!pane.unread) return say(state, `m: ${label(pane)} is not unread`);
       return await attempt(actions, async () => {

@@ -19,6 +19,8 @@ export interface DashActions {
   call<M extends MethodName>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>>;
   /** Opens a pane full screen until the detach key. */
   open(pane: string): Promise<void>;
+  /** Shows the diff of `pane`'s worktree in the pager until it quits (`d`). */
+  showDiff(pane: ListedPane): Promise<void>;
   /** Opens the Skiff agent (starting it when needed) full screen. */
   openAgent(): Promise<void>;
   /** Makes a pane: project, agent and name as typed (empty: none). */
