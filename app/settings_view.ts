@@ -3,8 +3,9 @@
 /// <reference lib="dom.iterable" />
 /// <reference lib="esnext" />
 /**
- * Settings › Skiff agent: on/off, agent, name, continue on restore, and the
- * folder with Copy path and Change…. Every change goes through the same
+ * Settings › Skiff agent: on/off, agent, name, continue on restore, whether
+ * it lands a worker's branch on its own or asks first, and the folder with
+ * Copy path and Change…. Every change goes through the same
  * checks as `skiff settings set`; Change… shows the dry run's words first
  * and moves only when asked, as `skiff skipper --move-to` does. A change
  * made elsewhere (another page, `skiff settings set`, an editor) shows as
@@ -159,6 +160,19 @@ export class SettingsScreen {
         this.#set("continue", String((e.target as HTMLInputElement).checked), continueProblem),
     });
 
+    const landProblem = problem("land-problem");
+    const land = h(
+      "select",
+      {
+        id: "set-land",
+        "aria-describedby": "land-problem",
+        onchange: (e: Event) =>
+          this.#set("land", (e.target as HTMLSelectElement).value, landProblem),
+      },
+      h("option", { value: "ask", selected: s.land === "ask" }, "Ask me first"),
+      h("option", { value: "auto", selected: s.land === "auto" }, "Land when the checks pass"),
+    );
+
     const folder = view.folder;
     const copied = h("span", { class: "copied", role: "status", id: "copy-status" });
     const folderLine = folder.usable ? null : h(
@@ -200,6 +214,14 @@ export class SettingsScreen {
         h("label", { for: "set-continue" }, "Continue its last conversation after a restore"),
         this.#defaultNote("continue"),
         continueProblem,
+      ),
+      h(
+        "div",
+        { class: "field" },
+        h("label", { for: "set-land" }, "Landing a worker's branch (skiff land)"),
+        land,
+        this.#defaultNote("land"),
+        landProblem,
       ),
       h(
         "fieldset",

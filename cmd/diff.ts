@@ -4,20 +4,36 @@
  * @module
  */
 
-import { defineCommand, Exit, type ExitName, PANE_ARG, SkiffError } from "../lib/cli/mod.ts";
+import { defineCommand, Exit, type ExitName, SkiffError } from "../lib/cli/mod.ts";
 import { page, wantsPager } from "../lib/cli/pager.ts";
+import { withDaemon } from "../lib/client/mod.ts";
 import { parsePaneRef, withPane } from "../lib/hosts/resolve.ts";
 import { runOnHost } from "../lib/hosts/run.ts";
-import type { PaneWorktreeResult } from "../lib/protocol/worktrees.ts";
+import type { WorktreeInfo } from "../lib/protocol/worktrees.ts";
 import { type FileChange, gitPager, type WorktreeDiff, worktreeDiff } from "../lib/worktree/mod.ts";
 import { writeAllSync } from "../lib/platform/bytes.ts";
 
+/** A worktree `diff` found, and the pane in it (null when none is). */
+interface Found {
+  pane: { id: string; name: string } | null;
+  worktree: WorktreeInfo;
+}
+
 /**
- * Finds the worktree of pane `ref`: the one place `diff` looks a pane up,
- * through the resolver, so `HOST:PANE` finds a pane on another host.
+ * Finds the worktree of `ref`: the one place `diff` looks it up. `HOST:PANE`
+ * goes through the resolver to a pane on another host; here a pane, or a
+ * worktree (`NAME`, `PROJECT/NAME`) whose pane may be gone, or with
+ * `--worktree` a worktree only.
  */
-function paneWorktree(ref: string): Promise<PaneWorktreeResult> {
-  return withPane(ref, (client, pane) => client.call("pane.worktree", { pane }));
+async function findWorktree(ref: string, worktreeOnly: boolean): Promise<Found> {
+  if (!worktreeOnly && parsePaneRef(ref).host !== null) {
+    const found = await withPane(ref, (client, pane) => client.call("pane.worktree", { pane }));
+    return { pane: { id: found.pane, name: found.name }, worktree: found.worktree };
+  }
+  const found = await withDaemon((client) =>
+    client.call("worktree.get", { ref, as: worktreeOnly ? "worktree" : "either" })
+  );
+  return { pane: found.pane, worktree: found.worktree };
 }
 
 /**
@@ -71,31 +87,60 @@ export const command = defineCommand({
   name: "diff",
   summary: "Show a pane's worktree against its base",
   description:
-    "Show what the pane's git worktree (see 'skiff new --worktree') holds against its base: commits since the base, uncommitted changes and untracked files, as one patch. On a terminal it goes through your pager (git's: GIT_PAGER, core.pager, PAGER, else less). Running it also refreshes the pane's counts in 'skiff ls'.",
-  args: [PANE_ARG],
+    "Show what the pane's git worktree (see 'skiff new --worktree') holds against its base: commits since the base, uncommitted changes and untracked files, as one patch. A worktree whose pane is gone is named as PROJECT/NAME, NAME, or --worktree NAME. On a terminal it goes through your pager (git's: GIT_PAGER, core.pager, PAGER, else less). Running it also refreshes the pane's counts in 'skiff ls'.",
+  args: [
+    {
+      name: "PANE",
+      help: "Pane id, name, project/name, HOST:PANE, or a worktree (NAME, PROJECT/NAME)",
+      complete: "pane",
+    },
+  ],
   options: [
     { name: "stat", type: "boolean", help: "Only each file's added and removed lines, and totals" },
+    {
+      name: "worktree",
+      short: "w",
+      type: "string",
+      value: "NAME",
+      help: "Diff worktree NAME (or PROJECT/NAME), whether a pane is in it or not",
+      complete: "worktree",
+    },
   ],
-  examples: ["skiff diff login", "skiff diff login --stat", "skiff diff p4 --json"],
+  examples: [
+    "skiff diff login",
+    "skiff diff login --stat",
+    "skiff diff p4 --json",
+    "skiff diff --worktree api/login",
+  ],
   exits: [
     ["UNREACHABLE", "HOST (in HOST:PANE) cannot be reached, or the link was lost"],
-    ["NOT_FOUND", "No such pane, the pane has no worktree, its worktree is missing, or no git"],
+    [
+      "NOT_FOUND",
+      "No such pane or worktree, the pane has no worktree, its worktree is missing, or no git",
+    ],
     "DAEMON",
   ],
   run: async (ctx) => {
-    const found = await paneWorktree(ctx.args.PANE);
+    const ref = ctx.opts.worktree ?? ctx.args.PANE;
+    if (ref === undefined) {
+      throw new SkiffError("Missing argument PANE (or --worktree NAME)", { exit: "USAGE" });
+    }
+    if (ctx.opts.worktree !== undefined && ctx.args.PANE !== undefined) {
+      throw new SkiffError("Name a pane or --worktree NAME, not both", { exit: "USAGE" });
+    }
+    const found = await findWorktree(ref, ctx.opts.worktree !== undefined);
     const tree = found.worktree;
     const terminal = !ctx.json && wantsPager();
-    const host = parsePaneRef(ctx.args.PANE).host;
+    const host = ctx.opts.worktree === undefined ? parsePaneRef(ref).host : null;
     const diff = host === null
       ? await worktreeDiff(tree, { patch: !ctx.opts.stat, color: terminal })
-      : await diffOnHost(host, found.pane, !ctx.opts.stat);
+      : await diffOnHost(host, found.pane!.id, !ctx.opts.stat);
     const totals = { files: diff.stat.files, added: diff.stat.added, removed: diff.stat.removed };
     if (ctx.json) {
       ctx.out.data({
         host,
-        pane: found.pane,
-        name: found.name,
+        pane: found.pane?.id ?? null,
+        name: found.pane?.name ?? null,
         worktree: { name: tree.name, branch: tree.branch, path: tree.path, base: tree.base },
         from: diff.from,
         ...totals,

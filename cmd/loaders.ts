@@ -29,6 +29,7 @@ export const LOADERS: Record<string, () => Promise<{ command: CommandSpec }>> = 
   ledger: () => import("./ledger.ts"),
   worktree: () => import("./worktree.ts"),
   diff: () => import("./diff.ts"),
+  land: () => import("./land.ts"),
   app: () => import("./app.ts"),
   skipper: () => import("./skipper.ts"),
   settings: () => import("./settings.ts"),

@@ -100,6 +100,10 @@ export const COMMAND_ROWS: readonly CommandRow[] = [
     summary: "Show a pane's worktree against its base",
   },
   {
+    name: "land",
+    summary: "Land a pane's worktree on its base: rebase, check, fast-forward, all or nothing",
+  },
+  {
     name: "app",
     summary: "Open the app: the Skiff agent, the panes as terminals, the ledger and Settings",
   },

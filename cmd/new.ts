@@ -26,7 +26,7 @@ export const command = defineCommand({
   name: "new",
   summary: "Start a pane running a shell or a command",
   description:
-    "Start a pane and print its id. Without a command it runs your login shell. In a project, it starts in the project's root and runs the project's command, if one is set. Run in a project's folder (its root or below) with no --project, --cwd or --session, the pane is that project's and starts in the current folder; a line on stderr says so. With --worktree NAME (in a project, or in a project's folder) it starts in a new git worktree of the project's repository instead, on a branch of its own (skiff/NAME), so agents side by side never edit the same checkout; see 'skiff worktree'. --wait-ready returns once the agent in the pane is ready for a task.",
+    "Start a pane and print its id. Without a command it runs your login shell. In a project, it starts in the project's root and runs the project's command, if one is set. Run in a project's folder (its root or below) with no --project, --cwd or --session, the pane is that project's and starts in the current folder; a line on stderr says so. With --worktree NAME (in a project, or in a project's folder) it starts in a new git worktree of the project's repository instead, on a branch of its own (skiff/NAME), so agents side by side never edit the same checkout; see 'skiff worktree'. A worktree NAME that Skiff made already and no running pane holds (its pane was killed) is opened again, and the output says so. --wait-ready returns once the agent in the pane is ready for a task.",
   options: [
     {
       name: "project",
@@ -84,7 +84,8 @@ export const command = defineCommand({
       short: "w",
       type: "string",
       value: "NAME",
-      help: "Make a git worktree NAME of the project's repository and start in it",
+      help:
+        "Make a git worktree NAME of the project's repository and start in it (or open it again)",
       conflicts: ["cwd"],
     },
     {
@@ -136,7 +137,10 @@ export const command = defineCommand({
     ],
     ["NOT_FOUND", "No such project or agent, a command that cannot start, no such base, or no git"],
     "DAEMON",
-    ["CONFLICT", "The pane's name, the worktree's name, its branch or its folder is taken"],
+    [
+      "CONFLICT",
+      "The pane's name, the worktree's branch or its folder is taken, or a running pane holds the worktree",
+    ],
     ["TIMEOUT", "--wait-ready: the agent was not ready in time (the pane stays)"],
     ["NOT_RUNNING", "--wait-ready: the pane's process exited first"],
     ["NO_AGENT", "--wait-ready: no agent runs in the pane, so it never gets ready"],
@@ -197,8 +201,10 @@ export const command = defineCommand({
       params.cwd = Deno.cwd();
     }
     const readyMs = secondsToMs(ctx.opts.timeout ?? DEFAULT_READY_SECONDS, "timeout");
+    let reopened = false;
     const pane = await withSkiffd(host, async (client) => {
-      const made = await client.call("pane.new", params);
+      const { worktree_reopened, ...made } = await client.call("pane.new", params);
+      reopened = worktree_reopened ?? false;
       if (!ctx.opts["wait-ready"]) return made;
       return await client.call("pane.ready", { pane: made.id, timeout_ms: readyMs });
     });
@@ -218,12 +224,13 @@ export const command = defineCommand({
         }, the smallest a pane takes`,
       );
     }
-    const json = { ...newPaneJson(pane), host: host ?? null, size_raised_from: raised };
+    const json = { ...newPaneJson(pane, reopened), host: host ?? null, size_raised_from: raised };
     ctx.out.result({ ...json, hooks_unwired: unwired ?? null }, () => {
       ctx.out.line(host === undefined ? pane.id : `${host}:${pane.id}`);
       if (pane.worktree) {
+        const again = reopened ? "Opened again in worktree" : "Worktree";
         ctx.out.notice(
-          `Worktree ${pane.worktree.name} on branch ${pane.worktree.branch}: ${pane.worktree.path}`,
+          `${again} ${pane.worktree.name} on branch ${pane.worktree.branch}: ${pane.worktree.path}`,
         );
       }
     });
@@ -238,13 +245,17 @@ function folderOnHost(cwd: string, host: string): string {
   });
 }
 
-/** What `new --json` prints: the pane's id, name, worktree and branch first, then the whole pane. */
-function newPaneJson(pane: PaneInfo) {
+/**
+ * What `new --json` prints: the pane's id, name, worktree and branch first,
+ * whether the worktree existed already (`worktree_reopened`), then the whole pane.
+ */
+function newPaneJson(pane: PaneInfo, reopened: boolean) {
   return {
     id: pane.id,
     name: pane.name,
     worktree: pane.worktree,
     branch: pane.worktree?.branch ?? null,
+    worktree_reopened: reopened,
     pane,
   };
 }

@@ -70,6 +70,12 @@ export function entryDetails(entry: Entry): string {
     ["updated", row.updatedAt],
     ["sent", row.sentAt ?? "-"],
     ["done", row.doneAt ?? "-"],
+    ...(row.landed
+      ? [[
+        "landed",
+        `${row.landed.from}..${row.landed.to} on ${row.landed.into}, ${row.landed.at}`,
+      ] as [string, string]]
+      : []),
   ];
   const lines = fields.map(([key, value]) => `${`${key}:`.padEnd(9)}${value}`);
   const text = row.task.trim().split(/\r?\n/);

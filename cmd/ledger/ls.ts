@@ -18,14 +18,14 @@ export const command = defineCommand({
   aliases: ["list"],
   summary: "List open plans and tasks, each plan with its tasks",
   description:
-    "List the open rows (not done), each plan with its tasks indented under it. A plan with no tasks shows open (nothing was sent for it). A task shows interrupted when its pane restarted after the send, gone when its pane no longer exists, and unreachable when its pane is on another host (HOST:PANE) that cannot be reached now (the pane may be fine); this needs skiffd, which ls never starts, and each host answers within 0.8 s. When skiffd does not run, ls says so and shows the stored states.",
+    "List the open rows (not done or landed), each plan with its tasks indented under it. A plan with no tasks shows open (nothing was sent for it). A task shows interrupted when its pane restarted after the send, gone when its pane no longer exists, and unreachable when its pane is on another host (HOST:PANE) that cannot be reached now (the pane may be fine); this needs skiffd, which ls never starts, and each host answers within 0.8 s. When skiffd does not run, ls says so and shows the stored states.",
   options: [
     {
       name: "state",
       type: "list",
       value: "S",
       help:
-        "Only rows that show state S (sent, pending, blocked, done, interrupted, gone, open; or S,S…)",
+        "Only rows that show state S (sent, pending, blocked, done, interrupted, gone, open, unreachable, landed; or S,S…)",
     },
     {
       name: "pane",

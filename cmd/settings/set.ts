@@ -12,7 +12,7 @@ export const command = defineCommand({
   name: "set",
   summary: "Change one setting of the Skiff agent",
   description:
-    "Check VALUE and write KEY under [skiff_agent] in projects.toml, keeping the rest of the file as it was. enabled and continue take true or false; agent takes an id from 'skiff agents'; name takes up to 40 letters, digits, spaces, '.', '_' and '-'; folder takes an absolute path or one that starts with ~/, in a place the Skiff agent may use. A bad value changes nothing. To move the agent's files to a new folder, use 'skiff skipper --move-to PATH' instead.",
+    "Check VALUE and write KEY under [skiff_agent] in projects.toml, keeping the rest of the file as it was. enabled and continue take true or false; agent takes an id from 'skiff agents'; name takes up to 40 letters, digits, spaces, '.', '_' and '-'; folder takes an absolute path or one that starts with ~/, in a place the Skiff agent may use; land takes ask (the Skiff agent asks the person before it lands a worker's branch with 'skiff land', the default) or auto (it lands once the checks pass, and tells the person after). A bad value changes nothing. To move the agent's files to a new folder, use 'skiff skipper --move-to PATH' instead.",
   args: [
     { name: "KEY", required: true, help: "The setting", choices: SETTING_KEYS },
     { name: "VALUE", required: true, help: "Its new value" },
@@ -21,6 +21,7 @@ export const command = defineCommand({
     "skiff settings set enabled true",
     "skiff settings set agent codex",
     "skiff settings set folder ~/agents/skipper",
+    "skiff settings set land auto",
   ],
   exits: [
     ["USAGE", "Bad key or value, or a broken projects.toml; nothing was changed"],

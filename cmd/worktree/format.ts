@@ -11,10 +11,15 @@ export function worktreeLabel(tree: WorktreeInfo): string {
   return `${tree.project}/${tree.name}`;
 }
 
-/** `clean`, `dirty` or `missing`. */
+/**
+ * `missing`, `dirty`, `landed` (clean, and on the base as Skiff landed it),
+ * `merged` (clean, and its commits are on the base) or `clean`.
+ */
 export function worktreeState(tree: WorktreeInfo): string {
   if (tree.state === "missing") return "missing";
-  return tree.dirty ? "dirty" : "clean";
+  if (tree.dirty) return "dirty";
+  if (tree.merged && tree.landed) return "landed";
+  return tree.merged ? "merged" : "clean";
 }
 
 /** `3 files +12 -4`, or `-` when missing. */

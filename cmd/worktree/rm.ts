@@ -15,12 +15,12 @@ export const command = defineCommand({
   aliases: ["remove"],
   summary: "Remove a worktree Skiff made (its branch stays unless --delete-branch)",
   description:
-    "Remove a worktree's folder and git's entry for it. It refuses, saying what would be lost, a worktree with uncommitted changes or untracked files, or with commits that no branch holds and that are not on the base; and one a running pane is in. --force removes it anyway, ending its panes first. The branch stays unless --delete-branch, which refuses a branch with commits on no other branch and not on the base, unless --force. Files git ignores go with the folder; the output lists them.",
+    "Remove a worktree's folder and git's entry for it (name it, or a pane in it). It refuses, saying what would be lost, a worktree with uncommitted changes or untracked files, or with commits that no branch holds and that are not on the base; and one a running pane is in. --force removes it anyway, ending its panes first. The branch stays unless --delete-branch (when it alone holds commits, the output says how many), which refuses a branch with commits on no other branch and not on the base, unless --force. Files git ignores go with the folder; the output lists them.",
   args: [
     {
       name: "NAME",
       required: true,
-      help: "The worktree: NAME, or PROJECT/NAME",
+      help: "The worktree: NAME, or PROJECT/NAME, or a pane in it",
       complete: "worktree",
     },
   ],
@@ -57,8 +57,13 @@ export const command = defineCommand({
     ctx.out.result(removed, () => {
       const tree = removed.worktree;
       for (const pane of removed.panes_killed) ctx.out.line(`Ended pane ${pane}`);
+      const unique = removed.unique_commits;
       const branch = removed.branch_deleted
         ? `branch ${tree.made_branch} deleted`
+        : unique > 0
+        ? `branch ${tree.made_branch} kept: it alone holds ${unique} commit${
+          unique === 1 ? "" : "s"
+        } that are on no other branch`
         : `branch ${tree.made_branch} kept`;
       ctx.out.line(`Removed worktree ${worktreeLabel(tree)} (${branch})`);
       for (const line of removed.discarded) ctx.out.line(`Discarded: ${line}`);

@@ -87,6 +87,21 @@ export function outputWidth(): number {
   return Number.isInteger(fromEnv) && fromEnv >= 20 ? fromEnv : 120;
 }
 
+/**
+ * The width a table's last column is cut to: the terminal's columns when
+ * stdout is a terminal, else `undefined`, so text that goes to a file or a
+ * pipe keeps every column whole.
+ */
+export function terminalWidth(): number | undefined {
+  try {
+    if (!Deno.stdout.isTerminal()) return undefined;
+    const { columns } = Deno.consoleSize();
+    return columns >= 20 ? columns : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Cuts `text` to `width` characters, ending it with `…` when it was longer. */
 export function cut(text: string, width: number): string {
   const chars = [...text];

@@ -15,6 +15,7 @@ import type { AttachKey, AttachKeys } from "./attach_keys.ts";
 import { ConfigPlaces } from "./keys.ts";
 import {
   type DaemonConfig,
+  type LandSetting,
   type Project,
   readAttach,
   readDaemon,
@@ -25,7 +26,7 @@ import {
 import { tomlHint } from "./toml_hints.ts";
 
 // A Config is made of these: whoever reads one names them from here.
-export type { AttachKey, AttachKeys, DaemonConfig, Project, SkiffAgentConfig };
+export type { AttachKey, AttachKeys, DaemonConfig, LandSetting, Project, SkiffAgentConfig };
 
 /** The whole config. */
 export interface Config {

@@ -34,6 +34,12 @@ export interface Project {
   worktrees?: string;
   /** False: a restore resumes no agent in the project's panes (`resume = false`). */
   resume?: boolean;
+  /**
+   * The check `skiff land` runs before it lands a worktree of the project
+   * (`check = "COMMAND"`): a shell command, run in the project's root in the
+   * worktree; a non-zero exit refuses the landing.
+   */
+  check?: string;
 }
 
 /** Settings of skiffd. */
@@ -66,7 +72,18 @@ export interface SkiffAgentConfig {
   folderSetting: string;
   /** Whether it continues its last conversation after a restore. */
   continueOnRestore: boolean;
+  /**
+   * Whether it may land a worker's branch (`skiff land`) without asking the
+   * person first: `ask` (the default) or `auto`.
+   */
+  land: LandSetting;
 }
+
+/** The values of `[skiff_agent] land`. */
+export const LAND_SETTINGS = ["ask", "auto"] as const;
+
+/** A value of `[skiff_agent] land`. */
+export type LandSetting = typeof LAND_SETTINGS[number];
 
 /** The pattern a project name must match. */
 export const PROJECT_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
@@ -100,7 +117,7 @@ function table(
 }
 
 /** The keys of a `[projects.NAME]` table. */
-export const PROJECT_KEYS = ["root", "command", "worktrees", "resume"] as const;
+export const PROJECT_KEYS = ["root", "command", "worktrees", "resume", "check"] as const;
 
 /** Reads and checks the `[projects.NAME]` tables, in file order. */
 export function readProjects(places: ConfigPlaces, doc: Record<string, unknown>): Project[] {
@@ -142,6 +159,15 @@ export function readProjects(places: ConfigPlaces, doc: Record<string, unknown>)
         throw places.keyError([...key, "resume"], "must be true or false");
       }
       project.resume = entry.resume;
+    }
+    if (entry.check !== undefined) {
+      if (typeof entry.check !== "string" || entry.check.trim() === "") {
+        throw places.keyError(
+          [...key, "check"],
+          'must be a shell command, such as "deno task test"',
+        );
+      }
+      project.check = entry.check;
     }
     projects.push(project);
   }
@@ -202,7 +228,7 @@ export function resolveFolderSetting(setting: string): string | null {
 }
 
 /** The keys of `[skiff_agent]`, in the order `skiff settings` shows them. */
-export const SKIFF_AGENT_KEYS = ["enabled", "agent", "name", "continue", "folder"] as const;
+export const SKIFF_AGENT_KEYS = ["enabled", "agent", "name", "continue", "folder", "land"] as const;
 
 /** Reads and checks `[skiff_agent]`, with defaults for what it leaves out. */
 export function readSkiffAgent(
@@ -230,6 +256,10 @@ export function readSkiffAgent(
   if (!isFolderSetting(folderSetting)) {
     throw places.keyError(["skiff_agent", "folder"], "must be an absolute path or start with ~/");
   }
+  const land = agent.land ?? "ask";
+  if (!(LAND_SETTINGS as readonly unknown[]).includes(land)) {
+    throw places.keyError(["skiff_agent", "land"], 'must be "ask" or "auto"');
+  }
   return {
     enabled: bool("enabled", false),
     name: str("name", "Skipper"),
@@ -237,6 +267,7 @@ export function readSkiffAgent(
     folder: resolveFolderSetting(folderSetting),
     folderSetting,
     continueOnRestore: bool("continue", true),
+    land: land as LandSetting,
   };
 }
 

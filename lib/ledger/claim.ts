@@ -179,25 +179,30 @@ export function claimRow(
 /**
  * Ends a send of `row`: stores the outcome and drops the claim row. Call
  * inside a write transaction. `sent` and `blocked` store the state, the
- * generation, the branch of the pane's worktree and `sent_at` (the text was
- * delivered); `released` changes only the claim.
+ * generation, the branch and the id of the pane's worktree and `sent_at`
+ * (the text was delivered); `released` changes only the claim.
  */
 export function finishRow(
   db: DatabaseSync,
   row: TaskRow,
   outcome: SendOutcome,
-  facts: { generation: number | null; branch: string | null; stamp: string },
+  facts: {
+    generation: number | null;
+    branch: string | null;
+    worktree: string | null;
+    stamp: string;
+  },
 ): void {
-  const { generation, branch, stamp } = facts;
+  const { generation, branch, worktree, stamp } = facts;
   if (row.kind === "plan") throw usage(`${row.uid} is a plan; only tasks are sent`);
   if (outcome !== "sent" && outcome !== "blocked" && outcome !== "released") {
     throw usage(`'${outcome}' is not a send outcome: use sent, blocked or released`);
   }
   if (outcome !== "released") {
     db.prepare(
-      `UPDATE tasks SET state = ?, generation = ?, branch = ?, sent_at = ?, done_at = NULL,
-       updated_at = ? WHERE id = ?`,
-    ).run(outcome, generation, branch, stamp, stamp, row.id);
+      `UPDATE tasks SET state = ?, generation = ?, branch = ?, worktree = ?, sent_at = ?,
+       done_at = NULL, updated_at = ? WHERE id = ?`,
+    ).run(outcome, generation, branch, worktree, stamp, stamp, row.id);
   }
   if (hasSendClaims(db)) db.prepare("DELETE FROM send_claims WHERE task_id = ?").run(row.id);
 }

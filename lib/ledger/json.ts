@@ -6,7 +6,8 @@
  *   id: number,               // row id
  *   uid: string,              // 8 lowercase hex characters
  *   kind: "task" | "plan",    // a plan has no pane
- *   state: string,            // the shown state: sent, pending, blocked, done, interrupted, gone, open
+ *   state: string,            // the shown state: sent, pending, blocked, done, interrupted, gone,
+ *                             // open, unreachable, landed
  *   stored_state: string,     // the stored state: sent, pending, blocked, done
  *   host: string | null,      // the pane's host ([hosts.NAME]); null on this machine, and for a plan
  *   pane: string | null,      // pane id on its host, such as "p3"; null for a plan
@@ -22,6 +23,14 @@
  *   sent_at: string | null,
  *   done_at: string | null,
  *   note: string | null,      // why the last send left it blocked
+ *   worktree: string | null,  // the id of the pane's worktree (w3) when the task was last sent
+ *   landed: {                 // when `skiff land` landed its work, else null
+ *     into: string,           //   the base branch
+ *     from: string,           //   its tip before
+ *     to: string,             //   its tip after: `git log FROM..TO` lists what landed
+ *     range: string,          //   "FROM..TO"
+ *     at: string,             //   ISO 8601, UTC
+ *   } | null,
  *   tasks?: [...]             // plans only: their tasks, in this same shape
  * }
  * ```
@@ -32,7 +41,7 @@
  * @module
  */
 
-import type { Entry, ListResult, TaskRow } from "./rows.ts";
+import type { Entry, ListResult, TaskLanding, TaskRow } from "./rows.ts";
 import type { ShownState } from "./states.ts";
 
 /** One row in JSON form. See the module documentation for the shape. */
@@ -75,8 +84,18 @@ export interface TaskJson {
   done_at: string | null;
   /** Why the last send left the task blocked, or `null`. */
   note: string | null;
+  /** The id of the pane's worktree (`w3`) when the task was last sent, or `null`. */
+  worktree: string | null;
+  /** When `skiff land` landed the task's work, or `null`. */
+  landed: LandingJson | null;
   /** Plans only: their tasks, in this same shape. */
   tasks?: TaskJson[];
+}
+
+/** A task's landing in JSON form. */
+export interface LandingJson extends TaskLanding {
+  /** `FROM..TO`: `git log RANGE` on the base lists what landed. */
+  range: string;
 }
 
 /** The state a row shows, and for a plan the tasks to list under it. */
@@ -109,6 +128,16 @@ export function toJson(row: TaskRow, shown: Shown): TaskJson {
     sent_at: row.sentAt,
     done_at: row.doneAt,
     note: row.note,
+    worktree: row.worktree,
+    landed: row.landed
+      ? {
+        into: row.landed.into,
+        from: row.landed.from,
+        to: row.landed.to,
+        range: `${row.landed.from}..${row.landed.to}`,
+        at: row.landed.at,
+      }
+      : null,
   };
   if (row.kind === "plan") json.tasks = (shown.tasks ?? []).map((t) => toJson(t.row, t));
   return json;

@@ -69,8 +69,27 @@ export interface SendFacts {
   generation?: number | null;
   /** The branch of the pane's worktree at the send (null: it has none). */
   branch?: string | null;
+  /** The id of the pane's worktree at the send (`w3`; null: it has none). */
+  worktree?: string | null;
   /** Why a blocked task is blocked. */
   note?: string;
+}
+
+/**
+ * Which tasks were sent on a worktree's branch: those whose send stored the
+ * worktree's id, and (sent before the ledger kept that) those sent to one of
+ * its panes while it was on its branch. Only delivered tasks count: stored
+ * `sent` or `done`, never pending or blocked ones, whose text no agent took.
+ */
+export interface WorktreeTasks {
+  /** The host of its panes, or null on this machine. */
+  host: string | null;
+  /** The worktree's id. */
+  worktree: string;
+  /** Its branch. */
+  branch: string;
+  /** The panes that were in it (ids). */
+  panes: readonly string[];
 }
 
 export class Ledger {
@@ -308,6 +327,7 @@ export class Ledger {
         finishRow(this.#db, row, outcome, {
           generation: facts.generation ?? null,
           branch: facts.branch ?? null,
+          worktree: facts.worktree ?? null,
           stamp,
         });
         if (outcome === "blocked" && note) setNote(this.#db, row.id, note, stamp);
@@ -319,6 +339,53 @@ export class Ledger {
       this.#claims.get(id)?.close();
       this.#claims.delete(id);
     }
+  }
+
+  /** The `WHERE` of the tasks sent on a worktree's branch that have not landed yet, and its values. */
+  #onWorktree(match: WorktreeTasks): { where: string; values: (string | null)[] } {
+    const panes = match.panes.map(() => "?").join(", ");
+    return {
+      where: `t.pane IS NOT NULL AND t.state IN ('sent', 'done') AND t.landed_at IS NULL
+        AND t.host IS ? AND (t.worktree = ?${
+        panes ? ` OR (t.worktree IS NULL AND t.branch = ? AND t.pane IN (${panes}))` : ""
+      })`,
+      values: [match.host, match.worktree, ...(panes ? [match.branch, ...match.panes] : [])],
+    };
+  }
+
+  /** The tasks sent on a worktree's branch (see {@linkcode WorktreeTasks}) not landed yet, in id order. */
+  tasksOn(match: WorktreeTasks): TaskRow[] {
+    const { where, values } = this.#onWorktree(match);
+    return this.#read(() =>
+      this.#db.prepare(`${this.#select()} WHERE ${where} ORDER BY t.id`).all(...values)
+        .map((r) => rowFrom(r, this.folder))
+    );
+  }
+
+  /**
+   * Marks each task sent on a worktree's branch that has not landed yet
+   * `landed`, in one transaction: done (its `done_at` kept when it had one),
+   * with the base and its tips before and after. Returns the rows marked.
+   */
+  markLanded(
+    match: WorktreeTasks,
+    landing: { into: string; from: string; to: string },
+  ): TaskRow[] {
+    const stamp = this.#now().toISOString();
+    const { where, values } = this.#onWorktree(match);
+    return this.#write(() => {
+      const ids = this.#db.prepare(`SELECT t.id FROM tasks t WHERE ${where} ORDER BY t.id`)
+        .all(...values).map((r) => Number(r.id));
+      const mark = this.#db.prepare(
+        `UPDATE tasks SET state = 'done', done_at = coalesce(done_at, ?), landed_into = ?,
+         landed_from = ?, landed_to = ?, landed_at = ?, updated_at = ? WHERE id = ?`,
+      );
+      for (const id of ids) {
+        mark.run(stamp, landing.into, landing.from, landing.to, stamp, stamp, id);
+        clearNote(this.#db, id);
+      }
+      return ids.map((id) => this.#row(id));
+    });
   }
 
   /** Marks a row done. Same as `update(ref, {state: "done"})`. */

@@ -47,8 +47,9 @@ interface Shape {
 
 /** The shown state of task row `t` (`taskShownState`); `l` is its row of `live`, if any. */
 function taskShown(t: string, l: string, live: boolean): string {
-  if (!live) return `${t}.state`;
-  return `CASE WHEN ${t}.state = 'done' THEN 'done'
+  const done = `CASE WHEN ${t}.landed_at IS NULL THEN 'done' ELSE 'landed' END`;
+  if (!live) return `CASE WHEN ${t}.state = 'done' THEN ${done} ELSE ${t}.state END`;
+  return `CASE WHEN ${t}.state = 'done' THEN ${done}
     WHEN ${t}.host IS NOT NULL AND EXISTS (SELECT 1 FROM live u WHERE u.pane = ${t}.host || ':')
       THEN 'unreachable'
     WHEN ${t}.host IS NOT NULL AND NOT EXISTS (SELECT 1 FROM live u WHERE u.pane = ${t}.host || ':*')
@@ -77,7 +78,7 @@ function stateOk(shown: string, filter: ResolvedFilter): string {
     // Shown states are checked words, so they can be written into the statement.
     return `(${shown}) IN (${states.map((s) => `'${s}'`).join(", ")})`;
   }
-  return filter.all ? "1" : `(${shown}) <> 'done'`;
+  return filter.all ? "1" : `(${shown}) NOT IN ('done', 'landed')`;
 }
 
 /** Whether task row `t` passes the pane filter (`:host` is the filter's host, or NULL). */
@@ -96,7 +97,10 @@ function rowJson(t: string, kind: string, shown: string, parent: string, notes: 
   },
     'ref', ${t}.ref, 'parent', ${parent}, 'created_at', ${t}.created_at,
     'updated_at', ${t}.updated_at, 'sent_at', ${t}.sent_at, 'done_at', ${t}.done_at,
-    'note', ${notes ? `(SELECT note FROM task_notes WHERE task_id = ${t}.id)` : "NULL"})`;
+    'note', ${notes ? `(SELECT note FROM task_notes WHERE task_id = ${t}.id)` : "NULL"},
+    'worktree', ${t}.worktree, 'landed', CASE WHEN ${t}.landed_at IS NULL THEN NULL ELSE
+      json_object('into', ${t}.landed_into, 'from', ${t}.landed_from, 'to', ${t}.landed_to,
+        'range', ${t}.landed_from || '..' || ${t}.landed_to, 'at', ${t}.landed_at) END)`;
 }
 
 /**
@@ -104,8 +108,8 @@ function rowJson(t: string, kind: string, shown: string, parent: string, notes: 
  * a BLOB. A plan's tasks are those under it (`c`), kept by the filter, in row
  * order: an aggregate takes the rows of an ordered subquery in that order
  * (the index on `parent_id` gives it, so nothing is sorted). A plan's object
- * gets `tasks` in place of its closing brace: its last value, the note, is a
- * string or null, so `rtrim` takes that one brace only.
+ * gets `tasks` in place of its closing brace: its last value, `landed`, is
+ * null for a plan (only tasks land), so `rtrim` takes that one brace only.
  */
 function listSql({ live, notes, filter }: Shape): string {
   const liveJoin = (t: string, l: string) =>

@@ -42,8 +42,16 @@
  * every row (every task so far is on a pane of this machine): each row keeps
  * its id, uid, state and every other field.
  *
+ * ## From version 4 to 5
+ *
+ * `tasks` gets the columns `worktree`, `landed_into`, `landed_from`,
+ * `landed_to` and `landed_at` (`ALTER TABLE … ADD COLUMN`), empty in every
+ * row (no task has landed before, and the worktree of an older send is not
+ * known: `skiff land` finds such a task by its pane and branch): each row
+ * keeps its id, uid, state and every other field.
+ *
  * A ledger of version 1 takes every step in one `BEGIN IMMEDIATE`
- * transaction, a ledger of version 2 or 3 the steps after its version. If any step fails,
+ * transaction, a ledger of version 2, 3 or 4 the steps after its version. If any step fails,
  * nothing changes. When another process changed the ledger first, the
  * transaction finds the current version and does nothing.
  *
@@ -53,7 +61,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import { SkiffError } from "../errors.ts";
 import { immediate } from "./db.ts";
-import { LEDGER_VERSION, readShape, SCHEMA_V2, V3_CHANGE, V4_CHANGE } from "./schema.ts";
+import { LEDGER_VERSION, readShape, SCHEMA_V2, V3_CHANGE, V4_CHANGE, V5_CHANGE } from "./schema.ts";
 import { claimUid } from "./uid.ts";
 
 type V1Row = {
@@ -81,7 +89,7 @@ export interface Migration {
 }
 
 /**
- * Changes a version 1, 2 or 3 ledger to the current version in one transaction.
+ * Changes a version 1, 2, 3 or 4 ledger to the current version in one transaction.
  * Returns `null` when another process did it first. Throws a
  * {@linkcode SkiffError} (exit `DATA`) when a row cannot be kept, such as a
  * state that is not known; the ledger then stays as it was.
@@ -89,12 +97,13 @@ export interface Migration {
 export function migrate(db: DatabaseSync, path: string, now: Date): Migration | null {
   return immediate(db, path, () => {
     const shape = readShape(db, path);
-    if (shape !== 1 && shape !== 2 && shape !== 3) return null;
+    if (shape !== 1 && shape !== 2 && shape !== 3 && shape !== 4) return null;
     const rows = shape === 1
       ? fromVersion1(db, path, now)
       : Number(db.prepare("SELECT count(*) AS n FROM tasks").get()!.n);
     if (shape <= 2) db.exec(V3_CHANGE);
-    db.exec(V4_CHANGE);
+    if (shape <= 3) db.exec(V4_CHANGE);
+    db.exec(V5_CHANGE);
     db.exec(`PRAGMA user_version = ${LEDGER_VERSION}`);
     return { from: shape, to: LEDGER_VERSION, rows };
   });

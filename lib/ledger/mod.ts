@@ -27,7 +27,14 @@ export { type ClaimOptions, claimsDir, SEND_CLAIMS_SCHEMA, type SendOutcome } fr
 export { TASK_NOTES_SCHEMA } from "./notes.ts";
 export { DEFAULT_TIMEOUT_MS, isLockedError } from "./db.ts";
 export { type ImportReport, type MdRow, parseLedgerMd } from "./import_md.ts";
-export { entryToJson, listToJson, type Shown, type TaskJson, toJson } from "./json.ts";
+export {
+  entryToJson,
+  type LandingJson,
+  listToJson,
+  type Shown,
+  type TaskJson,
+  toJson,
+} from "./json.ts";
 export {
   type AddInput,
   type LedgerPane,
@@ -35,7 +42,7 @@ export {
   type RemoveOptions,
   type UpdateInput,
 } from "./inputs.ts";
-export { Ledger, type LedgerSettings, type SendFacts } from "./ledger.ts";
+export { Ledger, type LedgerSettings, type SendFacts, type WorktreeTasks } from "./ledger.ts";
 export { buildList, entryOf, type ListFilter, type ResolvedFilter } from "./listing.ts";
 export type { Migration } from "./migrate.ts";
 export {
@@ -56,7 +63,7 @@ export {
   SLUG_MAX,
   slugify,
 } from "./result_path.ts";
-export type { Entry, ListResult, TaskRow } from "./rows.ts";
+export type { Entry, ListResult, TaskLanding, TaskRow } from "./rows.ts";
 export { LEDGER_VERSION } from "./schema.ts";
 export { ledgerStamp } from "./stamp.ts";
 export {

@@ -159,9 +159,9 @@ export function rehearsalLedger(path: string, options: OpenOptions = {}): Ledger
  *   lies beside it, its rows are imported in the same transaction, and the
  *   file is then renamed to `ledger.md.bak`. A malformed `ledger.md` stops
  *   the open (exit `DATA`, naming `file:line`) before anything is made.
- * - A version 1 or 2 ledger changes to the current version (3) in one
+ * - A version 1, 2, 3 or 4 ledger changes to the current version (5) in one
  *   transaction, keeping every row.
- * - A version 3 ledger opens as it is.
+ * - A version 5 ledger opens as it is.
  * - Anything else is refused with exit `DATA` and left untouched.
  *
  * A lock held by another process past `timeout` gives exit `DATA`. With
@@ -207,7 +207,9 @@ export function openLedger(path: string, options: OpenOptions = {}): Ledger {
       }
     }
     let migrated: Migration | null = null;
-    if (shape === 1 || shape === 2 || shape === 3) migrated = migrate(db, abs, now());
+    if (shape === 1 || shape === 2 || shape === 3 || shape === 4) {
+      migrated = migrate(db, abs, now());
+    }
     guarded(abs, () => useWal(db, timeout));
     return new Ledger(db, abs, { now, cwd: options.cwd ?? Deno.cwd(), imported, migrated });
   } catch (error) {

@@ -99,6 +99,12 @@ export function updateTask(
     if (changes.state === "done" && row.kind === "plan") checkPlanDone(db, row);
     set.state = changes.state;
     set.done_at = changes.state === "done" ? stamp : null;
+    if (changes.state !== "done") {
+      // Opened again: what landed before is no longer its whole work.
+      for (const column of ["landed_into", "landed_from", "landed_to", "landed_at"]) {
+        set[column] = null;
+      }
+    }
     if (changes.state === "sent") {
       set.sent_at = stamp;
       if (changes.pane === undefined) set.generation = null;

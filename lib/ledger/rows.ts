@@ -47,19 +47,36 @@ export interface TaskRow {
   doneAt: string | null;
   /** Why the last send did not end in `sent` (see `notes.ts`), or `null`. */
   note: string | null;
+  /** The id of the pane's worktree (`w3`) when the task was last sent; `null` if none or unknown. */
+  worktree: string | null;
+  /** When `skiff land` landed the task's work: the base and its tips before and after; else `null`. */
+  landed: TaskLanding | null;
+}
+
+/** A landing of a task's work (`skiff land`), as the ledger keeps it. */
+export interface TaskLanding {
+  /** The base branch it landed on. */
+  into: string;
+  /** The base's tip before. */
+  from: string;
+  /** The base's tip after (the landed commit). */
+  to: string;
+  /** When (ISO 8601, UTC). */
+  at: string;
 }
 
 /** The columns every row query selects, from `tasks t` joined to its plan `p`. */
 export const ROW_SELECT = `SELECT t.id, t.uid, t.parent_id, p.uid AS parent_uid, t.host, t.pane,
   t.pane_name, t.generation, t.branch, t.state, t.task, t.result, t.ref, t.created_at, t.updated_at,
-  t.sent_at, t.done_at
+  t.sent_at, t.done_at, t.worktree, t.landed_into, t.landed_from, t.landed_to, t.landed_at
   FROM tasks t LEFT JOIN tasks p ON p.id = t.parent_id`;
 
 /** {@linkcode ROW_SELECT} with each row's note, for a ledger that has the notes table. */
 export const ROW_SELECT_NOTES =
   `SELECT t.id, t.uid, t.parent_id, p.uid AS parent_uid, t.host, t.pane,
   t.pane_name, t.generation, t.branch, t.state, t.task, t.result, t.ref, t.created_at, t.updated_at,
-  t.sent_at, t.done_at, n.note AS note
+  t.sent_at, t.done_at, t.worktree, t.landed_into, t.landed_from, t.landed_to, t.landed_at,
+  n.note AS note
   FROM tasks t LEFT JOIN tasks p ON p.id = t.parent_id LEFT JOIN task_notes n ON n.task_id = t.id`;
 
 type Value = string | number | bigint | null | Uint8Array;
@@ -95,13 +112,20 @@ export function rowFrom(record: Record<string, Value>, ledgerDir: string): TaskR
     sentAt: str(record.sent_at),
     doneAt: str(record.done_at),
     note: str(record.note),
+    worktree: str(record.worktree),
+    landed: record.landed_at === null || record.landed_at === undefined ? null : {
+      into: String(record.landed_into),
+      from: String(record.landed_from),
+      to: String(record.landed_to),
+      at: String(record.landed_at),
+    },
   };
 }
 
 /** The fields of a row that decide whether and where it is listed, and what state it shows. */
 export type ListRow = Pick<
   TaskRow,
-  "id" | "kind" | "parentId" | "host" | "pane" | "paneName" | "generation" | "state"
+  "id" | "kind" | "parentId" | "host" | "pane" | "paneName" | "generation" | "state" | "landed"
 >;
 
 /** A row with the state it shows, and for a plan the tasks listed under it. */

@@ -1,8 +1,15 @@
 /**
  * The ledger's schema, and how an existing file is recognised.
  *
- * `PRAGMA user_version` holds the schema version. Version 4 is current: the
- * tables of version 3, and in `tasks` the column `host`, the host of the
+ * `PRAGMA user_version` holds the schema version. Version 5 is current: the
+ * tables of version 4, and in `tasks` the columns `worktree`, the id of the
+ * pane's worktree (`w3`, as `skiff worktree ls` shows it) when the task was
+ * last sent, and `landed_into`, `landed_from`, `landed_to` and `landed_at`:
+ * the base branch, its tips before and after, and the time, when `skiff
+ * land` landed the task's work (all `NULL` until then, and before version
+ * 5). A Skiff before version 5 refuses such a ledger (it is newer), so it
+ * never rewrites a landed row without knowing. Version 4: the tables of
+ * version 3, and in `tasks` the column `host`, the host of the
  * task's pane (`[hosts.NAME]` in projects.toml; `NULL` for a pane on this
  * machine, and before version 4). A Skiff before version 4 refuses such a
  * ledger, so it never takes a remote pane's id for a local one. Version 3:
@@ -31,7 +38,7 @@ import type { DatabaseSync } from "node:sqlite";
 import { SkiffError } from "../errors.ts";
 
 /** The schema version this Skiff writes and reads. */
-export const LEDGER_VERSION = 4;
+export const LEDGER_VERSION = 5;
 
 /** The statements that make an empty database a version 2 ledger (but not `user_version`). */
 export const SCHEMA_V2 = `
@@ -85,8 +92,25 @@ export const V4_CHANGE = "ALTER TABLE tasks ADD COLUMN host TEXT;";
 /** The columns of `tasks` in version 4. */
 export const V4_COLUMNS = [...V3_COLUMNS, "host"] as const;
 
+/** The statements that make a version 4 ledger a version 5 one (but not `user_version`). */
+export const V5_CHANGE = `ALTER TABLE tasks ADD COLUMN worktree TEXT;
+ALTER TABLE tasks ADD COLUMN landed_into TEXT;
+ALTER TABLE tasks ADD COLUMN landed_from TEXT;
+ALTER TABLE tasks ADD COLUMN landed_to TEXT;
+ALTER TABLE tasks ADD COLUMN landed_at TEXT;`;
+
+/** The columns of `tasks` in version 5. */
+export const V5_COLUMNS = [
+  ...V4_COLUMNS,
+  "worktree",
+  "landed_into",
+  "landed_from",
+  "landed_to",
+  "landed_at",
+] as const;
+
 /** What an existing database holds: nothing yet, or a ledger of a known version. */
-export type Shape = "empty" | 1 | 2 | 3 | 4;
+export type Shape = "empty" | 1 | 2 | 3 | 4 | 5;
 
 function userVersion(db: DatabaseSync): number {
   const row = db.prepare("PRAGMA user_version").get() as { user_version: number };
@@ -145,14 +169,14 @@ function shapeOf(db: DatabaseSync, path: string): Shape {
   }
   if (version < 0) throw foreign(path, `its schema version ${version} is unknown`);
   if (!names.has("tasks")) throw foreign(path, "it has no tasks table");
-  const need = [V1_COLUMNS, V2_COLUMNS, V3_COLUMNS, V4_COLUMNS][version - 1];
+  const need = [V1_COLUMNS, V2_COLUMNS, V3_COLUMNS, V4_COLUMNS, V5_COLUMNS][version - 1];
   const have = columns(db, "tasks");
   const missing = need.filter((c) => !have.has(c));
   if (missing.length > 0) {
     throw foreign(path, `its tasks table lacks ${missing.join(", ")}`);
   }
   if (version >= 2 && !names.has("used_uids")) throw foreign(path, "it has no used_uids table");
-  return version as 1 | 2 | 3 | 4;
+  return version as 1 | 2 | 3 | 4 | 5;
 }
 
 /** Makes the current tables and sets `user_version`. Call inside a write transaction. */
@@ -160,5 +184,6 @@ export function createSchema(db: DatabaseSync): void {
   db.exec(SCHEMA_V2);
   db.exec(V3_CHANGE);
   db.exec(V4_CHANGE);
+  db.exec(V5_CHANGE);
   db.exec(`PRAGMA user_version = ${LEDGER_VERSION}`);
 }

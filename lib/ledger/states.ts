@@ -1,5 +1,5 @@
 /**
- * Task states: the four that are stored, and the two that are only shown.
+ * Task states: the four that are stored, and those that are only shown.
  *
  * | state         | stored | meaning                                              |
  * |---------------|--------|------------------------------------------------------|
@@ -11,6 +11,7 @@
  * | `gone`        | no     | not done, and its pane has been closed               |
  * | `open`        | no     | a plan with no tasks: nothing was sent for it        |
  * | `unreachable` | no     | not done, and its pane's host cannot be reached now  |
+ * | `landed`      | no     | done, and `skiff land` put its work on the base      |
  *
  * The shown states need to know which panes are alive, and the generation of
  * each: that is the {@linkcode Liveness} input. When it is `null` (skiffd does
@@ -29,8 +30,10 @@ export type StoredState = typeof STORED_STATES[number];
 
 /**
  * Every state a row can show: the stored ones plus `interrupted` and `gone`
- * (the spec's), `open` (Skiff's own, for a plan with no tasks) and
- * `unreachable` (Skiff's own, for a task whose host cannot be reached).
+ * (the spec's), `open` (Skiff's own, for a plan with no tasks),
+ * `unreachable` (Skiff's own, for a task whose host cannot be reached) and
+ * `landed` (Skiff's own, for a done task whose work `skiff land` put on the
+ * base: the ledger keeps the commit range).
  */
 export const SHOWN_STATES = [
   ...STORED_STATES,
@@ -38,6 +41,7 @@ export const SHOWN_STATES = [
   "gone",
   "open",
   "unreachable",
+  "landed",
 ] as const;
 
 /** A state that a row shows. */
@@ -112,11 +116,15 @@ export interface StateInput {
   generation: number | null;
   /** The stored state. */
   state: StoredState;
+  /** Whether `skiff land` landed its work (a row of a ledger before version 5: absent). */
+  landed?: unknown;
 }
 
 /**
  * The state a task shows.
  *
+ * - `landed` when it is done and `skiff land` landed its work (the landing
+ *   marks it done); whatever the liveness says.
  * - `unreachable` when the task is not done and its pane's host cannot be
  *   reached: nothing is known of the pane. A host not asked shows the stored
  *   state.
@@ -127,7 +135,8 @@ export interface StateInput {
  * - Otherwise, and always when `liveness` is `null`, the stored state.
  */
 export function taskShownState(task: StateInput, liveness: Liveness): ShownState {
-  if (liveness === null || task.pane === null || task.state === "done") return task.state;
+  if (task.state === "done") return task.landed ? "landed" : "done";
+  if (liveness === null || task.pane === null) return task.state;
   if (task.host && liveness.has(unreachableKey(task.host))) return "unreachable";
   if (task.host && !liveness.has(listedKey(task.host))) return task.state;
   const pane = liveness.get(paneKey(task.host, task.pane));
@@ -149,7 +158,7 @@ export function planShownState(plan: StateInput, tasks: readonly StateInput[]): 
   return tasks.every((t) => t.state === "done") ? "done" : "sent";
 }
 
-/** Whether a shown state counts as open (anything but `done`). */
+/** Whether a shown state counts as open (anything but `done` and `landed`). */
 export function isOpen(state: ShownState): boolean {
-  return state !== "done";
+  return state !== "done" && state !== "landed";
 }

@@ -8,7 +8,13 @@
 
 import { AgentRegistry } from "../agents/registry.ts";
 import { type Config, loadConfig } from "../config/config.ts";
-import { isFolderSetting, resolveFolderSetting, SKIFF_AGENT_KEYS } from "../config/tables.ts";
+import {
+  isFolderSetting,
+  LAND_SETTINGS,
+  type LandSetting,
+  resolveFolderSetting,
+  SKIFF_AGENT_KEYS,
+} from "../config/tables.ts";
 import { nearestWord } from "../config/keys.ts";
 import { editConfig } from "../config/edit.ts";
 import { projectsFile } from "../config/paths.ts";
@@ -37,6 +43,11 @@ export interface SkiffAgentSettings {
   continue: boolean;
   /** Its folder, as written (`~/skiff-agent` by default). */
   folder: string;
+  /**
+   * Whether it may land a worker's branch with `skiff land` on its own
+   * (`auto`) or asks the person first (`ask`, the default).
+   */
+  land: LandSetting;
 }
 
 /** Whether the folder can be used, and why not. */
@@ -86,6 +97,7 @@ export function readSettings(config: Config = loadConfig()): SettingsReport {
       name: agent.name,
       continue: agent.continueOnRestore,
       folder: agent.folderSetting,
+      land: agent.land,
     },
     defaults: SETTING_KEYS.filter((key) => table?.[key] === undefined),
     folder: folderStatus(config),
@@ -122,6 +134,12 @@ export function checkSetting(key: string, raw: string, config: Config): TomlValu
       throw bad(
         key,
         "use 1 to 40 letters, digits, spaces, '.', '_' and '-', starting with a letter or digit",
+      );
+    case "land":
+      if ((LAND_SETTINGS as readonly string[]).includes(raw)) return raw;
+      throw bad(
+        key,
+        `use ask (ask the person before each landing) or auto (land when the checks pass), not '${raw}'`,
       );
     case "folder": {
       if (!isFolderSetting(raw)) {

@@ -124,12 +124,15 @@ export async function deliverTask(
     const row = ledger.claimForSend(ref, { liveness });
     const pane = panes.find((p) => p.id === row.pane);
     const generation = pane?.generation ?? null;
-    // The branch the work will be on, so a person can see which branch did it.
+    // The branch the work will be on, so a person can see which branch did it, and
+    // the worktree, so `skiff land` knows which tasks its landing carries.
     const branch = pane?.worktree?.branch ?? null;
+    const worktree = pane?.worktree?.id ?? null;
     const blocked = (note: string, error: SkiffError, send: SendResult | null): Delivery => {
       const stored = ledger.finishSend(row.uid, "blocked", {
         generation: send?.generation ?? generation,
         branch,
+        worktree,
         note,
       });
       return { row: stored, shown: "blocked", send, exit: error.code, error };
@@ -172,7 +175,11 @@ export async function deliverTask(
       );
       return blocked(BLOCKED_NOTES.noEnter, waiting, send);
     }
-    const sent = ledger.finishSend(row.uid, "sent", { generation: send.generation, branch });
+    const sent = ledger.finishSend(row.uid, "sent", {
+      generation: send.generation,
+      branch,
+      worktree,
+    });
     return { row: sent, shown: "sent", send, exit: 0 };
   } finally {
     connection.close();

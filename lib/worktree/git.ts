@@ -39,6 +39,8 @@ export interface GitOptions {
   env?: Record<string, string>;
   /** Keep the person's pager and editor settings (to ask git which pager it would use). */
   personal?: boolean;
+  /** What git reads on its standard input (none by default). */
+  input?: Uint8Array | string;
 }
 
 /** Variables that would point git at another repository than the folder's own. */
@@ -89,16 +91,35 @@ export async function runGit(args: readonly string[], options: GitOptions): Prom
   try {
     let output: Deno.CommandOutput;
     try {
-      output = await new Deno.Command("git", {
+      const command = new Deno.Command("git", {
         args: [...args],
         cwd: options.cwd,
         env: gitEnv(options),
         clearEnv: true,
-        stdin: "null",
+        stdin: options.input === undefined ? "null" : "piped",
         stdout: "piped",
         stderr: "piped",
         signal: abort.signal,
-      }).output();
+      });
+      if (options.input === undefined) output = await command.output();
+      else {
+        const child = command.spawn();
+        const input = typeof options.input === "string"
+          ? new TextEncoder().encode(options.input)
+          : options.input;
+        // Written while the output is read, so a big input never waits on a full pipe.
+        const written = (async () => {
+          const writer = child.stdin.getWriter();
+          try {
+            await writer.write(input);
+            await writer.close();
+          } catch {
+            // git ended without reading it all: its exit code says why.
+          }
+        })();
+        output = await child.output();
+        await written;
+      }
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) {
         // Either git or the folder is missing: tell which.

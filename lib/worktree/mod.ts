@@ -12,10 +12,29 @@
  * @module
  */
 
-export { type MadeWorktree, type PaneFacts, projectNamed, Worktrees } from "./service.ts";
+export {
+  inside,
+  type MadeWorktree,
+  type PaneFacts,
+  panesIn,
+  projectNamed,
+  Worktrees,
+} from "./service.ts";
 export type { WorktreeRequest } from "./create.ts";
 export type { WorktreePlace, WorktreeRecord } from "./records.ts";
 export { type WorktreeDiff, worktreeDiff } from "./diff.ts";
 export type { FileChange } from "./status.ts";
 export { checkWorktreeName, defaultBranch, worktreesFolder } from "./place.ts";
-export { gitMissing, gitPager, runGit } from "./git.ts";
+export {
+  gitComplaint,
+  gitMaybe,
+  gitMissing,
+  gitPager,
+  type GitResult,
+  gitText,
+  runGit,
+} from "./git.ts";
+export { parseStatus, type StatusReport } from "./porcelain.ts";
+export { commitOf, listWorktrees } from "./repo.ts";
+export type { ListedWorktree } from "./porcelain.ts";
+export { aheadBehind, baseCommit, missingReason } from "./status.ts";

@@ -20,6 +20,7 @@
 import { basename, dirname, join } from "../platform/path.ts";
 import { ensureDir, writeFileAtomic } from "../platform/files.ts";
 import { SkiffError } from "../errors.ts";
+import type { LandedInfo } from "../protocol/worktrees.ts";
 
 /** A worktree Skiff made. */
 export interface WorktreeRecord {
@@ -47,6 +48,8 @@ export interface WorktreeRecord {
   pane: string | null;
   /** When it was made (ISO 8601). */
   created: string;
+  /** The last landing Skiff made of it (`skiff land`), or null (absent in older records). */
+  landed?: LandedInfo | null;
 }
 
 /** What reading a worktree's changes needs of its record. */
@@ -72,12 +75,19 @@ function validRecord(value: unknown): value is WorktreeRecord {
     (value.pane === null || value.pane === undefined || typeof value.pane === "string");
 }
 
+function validLanded(value: unknown): value is LandedInfo {
+  if (!isRecord(value)) return false;
+  return ["at", "into", "from", "to", "strategy"].every((k) => typeof value[k] === "string") &&
+    typeof value.commits === "number";
+}
+
 function normalised(value: WorktreeRecord): WorktreeRecord {
   return {
     ...value,
     branch_created: value.branch_created === true,
     subdir: typeof value.subdir === "string" ? value.subdir : "",
     pane: value.pane ?? null,
+    landed: validLanded(value.landed) ? value.landed : null,
     created: typeof value.created === "string" ? value.created : new Date(0).toISOString(),
   };
 }
@@ -158,6 +168,14 @@ export class WorktreeStore {
     this.#change(() => {
       const record = this.#data.worktrees.find((r) => r.id === id);
       if (record) record.pane = pane;
+    });
+  }
+
+  /** Notes a landing of record `id`, and saves (a failed save changes nothing and throws). */
+  setLanded(id: string, landed: LandedInfo): void {
+    this.#change(() => {
+      const record = this.#data.worktrees.find((r) => r.id === id);
+      if (record) record.landed = { ...landed };
     });
   }
 

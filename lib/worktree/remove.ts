@@ -213,3 +213,28 @@ export async function pruneGitEntry(record: WorktreeRecord): Promise<void> {
     // No git: its entry stays until git prunes it itself; the record goes.
   }
 }
+
+/**
+ * How many commits on `record`'s branch are on no other branch, tag or
+ * remote branch and not on the base: what only that branch keeps once its
+ * worktree is gone (0 when the branch is gone, or git cannot tell).
+ */
+export async function uniqueCommits(record: WorktreeRecord): Promise<number> {
+  if (!folderExists(record.repo) || !await branchExists(record.repo, record.branch)) return 0;
+  const base = await baseCommit(record, record.repo);
+  const counted = await runGit([
+    "rev-list",
+    "--count",
+    `refs/heads/${record.branch}`,
+    "--not",
+    // --exclude names a branch without refs/heads/ when it comes before --branches.
+    `--exclude=${record.branch}`,
+    "--branches",
+    "--tags",
+    "--remotes",
+    base,
+    "--",
+  ], { cwd: record.repo, read: true });
+  if (counted.code !== 0) return 0;
+  return Number(new TextDecoder().decode(counted.stdout).trim()) || 0;
+}

@@ -13,19 +13,24 @@
  * @module
  */
 
+import { join } from "../platform/path.ts";
 import type { Project } from "../config/config.ts";
 import { SkiffError } from "../errors.ts";
 import type {
   DiffStat,
+  LandedInfo,
+  LeftBranch,
   PaneWorktree,
   RemovedWorktree,
   WorktreeInfo,
 } from "../protocol/worktrees.ts";
 import { makeWorktree, planWorktree, unmakeWorktree, type WorktreeRequest } from "./create.ts";
 import { type WorktreeRecord, WorktreeStore } from "./records.ts";
-import { pruneGitEntry, removalLosses, removeWorktree } from "./remove.ts";
-import { inspect, type Inspection, missingReason } from "./status.ts";
+import { pruneGitEntry, removalLosses, removeWorktree, uniqueCommits } from "./remove.ts";
+import { inspect, type Inspection, missingInspection, missingReason } from "./status.ts";
 import { describeAs, type PaneFacts } from "./describe.ts";
+import { deleteMergedBranch, leftBranches } from "./branches.ts";
+import { reopenCheck } from "./reopen.ts";
 
 export type { PaneFacts };
 
@@ -37,12 +42,14 @@ export interface WorktreesOptions {
   log: (line: string) => void;
 }
 
-/** What a worktree made for a new pane gives the pane. */
+/** What a worktree made (or reopened) for a new pane gives the pane. */
 export interface MadeWorktree {
   /** Its record. */
   record: WorktreeRecord;
   /** The folder the pane starts in. */
   cwd: string;
+  /** True when it existed and no running pane held it: nothing was made. */
+  reopened: boolean;
 }
 
 /** The last count of a worktree. */
@@ -65,8 +72,16 @@ function folderExists(path: string): boolean {
   }
 }
 
-function inside(path: string, folder: string): boolean {
+/** Whether `path` is `folder` or inside it. */
+export function inside(path: string, folder: string): boolean {
   return path === folder || path.startsWith(folder.endsWith("/") ? folder : `${folder}/`);
+}
+
+/** The running panes in worktree `record`: made with it, or with their folder in it. */
+export function panesIn(record: WorktreeRecord, panes: readonly PaneFacts[]): PaneFacts[] {
+  return panes.filter((p) =>
+    p.status === "running" && (p.worktree === record.id || inside(p.cwd, record.path))
+  );
 }
 
 /** The worktrees Skiff made, for one skiffd. */
@@ -101,12 +116,33 @@ export class Worktrees {
     return this.#store.get(id);
   }
 
+  /** The worktree whose folder holds `folder` (the deepest when they nest), if any. */
+  at(folder: string): WorktreeRecord | undefined {
+    let best: WorktreeRecord | undefined;
+    for (const record of this.#store.all) {
+      if (inside(folder, record.path) && record.path.length > (best?.path.length ?? -1)) {
+        best = record;
+      }
+    }
+    return best;
+  }
+
   /**
    * Checks a request and makes the worktree: every refusal comes before
    * anything is made. The record is saved first, so a crash never leaves a
-   * worktree without one.
+   * worktree without one. A worktree of that name that Skiff made already is
+   * opened again when no running pane among `panes` holds it (and refused
+   * when one does, or when the request asks for another branch or base).
    */
-  async make(request: WorktreeRequest): Promise<MadeWorktree> {
+  async make(request: WorktreeRequest, panes: readonly PaneFacts[] = []): Promise<MadeWorktree> {
+    const existing = this.#store.named(request.project.name, request.name);
+    if (existing) {
+      reopenCheck(existing, request, panesIn(existing, panes));
+      this.#log(`worktree ${existing.id} (${existing.project}/${existing.name}) opened again`);
+      this.recount(existing.id);
+      const cwd = existing.subdir ? join(existing.path, existing.subdir) : existing.path;
+      return { record: existing, cwd, reopened: true };
+    }
     const plan = await planWorktree(request, (project, name) => this.#store.named(project, name));
     // Checked again with no wait between the check and the record, so two `new`s at once make one.
     const { project, name, path, repo, branch } = plan.record;
@@ -129,7 +165,7 @@ export class Worktrees {
     }
     this.#counts.set(record.id, { branch: record.branch, stat: NO_CHANGES });
     this.#log(`worktree ${record.id} (${record.project}/${record.name}) made at ${record.path}`);
-    return { record, cwd: plan.cwd };
+    return { record, cwd: plan.cwd, reopened: false };
   }
 
   /** Notes the pane a worktree was made for. A failed save only logs: the pane holds the link. */
@@ -141,8 +177,9 @@ export class Worktrees {
     }
   }
 
-  /** Takes away a worktree just made whose pane did not start, with its record. */
+  /** Takes away a worktree just made whose pane did not start, with its record (never a reopened one). */
   async unmake(made: MadeWorktree): Promise<void> {
+    if (made.reopened) return;
     try {
       await unmakeWorktree(made.record);
     } catch (error) {
@@ -164,9 +201,9 @@ export class Worktrees {
         branch: count?.branch ?? record.branch,
         path: record.path,
         ahead: count?.seen?.ahead ?? null,
-        behind: null,
-        merged: null,
-        landed: null,
+        behind: count?.seen?.behind ?? null,
+        merged: count?.seen?.merged ?? null,
+        landed: record.landed ? { ...record.landed } : null,
       },
       diff: count ? { ...count.stat } : null,
     };
@@ -228,7 +265,7 @@ export class Worktrees {
     } catch (error) {
       // No git is the person's to fix, not a missing worktree: say so.
       if (error instanceof SkiffError && error.details.reason === "git_missing") throw error;
-      seen = { missing: (error as Error).message, status: null, ahead: null, changes: null };
+      seen = missingInspection((error as Error).message);
     }
     this.#keep(record, seen);
     return describeAs(record, seen, panes);
@@ -244,7 +281,7 @@ export class Worktrees {
     this.recount(record.id);
     return describeAs(
       record,
-      !missing && seen ? seen : { missing, status: null, ahead: null, changes: null },
+      !missing && seen ? seen : missingInspection(missing),
       panes,
     );
   }
@@ -260,19 +297,41 @@ export class Worktrees {
     return out;
   }
 
+  /** Notes a landing Skiff made of worktree `id`, and counts it again. */
+  async noteLanded(
+    id: string,
+    landed: LandedInfo,
+    panes: readonly PaneFacts[],
+  ): Promise<WorktreeInfo> {
+    const record = this.#store.get(id);
+    if (!record) {
+      throw new SkiffError(`No worktree '${id}'. See 'skiff worktree ls'`, {
+        exit: "NOT_FOUND",
+        details: { worktree: id },
+      });
+    }
+    this.#store.setLanded(id, landed);
+    this.#log(
+      `worktree ${id} (${record.project}/${record.name}) landed on ${landed.into}: ${landed.from}..${landed.to}`,
+    );
+    return await this.describe(this.#store.get(id)!, panes);
+  }
+
   /**
    * Removes a worktree. Refuses (exit `CONFLICT`), unless `force`: work that
    * would be lost (the error says what), and running panes in it (which
-   * `force` ends first through `endPane`). A locked worktree, or a branch
-   * another worktree holds, is refused even with `force`.
+   * `force` ends first through `endPane`; so does `endPanes`, which still
+   * refuses to lose work). A locked worktree, or a branch another worktree
+   * holds, is refused even with `force`. `ref` is `NAME`, `PROJECT/NAME`, or
+   * a record found already.
    */
   async remove(
-    ref: string,
-    options: { force: boolean; deleteBranch: boolean },
+    ref: string | WorktreeRecord,
+    options: { force: boolean; deleteBranch: boolean; endPanes?: boolean },
     panes: readonly PaneFacts[],
     endPane: (id: string) => void,
   ): Promise<RemovedWorktree> {
-    const record = this.#store.find(ref);
+    const record = typeof ref === "string" ? this.#store.find(ref) : ref;
     const label = `${record.project}/${record.name}`;
     const losses = await removalLosses(record, options);
     if (losses.blocked) {
@@ -281,10 +340,8 @@ export class Worktrees {
         details: { reason: "blocked" },
       });
     }
-    const users = panes.filter((p) =>
-      p.status === "running" && (p.worktree === record.id || inside(p.cwd, record.path))
-    );
-    if (!options.force && users.length > 0) {
+    const users = panesIn(record, panes);
+    if (!options.force && !options.endPanes && users.length > 0) {
       const names = users.map((p) => `${p.id} (${p.name})`).join(", ");
       throw new SkiffError(
         `Worktree '${label}' is in use by running pane ${names}: end it first, or use --force, which ends it`,
@@ -300,6 +357,8 @@ export class Worktrees {
       );
     }
     const before = await this.describe(record, panes);
+    // What only the kept branch holds, counted before the folder goes (its HEAD counts no more then).
+    const unique = options.deleteBranch ? 0 : await uniqueCommits(record);
     for (const pane of users) endPane(pane.id);
     let removal;
     try {
@@ -320,7 +379,7 @@ export class Worktrees {
       panes_killed: users.map((p) => p.id),
       discarded: options.force ? losses.lines : [],
       ignored: removal.ignored,
-      unique_commits: 0,
+      unique_commits: unique,
     };
   }
 
@@ -328,6 +387,32 @@ export class Worktrees {
     if (!this.#store.get(record.id)) return;
     this.#store.remove(record.id);
     this.#counts.delete(record.id);
+  }
+
+  /**
+   * The `skiff/*` branches of the repositories of `projects` whose worktree
+   * is gone: checked out nowhere (a record whose folder went counts as gone).
+   */
+  async leftBranches(projects: readonly Project[]): Promise<LeftBranch[]> {
+    return await leftBranches(projects);
+  }
+
+  /**
+   * Deletes the merged ones of {@linkcode leftBranches} (each with a
+   * compare-and-swap on the tip that was read), or with `dryRun` only says
+   * which. A branch that is not merged is never touched.
+   */
+  async pruneBranches(projects: readonly Project[], dryRun: boolean): Promise<LeftBranch[]> {
+    const merged = (await leftBranches(projects)).filter((b) => b.merged);
+    if (dryRun) return merged;
+    const deleted: LeftBranch[] = [];
+    for (const branch of merged) {
+      if (await deleteMergedBranch(branch)) {
+        deleted.push(branch);
+        this.#log(`branch ${branch.branch} of ${branch.repo} deleted: merged into ${branch.base}`);
+      }
+    }
+    return deleted;
   }
 
   /**

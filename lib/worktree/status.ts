@@ -87,8 +87,17 @@ export interface Inspection {
   status: StatusReport | null;
   /** Commits on it that are not on the base. */
   ahead: number | null;
+  /** Commits on the base that are not on it. */
+  behind: number | null;
+  /** Whether its branch is on the base (see `WorktreeInfo.merged`). */
+  merged: boolean | null;
   /** Its changes against the base. */
   changes: Changes | null;
+}
+
+/** An inspection of a worktree that is not there (or that git cannot read). */
+export function missingInspection(missing: string | null): Inspection {
+  return { missing, status: null, ahead: null, behind: null, merged: null, changes: null };
 }
 
 /** The commit the base names now, or the one it named when the worktree was made. */
@@ -103,7 +112,7 @@ export async function baseCommit(
 /** Looks at a worktree. Git's failures become a missing reason, never a throw. */
 export async function inspect(record: WorktreeRecord): Promise<Inspection> {
   const missing = missingReason(record);
-  if (missing) return { missing, status: null, ahead: null, changes: null };
+  if (missing) return missingInspection(missing);
   const options = { cwd: record.path, read: true, timeoutMs: INSPECT_TIMEOUT_MS };
   const status = await runGit(
     ["status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all"],
@@ -111,23 +120,52 @@ export async function inspect(record: WorktreeRecord): Promise<Inspection> {
   );
   if (status.code !== 0) {
     const why = new TextDecoder().decode(status.stdout) || status.stderr;
-    return {
-      missing: `git cannot read it: ${why.trim().split("\n")[0]}`,
-      status: null,
-      ahead: null,
-      changes: null,
-    };
+    return missingInspection(`git cannot read it: ${why.trim().split("\n")[0]}`);
   }
   const report = parseStatus(status.stdout);
   const base = await baseCommit(record, record.path);
-  const ahead = await runGit(["rev-list", "--count", `${base}..HEAD`], options);
+  const { ahead, behind } = await aheadBehind(record.path, base);
   const changes = await changesOf(record, base, report.untracked);
   return {
     missing: null,
     status: report,
-    ahead: ahead.code === 0 ? Number(new TextDecoder().decode(ahead.stdout).trim()) : 0,
+    ahead,
+    behind,
+    merged: isMerged(record, report.head, ahead),
     changes,
   };
+}
+
+/**
+ * Commits on HEAD that `base` lacks (ahead), and on `base` that HEAD lacks
+ * (behind), in one run of git; 0 and 0 when git cannot tell (no commit yet).
+ */
+export async function aheadBehind(
+  cwd: string,
+  base: string,
+  head = "HEAD",
+): Promise<{ ahead: number; behind: number }> {
+  const counted = await runGit(["rev-list", "--left-right", "--count", `${base}...${head}`], {
+    cwd,
+    read: true,
+    timeoutMs: INSPECT_TIMEOUT_MS,
+  });
+  if (counted.code !== 0) return { ahead: 0, behind: 0 };
+  const [behind, ahead] = new TextDecoder().decode(counted.stdout).trim().split(/\s+/).map(Number);
+  return { ahead: ahead || 0, behind: behind || 0 };
+}
+
+/**
+ * Whether a worktree's branch is on its base: the base holds every commit of
+ * it (`ahead` is 0), and it has moved since the worktree was made or Skiff
+ * landed it, so a worktree nobody worked in yet is not called merged.
+ */
+export function isMerged(
+  record: Pick<WorktreeRecord, "base_commit" | "landed">,
+  head: string | null,
+  ahead: number,
+): boolean {
+  return ahead === 0 && head !== null && (head !== record.base_commit || !!record.landed);
 }
 
 /**

@@ -55,6 +55,8 @@ Deno.test({
         );
         assertEquals(await page.locator("#folder-path").textContent(), join(home, "skiff-agent"));
         assertEquals(await page.locator("#folder-problem").count(), 0);
+        const land = page.getByLabel("Landing a worker's branch (skiff land)", { exact: true });
+        assertEquals(await land.inputValue(), "ask");
 
         const file = () => Deno.readTextFile(skiff.configFile);
         const saved = (text: string) =>
@@ -75,6 +77,8 @@ Deno.test({
         await page.getByLabel("Continue its last conversation after a restore", { exact: true })
           .uncheck();
         await saved("continue = false");
+        await land.selectOption("auto");
+        await saved('land = "auto"');
 
         const text = await file();
         for (
@@ -93,6 +97,7 @@ Deno.test({
           name: "First Mate",
           continue: false,
           folder: "~/skiff-agent",
+          land: "auto",
         });
 
         await page.reload();
@@ -105,6 +110,7 @@ Deno.test({
             .isChecked(),
           false,
         );
+        assertEquals(await land.inputValue(), "auto");
         // The sidebar's row takes the new name.
         assertEquals(await page.locator("#agent-row .row-name").textContent(), "First Mate");
 

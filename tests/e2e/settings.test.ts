@@ -21,8 +21,9 @@ Deno.test("settings: defaults filled in, and whether the folder can be used", as
       name: "Skipper",
       continue: true,
       folder: "~/skiff-agent",
+      land: "ask",
     });
-    assertEquals(report.defaults, ["enabled", "agent", "name", "continue", "folder"]);
+    assertEquals(report.defaults, ["enabled", "agent", "name", "continue", "folder", "land"]);
     assertEquals(report.folder, {
       path: join(skiff.env.HOME, "skiff-agent"),
       kind: "new",
@@ -69,15 +70,17 @@ Deno.test("settings set: writes one key and keeps the file; a bad value changes 
     await skiff.ok(["settings", "set", "continue", "false"]);
     await skiff.ok(["settings", "set", "agent", "claude"]);
     await skiff.ok(["settings", "set", "folder", "~/.skiff-agent"]);
+    assertEquals(await skiff.ok(["settings", "set", "land", "auto"]), "land = auto\n");
     assertEquals(
       await Deno.readTextFile(skiff.configFile),
       original.replace(
         'agent = "codex"',
-        'agent = "claude"\nenabled = true\nname = "Ship Mate"\ncontinue = false\nfolder = "~/.skiff-agent"',
+        'agent = "claude"\nenabled = true\nname = "Ship Mate"\ncontinue = false\nfolder = "~/.skiff-agent"\nland = "auto"',
       ),
     );
     const report = await skiff.json<SettingsReport>(["settings"]);
     assertEquals(report.defaults, []);
+    assertEquals(report.settings.land, "auto");
     assertEquals(report.folder.path, join(skiff.env.HOME, ".skiff-agent"));
 
     const saved = await Deno.readTextFile(skiff.configFile);
@@ -90,9 +93,10 @@ Deno.test("settings set: writes one key and keeps the file; a bad value changes 
       [["folder", "relative/dir"], /'relative\/dir' must be an absolute path or start with ~\//],
       [["folder", "/"], /cannot use \/: it is the root folder/],
       [["folder", web], /it is project 'web'/],
+      [["land", "always"], /Bad value for 'land': use ask .* or auto .*, not 'always'/],
       [
         ["colour", "blue"],
-        /Bad value 'colour' for KEY: use enabled, agent, name, continue or folder/,
+        /Bad value 'colour' for KEY: use enabled, agent, name, continue, folder or land/,
       ],
     ];
     for (const [args, why] of bad) {

@@ -100,10 +100,13 @@ Deno.test("worktree ls: dirty, ahead and diff figures match git's own", async ()
     assertEquals(tree.ahead, 2);
     assertEquals(tree.diff, gitsOwnStat(path, "main"));
     assertEquals(tree.diff, { files: 5, added: 8, removed: 2 });
+    // Behind: the base's commit the worktree lacks, as git counts it.
+    assertEquals(tree.behind, Number(git(path, "rev-list", "--count", "HEAD..main")));
+    assertEquals([tree.behind, tree.merged], [1, false]);
     const text = await skiff.ok(["worktree", "ls"]);
     assertMatch(
       text,
-      /demo\/calc\s+skiff\/calc\s+main\s+p1 \(calc\)\s+dirty\s+2\s+5 files \+8 -2/,
+      /demo\/calc\s+skiff\/calc\s+main\s+p1 \(calc\)\s+dirty\s+2\s+1\s+5 files \+8 -2/,
     );
   });
 });
@@ -162,7 +165,7 @@ Deno.test("diff: the patch, --stat and --json of a pane's worktree against its b
     for (
       const [ref, line] of [["plain", /Pane 'plain' has no worktree/], [
         "nope",
-        /No pane 'nope'/,
+        /No pane or worktree 'nope'/,
       ]] as const
     ) {
       const result = await skiff.run(["diff", ref]);

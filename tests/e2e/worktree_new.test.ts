@@ -155,7 +155,11 @@ Deno.test("new --worktree refusals: one line, their exit code, no pane, no workt
         2,
         /Project 'plain' \(.*\) is not in a Git repository/,
       ],
-      [["--project", "demo", "--worktree", "taken"], 5, /has a worktree named 'taken' already/],
+      [
+        ["--project", "demo", "--worktree", "taken"],
+        5,
+        /Worktree 'demo\/taken' is held by running pane p\d+ \(taken\)/,
+      ],
       [
         ["--project", "demo", "--worktree", "has-branch"],
         5,

@@ -12,7 +12,12 @@ import { AGENT_METHODS } from "./agent_methods.ts";
 import { ENSURE_METHODS } from "./ensure_methods.ts";
 import { WATCH_METHODS } from "./watch_methods.ts";
 import { WORKSPACE_METHODS } from "./workspace_methods.ts";
-import { newPaneInWorktree, WORKTREE_METHODS, worktreeParams } from "./worktree_methods.ts";
+import {
+  newPaneInWorktree,
+  WORKTREE_METHODS,
+  worktreeAtCwd,
+  worktreeParams,
+} from "./worktree_methods.ts";
 import type { ServiceMethodName } from "../../protocol/app.ts";
 import type { MethodName } from "../../protocol/methods.ts";
 import type { MethodTable } from "./method_types.ts";
@@ -64,9 +69,16 @@ export const METHODS: MethodTable<Exclude<MethodName, "hello" | ServiceMethodNam
     if (projectAtFolder !== undefined && request.project === undefined && !request.session) {
       request.project = projectAt(ctx.workspace.config, projectAtFolder)?.name;
     }
-    const pane = worktree
-      ? await newPaneInWorktree(ctx, request, worktree)
-      : await ctx.workspace.newPane(request);
+    if (worktree) {
+      const made = await newPaneInWorktree(ctx, request, worktree);
+      const info = ctx.workspace.info(made.pane);
+      return made.reopened ? { ...info, worktree_reopened: true } : info;
+    }
+    // A pane started by hand in a worktree's folder is that worktree's, when no other pane holds it.
+    const pane = await ctx.workspace.newPane({
+      ...request,
+      worktree: worktreeAtCwd(ctx, request.cwd),
+    });
     return ctx.workspace.info(pane);
   },
 

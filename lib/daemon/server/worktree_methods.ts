@@ -7,13 +7,32 @@
  */
 
 import { SkiffError } from "../../errors.ts";
-import type { NewWorktreeParams, WorktreeMethods } from "../../protocol/worktrees.ts";
-import { type PaneFacts, projectNamed, type Worktrees } from "../../worktree/mod.ts";
+import type {
+  LandedInfo,
+  NewWorktreeParams,
+  WorktreeMethods,
+  WorktreeTarget,
+} from "../../protocol/worktrees.ts";
+import {
+  type PaneFacts,
+  panesIn,
+  projectNamed,
+  type WorktreeRecord,
+  type Worktrees,
+} from "../../worktree/mod.ts";
 import type { EventBus } from "../records/mod.ts";
 import type { LiveWorkspace } from "../workspace/mod.ts";
 import { checkNewPane, type NewPaneRequest, type Pane } from "../panes/mod.ts";
 import type { MethodContext, MethodTable } from "./method_types.ts";
 import { flag, maybeString, needString, type Params } from "./params.ts";
+
+/** A pane started in a worktree: the pane, and whether the worktree existed already. */
+export interface PaneInWorktree {
+  /** The pane. */
+  pane: Pane;
+  /** True when it was opened in a worktree that existed (nothing was made). */
+  reopened: boolean;
+}
 
 /** Reads the optional `worktree` of `pane.new`. */
 export function worktreeParams(params: Params): NewWorktreeParams | undefined {
@@ -33,15 +52,16 @@ export function worktreeParams(params: Params): NewWorktreeParams | undefined {
 }
 
 /**
- * Starts a pane in a new worktree of its project. Every check of the pane
- * and of the worktree comes first; a pane that then cannot start takes its
- * worktree away with it, so a refusal leaves neither behind.
+ * Starts a pane in a new worktree of its project, or in the worktree of that
+ * name Skiff made already when no running pane holds it. Every check of the
+ * pane and of the worktree comes first; a pane that then cannot start takes
+ * a worktree it made away with it, so a refusal leaves neither behind.
  */
 export async function newPaneInWorktree(
   ctx: MethodContext,
   request: NewPaneRequest,
   worktree: NewWorktreeParams,
-): Promise<Pane> {
+): Promise<PaneInWorktree> {
   if (request.project === undefined) {
     throw new SkiffError("A worktree needs a project: add --project P", { exit: "USAGE" });
   }
@@ -52,7 +72,7 @@ export async function newPaneInWorktree(
   }
   checkNewPane(ctx.workspace.records, request, ctx.workspace.config);
   const project = projectNamed(ctx.workspace.config.projects, request.project);
-  const made = await ctx.worktrees.make({ project, ...worktree });
+  const made = await ctx.worktrees.make({ project, ...worktree }, paneFacts(ctx.workspace));
   let pane: Pane;
   try {
     pane = await ctx.workspace.newPane({
@@ -66,7 +86,124 @@ export async function newPaneInWorktree(
     throw error;
   }
   ctx.worktrees.madeFor(made.record, pane.id);
-  return pane;
+  return { pane, reopened: made.reopened };
+}
+
+/**
+ * The worktree a new pane without `--worktree` starts in: the one Skiff
+ * made whose folder holds its `cwd`, when no running pane holds it, so a
+ * pane started there by hand is linked to it (and `diff` and `land` find it).
+ */
+export function worktreeAtCwd(ctx: MethodContext, cwd: string | undefined): string | undefined {
+  if (cwd === undefined) return undefined;
+  const record = ctx.worktrees.at(cwd);
+  if (!record || panesIn(record, paneFacts(ctx.workspace)).length > 0) return undefined;
+  return record.id;
+}
+
+/** What `as` asks `worktree.get` to find. */
+function targetKind(params: Params): "pane" | "worktree" | "either" {
+  const as = maybeString(params, "as") ?? "either";
+  if (as !== "pane" && as !== "worktree" && as !== "either") {
+    throw new SkiffError("Bad request: 'as' must be pane, worktree or either", { exit: "USAGE" });
+  }
+  return as;
+}
+
+/** The worktree of `pane`: the one it was made or opened with, else the one its folder is in. */
+function worktreeOfPane(ctx: MethodContext, pane: Pane): WorktreeRecord | undefined {
+  return ctx.worktrees.get(pane.saved.worktree) ?? ctx.worktrees.at(pane.saved.cwd);
+}
+
+/**
+ * Finds a worktree and the pane that holds it, by a pane (`as: pane`), by
+ * its name (`as: worktree`), or either, a pane first: a name no pane has
+ * finds the worktree, so a worktree whose pane is gone is still reached.
+ */
+export function findTarget(
+  ctx: MethodContext,
+  ref: string,
+  as: "pane" | "worktree" | "either",
+): { pane: Pane | null; record: WorktreeRecord } {
+  if (as !== "worktree") {
+    ctx.workspace.refreshCwds();
+    let pane: Pane | null = null;
+    try {
+      pane = ctx.workspace.resolvePane(ref);
+    } catch (error) {
+      if (as === "pane" || !(error instanceof SkiffError) || error.exit !== "NOT_FOUND") {
+        throw error;
+      }
+    }
+    if (pane) {
+      const record = worktreeOfPane(ctx, pane);
+      if (record) return { pane, record };
+      if (as === "pane" || !ctx.worktrees.records.some((r) => r.name === ref)) {
+        throw new SkiffError(
+          `Pane '${pane.name}' has no worktree: start one with 'skiff new --project P --worktree NAME'`,
+          { exit: "NOT_FOUND", details: { pane: pane.id, reason: "no_worktree" } },
+        );
+      }
+    }
+  }
+  let record: WorktreeRecord;
+  try {
+    record = ctx.worktrees.find(ref);
+  } catch (error) {
+    if (as === "either" && error instanceof SkiffError && error.exit === "NOT_FOUND") {
+      throw new SkiffError(`No pane or worktree '${ref}'. See 'skiff ls' and 'skiff worktree ls'`, {
+        exit: "NOT_FOUND",
+        details: { pane: ref, worktree: ref },
+      });
+    }
+    throw error;
+  }
+  const holders = panesIn(record, paneFacts(ctx.workspace));
+  const holder = holders.find((p) => p.worktree === record.id) ?? holders[0];
+  return { pane: holder ? ctx.workspace.resolvePane(holder.id) : null, record };
+}
+
+/** A worktree by its name, or (when no worktree has that name) by a pane in it. */
+function worktreeOrPane(ctx: MethodContext, ref: string): WorktreeRecord {
+  try {
+    return ctx.worktrees.find(ref);
+  } catch (error) {
+    if (!(error instanceof SkiffError) || error.exit !== "NOT_FOUND") throw error;
+    try {
+      return findTarget(ctx, ref, "pane").record;
+    } catch {
+      throw error;
+    }
+  }
+}
+
+/** Reads the `landed` of `worktree.landed`. */
+function landedParams(params: Params): LandedInfo {
+  const value = params.landed;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new SkiffError("Bad request: 'landed' must be {at, into, from, to, strategy, commits}", {
+      exit: "USAGE",
+    });
+  }
+  const fields = value as Params;
+  const strategy = needString(fields, "strategy");
+  if (strategy !== "rebase" && strategy !== "merge" && strategy !== "squash") {
+    throw new SkiffError("Bad request: 'strategy' must be rebase, merge or squash", {
+      exit: "USAGE",
+    });
+  }
+  const commits = fields.commits;
+  if (typeof commits !== "number" || !Number.isInteger(commits) || commits < 0) {
+    throw new SkiffError("Bad request: 'commits' must be a whole number", { exit: "USAGE" });
+  }
+  return {
+    at: needString(fields, "at"),
+    into: needString(fields, "into"),
+    from: needString(fields, "from"),
+    to: needString(fields, "to"),
+    strategy,
+    commits,
+  };
 }
 
 /** The panes as the worktrees need to know them, with their folders read again. */
@@ -81,11 +218,6 @@ function paneFacts(workspace: LiveWorkspace): PaneFacts[] {
   }));
 }
 
-/** A method of the landing's contract that the next commits fill in. */
-function notYet(method: string): never {
-  throw new SkiffError(`${method} is not implemented yet`, { exit: "ERROR" });
-}
-
 /** The worktree methods by name. */
 export const WORKTREE_METHODS: MethodTable<keyof WorktreeMethods> = {
   "worktree.list": async (params, ctx) => {
@@ -96,20 +228,53 @@ export const WORKTREE_METHODS: MethodTable<keyof WorktreeMethods> = {
 
   "worktree.remove": (params, ctx) =>
     ctx.worktrees.remove(
-      needString(params, "worktree"),
-      { force: flag(params, "force"), deleteBranch: flag(params, "delete_branch") },
+      worktreeOrPane(ctx, needString(params, "worktree")),
+      {
+        force: flag(params, "force"),
+        deleteBranch: flag(params, "delete_branch"),
+        endPanes: flag(params, "end_panes"),
+      },
       paneFacts(ctx.workspace),
       (id) => ctx.workspace.kill(ctx.workspace.resolvePane(id)),
     ),
 
   "worktree.prune": async (params, ctx) => {
     const dryRun = flag(params, "dry_run");
-    return { pruned: await ctx.worktrees.prune(paneFacts(ctx.workspace), dryRun), dry_run: dryRun };
+    const pruned = await ctx.worktrees.prune(paneFacts(ctx.workspace), dryRun);
+    if (!flag(params, "branches")) return { pruned, dry_run: dryRun };
+    const projects = ctx.workspace.config.projects;
+    return {
+      pruned,
+      dry_run: dryRun,
+      branches_deleted: await ctx.worktrees.pruneBranches(projects, dryRun),
+    };
   },
 
-  "worktree.get": () => notYet("worktree.get"),
-  "worktree.landed": () => notYet("worktree.landed"),
-  "worktree.branches": () => notYet("worktree.branches"),
+  "worktree.get": (params, ctx): WorktreeTarget => {
+    const { pane, record } = findTarget(ctx, needString(params, "ref"), targetKind(params));
+    const worktree = ctx.worktrees.brief(record, paneFacts(ctx.workspace));
+    const info = pane ? ctx.workspace.info(pane) : null;
+    return {
+      pane: info ? { id: info.id, name: info.name, status: info.status, state: info.state } : null,
+      worktree,
+    };
+  },
+
+  "worktree.landed": async (params, ctx) => ({
+    worktree: await ctx.worktrees.noteLanded(
+      needString(params, "worktree"),
+      landedParams(params),
+      paneFacts(ctx.workspace),
+    ),
+  }),
+
+  "worktree.branches": async (params, ctx) => {
+    const project = maybeString(params, "project");
+    const projects = ctx.workspace.config.projects;
+    if (project !== undefined) projectNamed(projects, project);
+    const chosen = project === undefined ? projects : projects.filter((p) => p.name === project);
+    return { branches: await ctx.worktrees.leftBranches(chosen) };
+  },
 
   "pane.worktree": (params, ctx) => {
     const pane = ctx.workspace.resolvePane(needString(params, "pane"));

@@ -35,6 +35,7 @@ Deno.test("parseConfig: defaults for an empty file", () => {
       folder: join(homeDir(), "skiff-agent"),
       folderSetting: "~/skiff-agent",
       continueOnRestore: true,
+      land: "ask",
     },
     attach: { detach: { name: "C-\\", ctrl: "\\" }, history: { name: "C-]", ctrl: "]" } },
     document: {},
@@ -162,7 +163,17 @@ Deno.test("parseConfig: skiff_agent settings", () => {
     folder: "/agents/mate",
     folderSetting: "/agents/mate/",
     continueOnRestore: false,
+    land: "ask",
   });
+  assertEquals(parseConfig('[skiff_agent]\nland = "auto"', FILE).skiffAgent.land, "auto");
+  assertEquals(
+    usage(() => parseConfig('[skiff_agent]\nland = "always"', FILE)),
+    `${FILE}:2:1: 'skiff_agent.land' must be "ask" or "auto"`,
+  );
+  assertEquals(
+    usage(() => parseConfig("[skiff_agent]\nland = true", FILE)),
+    `${FILE}:2:1: 'skiff_agent.land' must be "ask" or "auto"`,
+  );
   assertEquals(
     parseConfig('[skiff_agent]\nfolder = "~/a"', FILE).skiffAgent.folder,
     join(homeDir(), "a"),
@@ -413,4 +424,22 @@ Deno.test("parseConfig: a project's worktrees folder, relative to its root, ~ or
     parseConfig('[projects.api]\nroot = "/code/api"\nworktrees = 3', FILE)
   );
   assertMatch(error.message, /'projects\.api\.worktrees' must be a folder path/);
+});
+
+Deno.test("parseConfig: a project's check is a shell command; anything else names its place", () => {
+  const config = parseConfig(
+    '[projects.api]\nroot = "/code/api"\ncheck = "deno task test && deno lint"\n[projects.web]\nroot = "/w"',
+    FILE,
+  );
+  assertEquals(config.projects.map((p) => p.check), ["deno task test && deno lint", undefined]);
+  for (const bad of ['check = ""', 'check = "   "', "check = 3", 'check = ["make", "test"]']) {
+    assertEquals(
+      usage(() => parseConfig(`[projects.api]\nroot = "/code/api"\n${bad}`, FILE)),
+      `${FILE}:3:1: 'projects.api.check' must be a shell command, such as "deno task test"`,
+    );
+  }
+  assertMatch(
+    usage(() => parseConfig('[projects.api]\nroot = "/code/api"\nchecks = "x"', FILE)),
+    /:3:1: unknown key 'checks' in \[projects\.api\]; did you mean 'check'\?$/,
+  );
 });

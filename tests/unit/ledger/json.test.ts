@@ -22,6 +22,8 @@ const KEYS = [
   "sent_at",
   "done_at",
   "note",
+  "worktree",
+  "landed",
 ];
 
 Deno.test("toJson: one stable shape, keys in order; plans carry tasks", async () => {
@@ -55,6 +57,8 @@ Deno.test("toJson: one stable shape, keys in order; plans carry tasks", async ()
       sent_at: null,
       done_at: null,
       note: null,
+      worktree: null,
+      landed: null,
       tasks: undefined,
     },
   );

@@ -54,6 +54,18 @@ function fill(ledger: Ledger): void {
   ledger.add({ task: "pending on gpu1:p1", pane: far1 });
   ledger.add({ task: "sent on gpu2:p2", pane: far2, state: "sent" });
   ledger.add({ task: "done on gpu2:p2", pane: far2, state: "done" });
+  // Tasks whose work `skiff land` landed: one under a plan, one sent on a worktree by itself.
+  const landedPlan = ledger.add({ task: "plan whose task landed" });
+  const onTree = ledger.add({ task: "landed under a plan", pane: p1, parent: landedPlan.uid });
+  ledger.claimForSend(onTree.uid);
+  ledger.finishSend(onTree.uid, "sent", { generation: 1000, branch: "skiff/a", worktree: "w1" });
+  const alone = ledger.add({ task: "landed alone", pane: p4 });
+  ledger.claimForSend(alone.uid);
+  ledger.finishSend(alone.uid, "sent", { generation: 4000, branch: "skiff/a", worktree: "w1" });
+  ledger.markLanded(
+    { host: null, worktree: "w1", branch: "skiff/a", panes: ["p1"] },
+    { into: "main", from: "a".repeat(40), to: "b".repeat(40) },
+  );
   // Rows the CLI never makes but a hand-edited file may hold.
   const orphan = ledger.add({ task: "task whose plan went", pane: p2 });
   const child = ledger.add({ task: "task under a task", pane: p1 });
@@ -99,6 +111,7 @@ const STATES: ShownState[] = [
   "interrupted",
   "gone",
   "unreachable",
+  "landed",
 ];
 
 function filters(ledger: Ledger): [string, ListFilter][] {
@@ -110,6 +123,7 @@ function filters(ledger: Ledger): [string, ListFilter][] {
     ["all", { all: true }],
     ...STATES.map((s): [string, ListFilter] => [`state ${s}`, { state: s }]),
     ["states sent,gone", { state: ["sent", "gone"] }],
+    ["states done,landed", { state: ["done", "landed"] }],
     ["pane p1", { pane: "p1" }],
     ["pane by name", { pane: "api" }],
     ["pane with all", { pane: "p4", all: true }],

@@ -223,7 +223,8 @@ Deno.test("a version 2 ledger becomes the current version: every row and field k
     const out: unknown[] = [];
     raw(path, (db) => {
       for (const row of db.prepare("SELECT * FROM tasks ORDER BY id").all()) {
-        const { branch: _, host: __, ...rest } = row as Record<string, unknown>;
+        const rest = { ...row as Record<string, unknown> };
+        for (const column of ["branch", "host", ...V5_ADDED]) delete rest[column];
         out.push(rest);
       }
     });
@@ -250,7 +251,10 @@ Deno.test("a version 2 ledger becomes the current version: every row and field k
   again.close();
 });
 
-Deno.test("a version 3 ledger becomes version 4: every row and field kept, host empty", async () => {
+/** The columns version 5 adds, empty in every row a migration keeps. */
+const V5_ADDED = ["worktree", "landed_into", "landed_from", "landed_to", "landed_at"];
+
+Deno.test("a version 3 ledger becomes the current version: every row and field kept, host empty", async () => {
   await using dir = await tempDir();
   const path = join(dir.path, "ledger.db");
   raw(path, (db) =>
@@ -269,13 +273,51 @@ Deno.test("a version 3 ledger becomes version 4: every row and field kept, host 
   };
   const before = rowsOf([]);
   using ledger = open(dir.path);
-  assertEquals(ledger.migrated, { from: 3, to: 4, rows: 3 });
-  assertEquals(rowsOf(["host"]), before, "every row keeps every field");
+  assertEquals(ledger.migrated, { from: 3, to: LEDGER_VERSION, rows: 3 });
+  assertEquals(rowsOf(["host", ...V5_ADDED]), before, "every row keeps every field");
   assertEquals([ledger.get("2").branch, ledger.get("2").host], ["skiff/fix", null]);
   const remote = ledger.add({ task: "far", pane: { id: "p1", host: "gpu1" } });
   assertEquals([remote.pane, remote.host], ["p1", "gpu1"]);
   raw(path, (db) => {
-    assertEquals(db.prepare("PRAGMA user_version").get()!.user_version, 4);
+    assertEquals(db.prepare("PRAGMA user_version").get()!.user_version, LEDGER_VERSION);
     assertEquals(db.prepare("SELECT host FROM tasks WHERE id = ?").get(remote.id)!.host, "gpu1");
   });
+});
+
+Deno.test("a version 4 ledger becomes version 5 in one transaction: every row kept, worktree and landing empty", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, "ledger.db");
+  raw(path, (db) =>
+    db.exec(`${V2}
+ALTER TABLE tasks ADD COLUMN branch TEXT; ALTER TABLE tasks ADD COLUMN host TEXT;
+    UPDATE tasks SET branch = 'skiff/fix' WHERE id = 2; PRAGMA user_version = 4;`));
+  const rowsOf = (drop: string[]) => {
+    const out: unknown[] = [];
+    raw(path, (db) => {
+      for (const row of db.prepare("SELECT * FROM tasks ORDER BY id").all()) {
+        const rest = { ...row as Record<string, unknown> };
+        for (const column of drop) delete rest[column];
+        out.push(rest);
+      }
+    });
+    return out;
+  };
+  const before = rowsOf([]);
+  using ledger = open(dir.path);
+  assertEquals(ledger.migrated, { from: 4, to: 5, rows: 3 });
+  assertEquals(rowsOf(V5_ADDED), before, "every row keeps every field");
+  const step = ledger.get("2");
+  assertEquals([step.branch, step.worktree, step.landed], ["skiff/fix", null, null]);
+  assertEquals(ledger.get("aaaaaaa5").state, "done");
+  raw(path, (db) => {
+    assertEquals(db.prepare("PRAGMA user_version").get()!.user_version, 5);
+    const columns = db.prepare("PRAGMA table_info(tasks)").all().map((c) => String(c.name));
+    for (const column of V5_ADDED) assert(columns.includes(column), column);
+  });
+  // An older row of a pane and branch is found by them, since its send kept no worktree id.
+  assertEquals(
+    ledger.tasksOn({ host: null, worktree: "w1", branch: "skiff/fix", panes: ["p3"] }).length,
+    0,
+    "a blocked task never went to an agent, so it did not land",
+  );
 });

@@ -25,6 +25,8 @@ function row(uid: string, fields: Partial<TaskJson>): TaskJson {
     sent_at: null,
     done_at: null,
     note: null,
+    worktree: null,
+    landed: null,
     ...fields,
   };
 }

@@ -67,6 +67,8 @@ function row(id: number, fields: Partial<TaskRow>): TaskRow {
     sentAt: `2026-01-01T00:00:0${id}Z`,
     doneAt: null,
     note: null,
+    worktree: null,
+    landed: null,
     ...fields,
   };
 }
