@@ -15,6 +15,7 @@ import type { MethodName, ParamsOf, ResultOf } from "../protocol/methods.ts";
 import type { PaneInfo } from "../protocol/panes.ts";
 import type { AskedListing } from "../overview/listing.ts";
 import type { ListedPane } from "../protocol/workspace.ts";
+import type { LandResult } from "../protocol/land.ts";
 import { type DashActions, type DashState, initialState, selectFirstPane } from "./model/mod.ts";
 import {
   followSignals,
@@ -63,6 +64,8 @@ export class Dashboard implements DashActions {
   readonly #clock: FrameClock;
   #deferred: Promise<LaterParts> | undefined;
   #attached = false;
+  /** A landing under way (`L`): the end stops it and waits until it has put everything back. */
+  #landing: { stop: AbortController; settled: Promise<void> } | undefined;
   /** The pager has the terminal: Ctrl+C there is the pager's, not a reason to end. */
   #paging = false;
   #ended = false;
@@ -147,7 +150,11 @@ export class Dashboard implements DashActions {
       // Keys are read from the start (what they do loads at the first one); the events follower
       // starts once the first frame is drawn, or the first listing failed.
       this.#readKeys();
-      return await this.finished;
+      const outcome = await this.finished;
+      // A landing that was under way is stopped, and puts everything back before the end.
+      this.#landing?.stop.abort();
+      await this.#landing?.settled;
+      return outcome;
     } finally {
       release();
       this.close();
@@ -299,6 +306,40 @@ export class Dashboard implements DashActions {
       }, +${summary.added} −${summary.removed}`,
       tone: "info",
     };
+  }
+
+  /**
+   * Lands `pane`'s worktree with `landWorktree`, as `skiff land PANE` does
+   * (loaded when first asked for). A landing (not a dry run) is stopped by the
+   * dashboard's end, and the end waits until it has put everything back.
+   */
+  async land(
+    pane: string,
+    options: { dryRun: boolean; progress?: (line: string) => void },
+  ): Promise<LandResult> {
+    const { landWorktree } = await importLater<typeof import("../land/mod.ts")>(
+      "lib/land/mod.ts",
+    );
+    const client = await this.#skiffd.client();
+    if (options.dryRun) return await landWorktree(pane, { as: "pane", dryRun: true, client });
+    const stop = new AbortController();
+    const landing = landWorktree(pane, {
+      as: "pane",
+      client,
+      onProgress: options.progress,
+      signal: stop.signal,
+    });
+    this.#landing = { stop, settled: landing.then(() => {}, () => {}) };
+    try {
+      return await landing;
+    } finally {
+      this.#landing = undefined;
+    }
+  }
+
+  /** Draws a frame soon: something shown changed outside a key's handling. */
+  redraw(): void {
+    this.#drawSoon();
   }
 
   /** Opens the Skiff agent, as `skiff skipper` does. */

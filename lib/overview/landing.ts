@@ -19,12 +19,6 @@ function commits(n: number): string {
   return `${n} commit${n === 1 ? "" : "s"}`;
 }
 
-/** A range `A..B` with short commits. */
-function shortRange(range: string): string {
-  const [from, to] = range.split("..");
-  return to === undefined ? range : `${short(from)}..${short(to)}`;
-}
-
 /**
  * Whether a dry run found anything to land: false when the branch holds no
  * commit the base lacks (and no changes), so there is nothing to ask.
@@ -33,43 +27,48 @@ export function hasWorkToLand(dry: LandResult): boolean {
   return dry.outcome !== "up_to_date" && dry.commits.length > 0;
 }
 
-/** What a dry run with nothing to land says: `Nothing to land: skiff/x has no commits main lacks`. */
+/** What a dry run with nothing to land says, as `skiff land` does. */
 export function nothingToLand(dry: LandResult): string {
-  return `Nothing to land: ${dry.worktree.branch} has no commits that ${dry.base.name} lacks`;
+  return `Nothing to land: ${dry.base.name} has everything on ${dry.worktree.branch}`;
 }
 
 /**
  * The confirmation a dry run leads to, naming the branch, the base and the
- * commit count: `Land skiff/x onto main: 2 commits by rebase, then the check 'deno task check'?`
+ * commit count: `Land 2 commits of skiff/x onto main (rebase), after the check 'deno task check'?`
  */
 export function landQuestion(dry: LandResult): string {
   const check = dry.check ? `, after the check '${dry.check.command}'` : "";
   const base = dry.base.where === "checkout" && dry.base.checkout
     ? `${dry.base.name} (checked out in ${dry.base.checkout})`
     : dry.base.name;
-  return `Land ${dry.worktree.branch} onto ${base}: ${
+  return `Land ${
     commits(dry.commits.length)
-  } by ${dry.strategy}${check}?`;
+  } of ${dry.worktree.branch} onto ${base} (${dry.strategy})${check}?`;
 }
 
-/** What a landing did, in one line: `Landed skiff/x on main: 2 commits, 1a2b3c4..5d6e7f8`. */
+/**
+ * What a landing did, in one line, in the words `skiff land` prints
+ * (`landedLine` of `lib/land`, which a unit test holds this to):
+ * `Landed 2 commits of skiff/x on main (rebase): 1a2b3c4d5e6f..7a8b9c0d1e2f`,
+ * and any warning after it.
+ */
 export function landOutcome(result: LandResult): string {
-  const warnings = result.warnings.length > 0 ? ` (${result.warnings.join("; ")})` : "";
+  const count = commits(result.commits.length);
+  const branch = result.worktree.branch;
+  const warnings = result.warnings.length > 0 ? ` · ${result.warnings.join("; ")}` : "";
   switch (result.outcome) {
-    case "landed":
-      return `Landed ${result.worktree.branch} on ${result.base.name}: ${
-        commits(result.commits.length)
-      }${result.range ? `, ${shortRange(result.range)}` : ""}${warnings}`;
     case "up_to_date":
       return nothingToLand(result) + warnings;
-    case "pushed":
-      return `Pushed ${result.worktree.branch} to ${
-        result.push?.remote ?? "the remote"
-      }${warnings}`;
-    case "pr":
-      return `Opened ${result.pr?.url ?? "a pull request"}${warnings}`;
     case "dry_run":
-      return landQuestion(result);
+      return `Would land ${count} of ${branch} on ${result.base.name} (${result.strategy})${warnings}`;
+    case "pushed":
+      return `Pushed ${branch} (${count}) to ${result.push?.remote}${warnings}`;
+    case "pr":
+      return `Opened ${result.pr?.url} for ${branch} (${count})${warnings}`;
+    default:
+      return `Landed ${count} of ${branch} on ${result.base.name} (${result.strategy}): ${
+        result.range?.split("..").map((c) => c.slice(0, 12)).join("..")
+      }${warnings}`;
   }
 }
 

@@ -9,8 +9,9 @@
  */
 
 import { join } from "node:path";
-import { assert, assertMatch } from "../helpers/assert.ts";
-import { addProject, commitAll, defaultWorktreePath, makeRepo } from "../helpers/git.ts";
+import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
+import { addProject, commitAll, defaultWorktreePath, git, makeRepo } from "../helpers/git.ts";
+import { commitFiles, landingRepo, shellInWorktree, snapshot } from "../helpers/land.ts";
 import { BASH, MAIN, type SkiffEnv, waitFor, withSkiff } from "../helpers/skiff.ts";
 import { TmuxPane } from "../agents/tmux.ts";
 
@@ -137,6 +138,106 @@ Deno.test("dash d: a pane without a worktree says so on the status row", async (
       await dash.tmux.type("?");
       const help = await dash.screen("worktree diff in the pager");
       assertMatch(help, /d +the pane's worktree diff/);
+    } finally {
+      await dash.tmux.kill();
+    }
+  });
+});
+
+Deno.test("dash L: asks with the branch, the base and the commits; y lands on the base, n changes nothing", async () => {
+  await withSkiff(async (skiff) => {
+    const repo = await landingRepo(skiff);
+    const wt = await shellInWorktree(skiff, "demo", "fix-a");
+    const work = await commitFiles(
+      wt,
+      { "feature.txt": "landed from the dashboard\n" },
+      "Add a feature",
+    );
+    await recount(skiff, "p1");
+    const before = await snapshot(repo);
+    const dash = await openTmuxDash(skiff);
+    try {
+      await dash.select("fix-a");
+      await dash.tmux.type("L");
+      await dash.screen("Land 1 commit of skiff/fix-a onto main (checked out in ");
+      await dash.screen("(rebase)? y/n");
+      // Any key but y keeps everything as it was.
+      await dash.tmux.type("n");
+      await dash.screen("Not landed: skiff/fix-a is as it was");
+      assertEquals(await snapshot(repo), before);
+
+      await dash.tmux.type("L");
+      await dash.screen("(rebase)? y/n");
+      await dash.tmux.type("y");
+      const landed = await dash.screen(
+        /Landed 1 commit of skiff\/fix-a on main \(rebase\): [0-9a-f]{12}\.\.[0-9a-f]{12}/,
+      );
+      // The base holds the worktree's commit, in its checkout too; git says so.
+      assertEquals(git(repo, "rev-parse", "main"), work);
+      assertEquals(git(repo, "log", "-1", "--format=%s", "main"), "Add a feature");
+      assertEquals(
+        await Deno.readTextFile(join(repo, "feature.txt")),
+        "landed from the dashboard\n",
+      );
+      assertEquals(git(repo, "status", "--porcelain"), "");
+      const range = landed.match(/([0-9a-f]{12})\.\.([0-9a-f]{12})/)!;
+      assertEquals(range[2], work.slice(0, 12));
+      // The row says landed once skiffd counted it again.
+      await dash.screen(/fix-a \[skiff\/fix-a\].* landed /);
+      // Nothing new since: L says so, asks nothing and changes nothing.
+      const after = await snapshot(repo);
+      await dash.tmux.type("L");
+      const nothing = await dash.screen("Nothing to land: main has everything on skiff/fix-a");
+      assert(!nothing.includes("y/n"), nothing);
+      assertEquals(await snapshot(repo), after);
+    } finally {
+      await dash.tmux.kill();
+    }
+  });
+});
+
+Deno.test("dash L: a conflict names the files and leaves every ref, the index and the files as they were", async () => {
+  await withSkiff(async (skiff) => {
+    const repo = await landingRepo(skiff);
+    const wt = await shellInWorktree(skiff, "demo", "clash");
+    await commitFiles(wt, { "app.txt": "one\nworktree's two\nthree\n" }, "Edit app.txt here");
+    await commitFiles(repo, { "app.txt": "one\nmain's two\nthree\n" }, "Edit app.txt on main");
+    await recount(skiff, "p1");
+    const before = { repo: await snapshot(repo), wt: await snapshot(wt) };
+    const dash = await openTmuxDash(skiff);
+    try {
+      await dash.select("clash");
+      await dash.tmux.type("L");
+      const line = await dash.screen(
+        /L: Conflict applying [0-9a-f]{7} in app\.txt: nothing changed/,
+      );
+      assert(!line.includes("y/n"), line);
+      assertEquals({ repo: await snapshot(repo), wt: await snapshot(wt) }, before);
+    } finally {
+      await dash.tmux.kill();
+    }
+  });
+});
+
+Deno.test("dash L: a failing check is refused with its last line, and the base stays", async () => {
+  await withSkiff(async (skiff) => {
+    const repo = await landingRepo(skiff);
+    await Deno.writeTextFile(
+      skiff.configFile,
+      (await Deno.readTextFile(skiff.configFile)) +
+        `check = "echo checking; echo 'error: 2 tests failed' >&2; exit 3"\n`,
+    );
+    const wt = await shellInWorktree(skiff, "demo", "red");
+    await commitFiles(wt, { "x.txt": "x\n" }, "Break the tests");
+    const tip = git(repo, "rev-parse", "main");
+    const dash = await openTmuxDash(skiff);
+    try {
+      await dash.select("red");
+      await dash.tmux.type("L");
+      await dash.screen("after the check 'echo checking;");
+      await dash.tmux.type("y");
+      await dash.screen("Check failed (exit 3): error: 2 tests failed: not landed");
+      assertEquals(git(repo, "rev-parse", "main"), tip);
     } finally {
       await dash.tmux.kill();
     }
