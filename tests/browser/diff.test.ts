@@ -2,8 +2,10 @@
  * The app's Diff view in Chromium, against real git worktrees: the pane
  * header's way to it with the listing's counts, every changed file listed
  * with `skiff diff --json`'s own numbers, the lines drawn by diff2html in the
- * page's colours (light and dark), a diff of 2,000 files drawn a batch at a
- * time as it scrolls, and a pane without a worktree told in one line.
+ * page's colours (light and dark), a diff of 2,000 files drawn as it comes
+ * into view, a pane without a worktree told in one line; and the Land
+ * button: its question, a landing checked with git, a conflict that changes
+ * nothing.
  */
 
 import { join } from "node:path";
@@ -16,7 +18,8 @@ import {
   waitOnPage,
   withBrowser,
 } from "../helpers/browser.ts";
-import { addProject, commitAll, defaultWorktreePath, makeRepo } from "../helpers/git.ts";
+import { addProject, commitAll, defaultWorktreePath, git, makeRepo } from "../helpers/git.ts";
+import { commitFiles, landingRepo, shellInWorktree, snapshot } from "../helpers/land.ts";
 import { BASH, type SkiffEnv, withSkiff } from "../helpers/skiff.ts";
 
 /** `skiff diff PANE --json`'s files: path, added and removed. */
@@ -175,6 +178,81 @@ Deno.test({
         console.log(
           `2,000 files: 'skiff diff --json' took ${cliMs} ms; listed ${listed} ms and first files drawn ${shown} ms after the hash changed, a file 1,000 down ${jumped} ms after its click; ${await drawnNow()} drawn, ${nodes} elements in the page`,
         );
+        assertEquals(errors, []);
+        await context.close();
+      });
+    });
+  },
+});
+
+Deno.test({
+  name:
+    "app land: the Land button asks with the dry run's words, lands on the base, or refuses and changes nothing",
+  ...BROWSER_TEST,
+  fn: async () => {
+    await withBrowser(async (browser) => {
+      await withSkiff(async (skiff) => {
+        const repo = await landingRepo(skiff);
+        const wt = await shellInWorktree(skiff, "demo", "fix-a");
+        const work = await commitFiles(
+          wt,
+          { "feature.txt": "landed from the app\n" },
+          "Add a feature",
+        );
+        const clash = await shellInWorktree(skiff, "demo", "clash");
+        await commitFiles(clash, { "README.md": "# the worktree's title\n" }, "Retitle here");
+        await shellInWorktree(skiff, "demo", "quiet");
+        const status = await appStatus(skiff);
+        const { page, context, errors } = await openApp(browser, status, { hash: "diff/p1" });
+        const line = page.locator("#land-line");
+        const say = (pattern: RegExp) =>
+          waitOnPage(
+            `the land bar to say ${pattern}`,
+            () => line.innerText(),
+            (t) => pattern.test(t),
+          );
+        await page.locator("#diff-file-list").waitFor();
+
+        // Cancel changes nothing.
+        const before = await snapshot(repo);
+        await page.locator("#land-button").click();
+        await say(/^Land 1 commit of skiff\/fix-a onto main \(checked out in .*\) \(rebase\)\?$/);
+        await screenshot(page, "app-land-question");
+        await page.locator("#land-cancel").click();
+        await say(/^Not landed: skiff\/fix-a is as it was$/);
+        assertEquals(await snapshot(repo), before);
+
+        // Land lands: the base holds the commit, in its checkout too.
+        await page.locator("#land-button").click();
+        await page.locator("#land-confirm").click();
+        const landed = await say(
+          /^Landed 1 commit of skiff\/fix-a on main \(rebase\): [0-9a-f]{12}\.\.[0-9a-f]{12}$/,
+        );
+        assertEquals(git(repo, "rev-parse", "main"), work);
+        assertEquals(await Deno.readTextFile(join(repo, "feature.txt")), "landed from the app\n");
+        assert(landed.endsWith(work.slice(0, 12)), landed);
+        await page.locator("#diff-empty").waitFor();
+        await screenshot(page, "app-land-landed");
+        // Nothing new: the button says so and asks nothing.
+        await page.locator("#land-button").click();
+        await say(/^Nothing to land: main has everything on skiff\/fix-a$/);
+        assertEquals(await page.locator("#land-confirm").count(), 0);
+
+        // A conflict: its files, and every ref, the index and the files as they were.
+        await commitFiles(repo, { "README.md": "# main's title\n" }, "Retitle on main");
+        const clashBefore = { repo: await snapshot(repo), wt: await snapshot(clash) };
+        await page.evaluate(() => location.hash = "#diff/p2");
+        await page.locator("#diff-file-list").waitFor();
+        await page.locator("#land-button").click();
+        await say(/^Conflict applying [0-9a-f]{7} in README\.md: nothing changed$/);
+        assertEquals(await page.locator("#land-bar.problem").count(), 1);
+        assertEquals({ repo: await snapshot(repo), wt: await snapshot(clash) }, clashBefore);
+
+        // A worktree with nothing in it.
+        await page.evaluate(() => location.hash = "#diff/p3");
+        await page.locator("#diff-empty").waitFor();
+        await page.locator("#land-button").click();
+        await say(/^Nothing to land: main has everything on skiff\/quiet$/);
         assertEquals(errors, []);
         await context.close();
       });
