@@ -380,7 +380,7 @@ connection.onEvent = (event) => {
   }
   if (
     event.event === "turn-end" && screen.kind === "diff" &&
-    (event as { pane?: string }).pane === screen.screen.pane
+    event.pane === screen.screen.pane
   ) {
     // The agent's turn ended: what it changed shows.
     screen.screen.load();
