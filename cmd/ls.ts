@@ -104,7 +104,9 @@ export const command = defineCommand({
             p.id,
             p.name,
             p.project ?? "-",
-            p.worktree?.branch ?? "-",
+            p.worktree
+              ? `${p.worktree.branch}${p.worktree.landed && p.worktree.merged ? " (landed)" : ""}`
+              : "-",
             p.session_name,
             p.agent ?? frontOf(p),
             p.state,

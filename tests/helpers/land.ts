@@ -142,3 +142,31 @@ export function gitCount(dir: string, range: string): number {
 export function subjects(dir: string, ref: string): string[] {
   return git(dir, "log", "--format=%s", ref).split("\n");
 }
+
+/** Sets `check = COMMAND` on project `project` in the test's projects.toml. */
+export async function setCheck(skiff: SkiffEnv, project: string, command: string): Promise<void> {
+  const lines = (await Deno.readTextFile(skiff.configFile)).split("\n");
+  const at = lines.indexOf(`[projects.${project}]`);
+  if (at === -1) throw new Error(`no [projects.${project}] in projects.toml`);
+  let end = lines.findIndex((line, i) => i > at && line.startsWith("["));
+  if (end === -1) end = lines.length;
+  const table = lines.slice(at + 1, end).filter((line) => !line.startsWith("check ="));
+  lines.splice(at + 1, end - at - 1, `check = ${JSON.stringify(command)}`, ...table);
+  await Deno.writeTextFile(skiff.configFile, lines.join("\n"));
+}
+
+/** The JSON error a refused `skiff … --json` printed on stderr, with its exit code. */
+export interface Refusal {
+  /** The exit code. */
+  code: number;
+  /** `error` of the JSON on stderr. */
+  error: Record<string, unknown> & { code: string; exit: number; message: string };
+}
+
+/** Runs `skiff ARGS… --json`, which must fail; returns its exit code and JSON error. */
+export async function refusedJson(skiff: SkiffEnv, args: string[]): Promise<Refusal> {
+  const result = await skiff.run([...args, "--json"]);
+  if (result.code === 0) throw new Error(`skiff ${args.join(" ")} succeeded: ${result.stdout}`);
+  const lines = result.stderr.trim().split("\n");
+  return { code: result.code, error: JSON.parse(lines.at(-1)!).error };
+}
