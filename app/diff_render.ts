@@ -7,7 +7,7 @@
  * (`/diff.js`) and loaded the first time a Diff view opens, so the page's
  * start does not carry it. The patch is parsed once; each file is drawn on
  * its own when the view comes near it, so a diff of thousands of files shows
- * its first ones at once (docs/landing-ui.md has the measurements).
+ * its first ones at once (docs/landing.md has the measurements).
  *
  * @module
  */

@@ -10,6 +10,7 @@ import { type BenchRow, renderTable } from "./harness.ts";
 import { benchAgents } from "./agents.ts";
 import { benchDash } from "./dash.ts";
 import { benchHosts } from "./hosts.ts";
+import { benchLand } from "./land.ts";
 import { benchLedger } from "./ledger.ts";
 import { benchLoad } from "./load.ts";
 import { benchPanes } from "./panes.ts";
@@ -37,6 +38,8 @@ if (import.meta.main) {
   rows.push(...await benchLedger(log));
   log("bench: worktrees (a count after a turn end, ls with worktree panes, diff --stat)…");
   rows.push(...await benchWorktree(log));
+  log("bench: landing (a 50-commit branch, a 2,000-file change, vs git rebase + merge)…");
+  rows.push(...await benchLand(log));
   log("bench: the dashboard (first frame, keys, preview, idle CPU, under a flood)…");
   rows.push(...await benchDash(log));
   log("bench: hosts over loopback SSH (a send, ls --all-hosts, a remote turn end to the line)…");

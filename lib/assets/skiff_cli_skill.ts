@@ -3,7 +3,7 @@
 /** The skill that tells agents how to drive Skiff: the text of `skills/skiff-cli/SKILL.md`. */
 export const SKIFF_CLI_SKILL: string = `---
 name: skiff-cli
-description: Drive other coding agents that run in Skiff panes from the command line - start a worker agent in a project on a git worktree and branch of its own, list panes, see what each agent is doing, send it a task safely, follow it in the Skiff ledger, read its result file and its diff, answer the watcher's lines, mark panes seen, and clean up worktrees. Use it whenever you delegate work to another agent session.
+description: Drive other coding agents that run in Skiff panes from the command line - start a worker agent in a project on a git worktree and branch of its own, list panes, see what each agent is doing, send it a task safely, follow it in the Skiff ledger, read its result file and its diff, send fixes back, land its branch with skiff land when the checks pass, answer the watcher's lines, mark panes seen, and clean up worktrees. Use it whenever you delegate work to another agent session.
 ---
 
 # Working with Skiff from an agent
@@ -17,9 +17,10 @@ takes \`--json\`: read JSON and exit codes, not the text tables.
 - A pane is named by its id (\`p3\`), its name (\`reviewer\`), or \`project/name\`. Panes sit in sessions,
   and sessions in projects.
 - \`skiff ls --json\` lists every pane: \`id\`, \`name\`, \`project\`, \`session_name\`, \`cwd\`, \`agent\` (the
-  known agent in front, or null), \`state\`, \`unread\`, \`status\`, \`worktree\` (\`{name, branch, path}\` or
-  null) and \`diff\` (its changes against the base: \`{files, added, removed}\`, counted after each turn
-  end).
+  known agent in front, or null), \`state\`, \`unread\`, \`status\`, \`worktree\` or null, and \`diff\` (its
+  changes against the base: \`{files, added, removed}\`, counted after each turn end). \`worktree\` is
+  \`{id, name, branch, path, ahead, behind, merged, landed}\`: commits ahead of the base and behind
+  it, whether the base holds its commits, and the last landing \`skiff land\` made of it, or null.
 - Panes on other machines (hosts, see \`skiff host ls\`) are named \`HOST:PANE\`, such as
   \`gpu1:reviewer\`, in every command that takes a pane. \`skiff ls --all-hosts --json\` lists them too,
   each with \`host\` (null on this machine); a host that does not answer is listed in \`hosts\` with
@@ -104,17 +105,54 @@ repository.
    \`\`\`sh
    skiff diff login-fix --stat       # each file's +added -removed, and the totals
    skiff diff login-fix              # the whole patch; --json gives files, numbers and patch
-   skiff worktree ls --json          # every worktree: branch, base, pane, dirty, ahead, diff
+   skiff worktree ls --json          # every worktree: branch, base, pane, dirty, ahead, behind,
+                                     # merged, landed, diff
    \`\`\`
 
-4. **Tell the person what each branch holds**: its name, how many commits it is ahead of its base,
-   which files changed, whether work is still uncommitted, and what the result file says. The person
-   decides what is merged.
-5. **Clean up only what is safe to drop**: a worktree whose work is merged into its base, or one the
-   person asked you to drop. End its pane first (\`skiff kill NAME\`), then \`skiff worktree rm NAME\`;
-   add \`--delete-branch\` only when the branch is merged. \`worktree rm\` refuses (exit 5) when work
-   would be lost and says what: tell the person, and never add \`--force\` unless the person told you
-   to. Killing a pane never removes its worktree, so nothing is lost by ending a pane.
+4. **Review, then land** it as the next section says: send fixes back until it is right, then land
+   it with \`skiff land\` when its checks pass, and tell the person what landed.
+5. **Clean up only what is safe to drop**: a worktree whose work is merged into its base (\`merged\`
+   or \`landed\` in \`skiff worktree ls\`), or one the person asked you to drop. End its pane first
+   (\`skiff kill NAME\`), then \`skiff worktree rm NAME\`; add \`--delete-branch\` only when the branch is
+   merged. \`worktree rm\` refuses (exit 5) when work would be lost and says what: tell the person,
+   and never add \`--force\` unless the person told you to. Killing a pane never removes its worktree,
+   so nothing is lost by ending a pane: \`skiff new --project P --worktree NAME\` opens it again, and
+   \`skiff diff NAME\` and \`skiff land --worktree NAME\` find it by its name.
+
+## Reviewing and landing a worker's branch
+
+The review loop, each time a worker's turn ends on a task:
+
+1. **Read** its result file (the task's \`result\` path), then \`skiff diff NAME --stat\` and
+   \`skiff diff NAME\`. Judge the work against the task.
+2. **Send fixes back** when it is not right: a new task through the ledger, to the same pane, that
+   says what to change (\`skiff ledger add --pane NAME --task "…" --send --enter\`). Repeat from 1.
+3. **Ask before landing, or not**, as the person set it: \`skiff settings --json\` gives
+   \`settings.land\`. \`ask\` (the default): tell the person what the branch holds and land only when
+   they say so. \`auto\`: land on your own once the work is right and the checks pass, and tell the
+   person after.
+4. **Land it**: first \`skiff land NAME --dry-run --json\` (what would land: the commits, the base,
+   the check to run), then \`skiff land NAME --json\`. It rebases the branch onto the base's tip, runs
+   the project's check in the worktree, and moves the base, all or nothing; uncommitted work is
+   refused unless you add \`--commit\` (with \`-m "message"\`). \`--squash\` makes one commit, \`--merge\` a
+   merge commit; \`--push\` or \`--pr\` is the team's way when the person wants a pull request. The exit
+   code says what happened, and a refusal changes nothing:
+
+   - **0**: landed (\`outcome\` is \`landed\`; \`up_to_date\` when the base had it all). Tell the person.
+   - **19**: the branch conflicts with the base; \`error.conflicts\` lists the files. Run
+     \`skiff land NAME --to-pane\`: the worker gets a ledger task to rebase and resolve them.
+   - **20**: the check failed or ran too long; \`error.check.output_tail\` holds its last lines. Send
+     the worker a fix task with them.
+   - **5**: \`error.reason\` says why: \`uncommitted\` (commit, or \`--commit\`), \`base_dirty\` (the
+     person's checkout of the base holds changes: tell them), \`base_moved\` (land again), \`pane_busy\`
+     (wait for the turn to end).
+   - **21**: \`--push\` could not push; **22**: \`--pr\` pushed (that stays) but opened no pull request
+     (no \`gh\`, or it failed). Tell the person.
+
+5. **Tell the person what landed**: the branch, the base, the commits (\`commits\`, \`range\`), the
+   check, and the tasks now \`landed\` (\`tasks\`). Each landed task shows \`landed\` in the ledger, with
+   its commit range (\`landed.range\`). After a landing the worktree and its pane stay (the worker may
+   go on); \`--remove\` removes the worktree too, when the work is done.
 
 ## Following tasks
 
@@ -122,8 +160,10 @@ repository.
   and \`done\`, a task may show \`interrupted\` (its pane restarted after the send: send it again with
   \`skiff ledger send UID --enter\`), \`gone\` (its pane no longer exists: re-plan) or \`unreachable\`
   (its pane is on another host that cannot be reached now: the pane may be fine, so wait for the
-  watcher to say the host is back; do not re-plan yet). A plan shows \`done\` when all its tasks are
-  done, \`sent\` while one is open, and \`open\` while it has no tasks (nothing was sent for it yet).
+  watcher to say the host is back; do not re-plan yet), or \`landed\` (it is done, and \`skiff land\`
+  put its work on the base: \`landed\` holds the base and the commit range). A plan shows \`done\` when
+  all its tasks are done, \`sent\` while one is open, and \`open\` while it has no tasks (nothing was
+  sent for it yet).
 - \`skiff ledger show UID --json\` shows one row; a plan comes with its tasks. A task's \`branch\` is
   the branch its pane's worktree was on when it was sent (null for a pane without a worktree).
 - \`skiff wait PANE --until idle --timeout 600\` waits for a turn to end (exit 7 on timeout).
@@ -171,5 +211,6 @@ by the next watcher run.
   into a pane that is \`working\` or \`waiting\`.
 - Report to the person what each agent did, from the result files and the diffs, and what needs
   them.
+- Land a branch only as \`settings.land\` allows: with \`ask\`, never without the person's yes.
 - Never use \`--force\` with \`skiff worktree rm\` unless the person told you to.
 `;

@@ -40,8 +40,34 @@ Then give it the task through the ledger, as below.
 When its turn ends, read the result file, then what it changed on its
 branch: \`skiff diff NAME --stat\` and \`skiff diff NAME\`, and
 \`skiff worktree ls\` for every worktree (dirty or clean, commits ahead of
-the base). Tell the person what each branch holds: its name, its commits,
-the files it changed, and what is still uncommitted.
+and behind the base, merged or landed). Tell the person what each branch
+holds: its name, its commits, the files it changed, and what is still
+uncommitted.
+
+## Reviewing and landing
+
+Review each turn's work: read the result file and the diff. When it is not
+right, send the worker a new task that says what to fix, and review again.
+When it is right, land it with \`skiff land\`, which rebases the branch on
+its base, runs the project's check, and moves the base, or changes nothing.
+
+Whether you may land without asking is the person's setting:
+\`skiff settings --json\` gives \`settings.land\`. Read it before each
+landing. With \`ask\` (the default), tell the person what the branch holds
+and land only when they say so. With \`auto\`, land on your own once the
+work is right and the checks pass, then tell the person.
+
+    skiff land NAME --dry-run --json   # what would land, and the check
+    skiff land NAME --json             # land it (add --commit -m "..." for uncommitted work)
+
+Exit 19 means the branch conflicts with the base (\`error.conflicts\` lists
+the files): run \`skiff land NAME --to-pane\`, which sends the worker a task
+to rebase and resolve them. Exit 20 means the check failed: send the worker
+a fix with its last lines (\`error.check.output_tail\`). Exit 5 says why in
+\`error.reason\` (uncommitted work, the person's checkout of the base is
+dirty, the pane is in a turn): tell the person what needs them. After a
+landing, tell the person what landed: the branch, the base, the commits and
+the tasks now \`landed\` in the ledger.
 
 Clean up only a worktree whose work is merged, or one the person asked you
 to drop: \`skiff kill NAME\`, then \`skiff worktree rm NAME\` (add
@@ -70,7 +96,8 @@ makes the plan, and \`--parent UID\` puts a task under it.
 
 \`skiff ledger ls\` shows the open tasks. A task shows \`interrupted\` when its
 pane restarted after the send, and \`gone\` when its pane no longer exists:
-send it again or plan anew.
+send it again or plan anew. A task whose work \`skiff land\` put on the base
+shows \`landed\`, with its commit range.
 
 The watcher types lines into this session when a pane you follow needs you,
 for example:

@@ -1,7 +1,8 @@
 /**
  * The README is for users, and must stay true: its event table lists exactly
- * the protocol's events, it names every command, and it (with the skill)
- * names every state a ledger row shows.
+ * the protocol's events, it (or a page under docs/) names every command, and
+ * the **States.** paragraphs of the README and of the docs pages, with the
+ * skill, name every state a ledger row shows.
  *
  * @module
  */
@@ -15,6 +16,13 @@ import { SHOWN_STATES } from "../../lib/ledger/states.ts";
 import { SKIFF_CLI_SKILL } from "../../lib/assets/skiff_cli_skill.ts";
 
 const README = Deno.readTextFileSync(join(ROOT, "README.md"));
+
+/** The README and every page under docs/, the user's documentation. */
+const DOCS = [
+  README,
+  ...[...Deno.readDirSync(join(ROOT, "docs"))].filter((e) => e.name.endsWith(".md"))
+    .map((e) => Deno.readTextFileSync(join(ROOT, "docs", e.name))),
+];
 
 /** The lines of the section under `heading`, up to the next heading of any level. */
 function section(heading: string): string[] {
@@ -45,19 +53,26 @@ Deno.test("README: lines fit a 100-column terminal, outside code blocks", () => 
   assertEquals(wide, []);
 });
 
-Deno.test("README: every command is documented", () => {
-  const missing = COMMANDS.filter((entry) => !README.includes(`\`skiff ${entry.name}`))
-    .map((entry) => entry.name);
+Deno.test("README and docs: every command is documented", () => {
+  const missing = COMMANDS.filter((entry) =>
+    !DOCS.some((text) => text.includes(`\`skiff ${entry.name}`))
+  ).map((entry) => entry.name);
   assertEquals(missing, []);
 });
 
-Deno.test("README and the skiff-cli skill name every state a ledger row shows", () => {
-  const states = README.split("\n").findIndex((line) => line.startsWith("**States.**"));
-  assert(states !== -1, "README has a **States.** paragraph");
-  const paragraph = README.split("\n").slice(states, states + 8).join(" ");
+Deno.test("README, docs and the skiff-cli skill name every state a ledger row shows", () => {
+  const paragraphs = DOCS.flatMap((text) => {
+    const lines = text.split("\n");
+    const at = lines.findIndex((line) => line.startsWith("**States.**"));
+    return at === -1 ? [] : [lines.slice(at, at + 8).join(" ")];
+  });
+  assert(README.includes("**States.**"), "README has a **States.** paragraph");
   const skill = Deno.readTextFileSync(join(ROOT, "skills", "skiff-cli", "SKILL.md"));
   for (const state of SHOWN_STATES) {
-    assert(paragraph.includes(`\`${state}\``), `README's States paragraph names '${state}'`);
+    assert(
+      paragraphs.some((p) => p.includes(`\`${state}\``)),
+      `a States paragraph names '${state}'`,
+    );
     assert(skill.includes(`\`${state}\``), `SKILL.md names '${state}'`);
   }
   // The skill built into the program says so too (tests/unit/assets checks it is in step).
