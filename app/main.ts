@@ -100,7 +100,8 @@ function fillPaneHeader(header: HTMLElement, pane: ListedPane | undefined, note?
     pane.unread
       ? h("span", { class: "unread-reasons" }, `unread: ${pane.unread_reasons.join(", ")}`)
       : "",
-    pane.worktree ? diffLink(pane) : "",
+    // A pane of another host (HOST:ID) is diffed there: `skiff diff HOST:ID`, or its own app.
+    pane.worktree && !pane.id.includes(":") ? diffLink(pane) : "",
     h(
       "button",
       {
