@@ -18,11 +18,14 @@ import type { Event } from "../lib/protocol/events.ts";
 export class ApiError extends Error {
   /** The exit code's name, in lower case (`usage`, `conflict`, …). */
   readonly code: string;
+  /** The error's JSON fields (a landing's `reason`, `conflicts`, `check`, …), if any. */
+  readonly details: Record<string, unknown>;
 
   /** Makes the error. */
-  constructor(code: string, message: string) {
+  constructor(code: string, message: string, details: Record<string, unknown> = {}) {
     super(message);
     this.code = code;
+    this.details = details;
   }
 }
 
@@ -103,8 +106,10 @@ export class Connection {
     const pending = this.#pending.get(message.id);
     if (!pending) return;
     this.#pending.delete(message.id);
-    const error = message.error as { code: string; message: string } | undefined;
-    if (error) pending.reject(new ApiError(error.code, error.message));
+    const error = message.error as
+      | { code: string; message: string; details?: Record<string, unknown> }
+      | undefined;
+    if (error) pending.reject(new ApiError(error.code, error.message, error.details));
     else pending.resolve(message.result);
   }
 

@@ -4,8 +4,9 @@
 /// <reference lib="esnext" />
 /**
  * The page: the sidebar on the left, and on the right a pane's terminal,
- * the ledger or Settings, chosen by the address's hash (`#pane/p3`,
- * `#ledger`, `#settings`), so a reload keeps what was open.
+ * a pane's worktree diff, the ledger or Settings, chosen by the address's
+ * hash (`#pane/p3`, `#diff/p3`, `#ledger`, `#settings`), so a reload keeps
+ * what was open.
  *
  * @module
  */
@@ -14,6 +15,7 @@ import type { ListedPane } from "../lib/protocol/workspace.ts";
 import type { WorkspaceView } from "../lib/overview/view.ts";
 import { paneTasks, type TaskSummary } from "../lib/overview/tasks.ts";
 import { Connection } from "./connection.ts";
+import { DiffScreen } from "./diff_view.ts";
 import { h } from "./dom.ts";
 import { LedgerScreen } from "./ledger_view.ts";
 import { SettingsScreen } from "./settings_view.ts";
@@ -41,12 +43,13 @@ type Screen =
     note?: string;
   }
   | { kind: "ledger"; screen: LedgerScreen }
+  | { kind: "diff"; screen: DiffScreen }
   | { kind: "settings"; screen: SettingsScreen };
 
 let screen: Screen = { kind: "welcome" };
 
 function selectedPane(): string | null {
-  return screen.kind === "pane" ? screen.id : null;
+  return screen.kind === "pane" ? screen.id : screen.kind === "diff" ? screen.screen.pane : null;
 }
 
 /** Tells the server whether this page shows the ledger, so it hears of the ledger's changes. */
@@ -62,6 +65,7 @@ function closeScreen(): void {
     followLedger(false);
   }
   if (screen.kind === "ledger") followLedger(false);
+  if (screen.kind === "diff") screen.screen.dispose();
   screen = { kind: "welcome" };
 }
 
@@ -96,6 +100,8 @@ function fillPaneHeader(header: HTMLElement, pane: ListedPane | undefined, note?
     pane.unread
       ? h("span", { class: "unread-reasons" }, `unread: ${pane.unread_reasons.join(", ")}`)
       : "",
+    // A pane of another host (HOST:ID) is diffed there: `skiff diff HOST:ID`, or its own app.
+    pane.worktree && !pane.id.includes(":") ? diffLink(pane) : "",
     h(
       "button",
       {
@@ -107,6 +113,23 @@ function fillPaneHeader(header: HTMLElement, pane: ListedPane | undefined, note?
       "Mark seen",
     ),
     note ? h("span", { class: "note", role: "status" }, note) : "",
+  );
+}
+
+/** The header's way to a worktree pane's Diff view, with the listing's count of its changes. */
+function diffLink(pane: ListedPane): HTMLElement {
+  const diff = pane.diff;
+  const counts = diff && diff.files > 0 ? ` +${diff.added} −${diff.removed}` : "";
+  const landed = pane.worktree?.landed && !counts ? " · landed" : "";
+  return h(
+    "a",
+    {
+      href: `#diff/${pane.id}`,
+      id: "open-diff",
+      class: "button-link",
+      title: `The diff of ${pane.worktree!.name} (${pane.worktree!.branch}), and Land`,
+    },
+    `Diff${counts}${landed}`,
   );
 }
 
@@ -205,6 +228,15 @@ function showLedger(): void {
   render();
 }
 
+function showDiff(pane: string): void {
+  closeScreen();
+  const diff = new DiffScreen(connection, pane, { landed: () => store.refresh() });
+  screen = { kind: "diff", screen: diff };
+  main.replaceChildren(diff.element);
+  diff.load();
+  render();
+}
+
 function showSettings(): void {
   closeScreen();
   const settings = new SettingsScreen(connection, () => store.refresh());
@@ -242,8 +274,12 @@ const actions: SidebarActions = {
 function route(): void {
   const hash = location.hash;
   const pane = hash.match(/^#pane\/(.+)$/)?.[1];
+  const diff = hash.match(/^#diff\/(.+)$/)?.[1];
   if (pane) {
     if (screen.kind !== "pane" || screen.id !== pane) openPane(decodeURIComponent(pane));
+  } else if (diff) {
+    const id = decodeURIComponent(diff);
+    if (screen.kind !== "diff" || screen.screen.pane !== id) showDiff(id);
   } else if (hash === "#ledger") {
     if (screen.kind !== "ledger") showLedger();
   } else if (hash === "#settings") {
@@ -342,6 +378,13 @@ connection.onEvent = (event) => {
   store.apply(event);
   if (event.event === "resized" && screen.kind === "pane" && event.pane === screen.id) {
     screen.view.follow(event.cols, event.rows);
+  }
+  if (
+    event.event === "turn-end" && screen.kind === "diff" &&
+    event.pane === screen.screen.pane
+  ) {
+    // The agent's turn ended: what it changed shows.
+    screen.screen.load();
   }
   if (["gone", "pane-restored", "exit", "turn-end"].includes(event.event)) {
     if (screen.kind === "ledger") screen.screen.load();

@@ -58,6 +58,7 @@ export const LATER: Record<string, () => Promise<unknown>> = {
   "lib/agents/launch.ts": () => import("../lib/agents/launch.ts"),
   "lib/overview/older_skiffd.ts": () => import("../lib/overview/older_skiffd.ts"),
   "lib/skipper/open.ts": () => import("../lib/skipper/open.ts"),
+  "lib/land/mod.ts": () => import("../lib/land/mod.ts"),
   "lib/dash/later/mod.ts": () => import("../lib/dash/later/mod.ts"),
   "lib/dash/dashboard.ts": () => import("../lib/dash/dashboard.ts"),
 };

@@ -56,6 +56,19 @@ export const ASSETS: Asset[] = [
     bundle: { externals: ["@xterm/xterm", "@xterm/addon-fit"] },
   },
   {
+    source: "app/diff_render.ts",
+    name: "APP_DIFF_JS",
+    module: "app_diff_js.ts",
+    about: "The app's Diff view renderer (npm diff2html), bundled for the browser",
+    bundle: { externals: [] },
+  },
+  {
+    source: "node_modules/diff2html/bundles/css/diff2html.min.css",
+    name: "DIFF2HTML_CSS",
+    module: "diff2html_css.ts",
+    about: "diff2html's style sheet",
+  },
+  {
     source: "node_modules/@xterm/xterm/lib/xterm.mjs",
     name: "XTERM_JS",
     module: "xterm_js.ts",

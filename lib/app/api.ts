@@ -14,6 +14,8 @@ import type { PaneInfo } from "../protocol/panes.ts";
 import type { ResultOf } from "../protocol/methods.ts";
 import type { MoveOutcome, SettingsReport, StartOutcome } from "../skipper/mod.ts";
 import type { LedgerView, SkipperSettings, WorkspaceView } from "../overview/view.ts";
+import type { LandResult } from "../protocol/land.ts";
+import type { DiffStat, LandedInfo } from "../protocol/worktrees.ts";
 
 export type { LedgerView, SkipperSettings, WorkspaceView };
 
@@ -41,6 +43,50 @@ export interface MoveView {
   lines: string[];
 }
 
+/** One file of a worktree's diff, as `skiff diff --json` lists it. */
+export interface DiffFile {
+  /** Its path in the worktree. */
+  path: string;
+  /** Its old path after a rename, else null. */
+  from: string | null;
+  /** Lines added (0 for a binary file). */
+  added: number;
+  /** Lines removed (0 for a binary file). */
+  removed: number;
+  /** Whether git sees it as binary. */
+  binary: boolean;
+  /** Whether it is untracked (a new file not yet added). */
+  untracked: boolean;
+}
+
+/** The Diff view: a pane's worktree against its base, as `skiff diff` shows it. */
+export interface DiffView {
+  /** The pane. */
+  pane: { id: string; name: string };
+  /** Its worktree, as last counted. */
+  worktree: {
+    name: string;
+    branch: string;
+    base: string;
+    path: string;
+    ahead: number | null;
+    behind: number | null;
+    landed: LandedInfo | null;
+  };
+  /** The commit compared against: where the worktree's history left the base. */
+  from: string;
+  /** Every changed file. */
+  files: DiffFile[];
+  /** Their sum. */
+  stat: DiffStat;
+  /** The patch (git's, no colour), cut after a whole file when it is longer than `limit`. */
+  patch: string;
+  /** Whether the patch was cut: the files after it are listed but not shown. */
+  truncated: boolean;
+  /** The longest patch the page is sent, in characters. */
+  limit: number;
+}
+
 /** The page's methods: name → params and result. */
 export interface ApiMethods {
   /** The sidebar's facts. */
@@ -57,6 +103,13 @@ export interface ApiMethods {
   "move": { params: { path: string; dry_run: boolean }; result: MoveView };
   /** Reads the ledger. */
   "ledger": { params: Record<string, never>; result: LedgerView };
+  /** A pane's worktree diff, as `skiff diff` makes it. */
+  "diff": { params: { pane: string }; result: DiffView };
+  /**
+   * Lands a pane's worktree, as `skiff land PANE` does (the same
+   * `landWorktree`); with `dry_run`, says what it would do and changes nothing.
+   */
+  "land": { params: { pane: string; dry_run: boolean }; result: LandResult };
   /** Says whether the page shows the ledger, and so hears `{changed: "ledger"}`. */
   "follow": { params: { ledger: boolean }; result: { ledger: boolean } };
 }
@@ -80,8 +133,12 @@ export interface ApiAnswer {
   id: number;
   /** The result, on success. */
   result?: unknown;
-  /** What went wrong: the exit code's name in lower case (`usage`, `conflict`, …) and one line. */
-  error?: { code: string; message: string };
+  /**
+   * What went wrong: the exit code's name in lower case (`usage`, `conflict`,
+   * …), one line, and the error's JSON fields (a landing's `reason`,
+   * `conflicts`, `check`, …), as `--json` prints them.
+   */
+  error?: { code: string; message: string; details?: Record<string, unknown> };
 }
 
 /**

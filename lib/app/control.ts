@@ -24,7 +24,10 @@ export interface ControlOptions {
 }
 
 function errorBody(error: unknown): NonNullable<ApiAnswer["error"]> {
-  if (error instanceof SkiffError) return { code: codeOf(error.exit), message: error.message };
+  if (error instanceof SkiffError) {
+    const details = Object.keys(error.details).length > 0 ? { details: error.details } : {};
+    return { code: codeOf(error.exit), message: error.message, ...details };
+  }
   return { code: "error", message: (error as Error)?.message ?? String(error) };
 }
 

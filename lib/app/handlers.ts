@@ -1,7 +1,8 @@
 /**
  * The page's methods (see `api.ts`), answered with the same code the CLI
  * runs: `lib/skipper` for the Skiff agent, its settings and its folder,
- * the ledger through `openAgentLedger`, and skiffd through the protocol.
+ * the ledger through `openAgentLedger`, a worktree's diff and landing as
+ * `skiff diff` and `skiff land` do, and skiffd through the protocol.
  *
  * @module
  */
@@ -24,6 +25,7 @@ import type { DaemonLink } from "./daemon_link.ts";
 import type { SkiffdAccess } from "../hosts/resolve.ts";
 import { markSeen } from "../ops/mark_seen.ts";
 import type { FollowMember } from "./follow.ts";
+import { diffView, landPane } from "./worktree_handlers.ts";
 
 /**
  * How long a page's read of the ledger waits for a lock that another process
@@ -120,6 +122,11 @@ export function pageHandlers(link: DaemonLink, options: PageHandlersOptions = {}
         sawLock: () => options.member?.sawLock(),
       });
     },
+
+    diff: async (params) => diffView(await link.client(), text(params, "pane")),
+
+    land: async (params) =>
+      landPane(await link.client(), text(params, "pane"), { dryRun: params.dry_run === true }),
 
     follow: (params) => {
       const ledger = params.ledger === true;

@@ -7,7 +7,16 @@
  * @module
  */
 
-import { APP_CSS, APP_HTML, APP_JS, XTERM_CSS, XTERM_FIT_JS, XTERM_JS } from "../assets/mod.ts";
+import {
+  APP_CSS,
+  APP_DIFF_JS,
+  APP_HTML,
+  APP_JS,
+  DIFF2HTML_CSS,
+  XTERM_CSS,
+  XTERM_FIT_JS,
+  XTERM_JS,
+} from "../assets/mod.ts";
 import { SkiffError } from "../errors.ts";
 import { openAgentLedger } from "../skipper/ledger.ts";
 import type { Gate } from "./auth.ts";
@@ -30,6 +39,8 @@ const ASSETS: Record<string, Asset> = {
   "/vendor/xterm.mjs": { body: XTERM_JS, type: "text/javascript; charset=utf-8" },
   "/vendor/addon-fit.mjs": { body: XTERM_FIT_JS, type: "text/javascript; charset=utf-8" },
   "/vendor/xterm.css": { body: XTERM_CSS, type: "text/css; charset=utf-8" },
+  "/diff.js": { body: APP_DIFF_JS, type: "text/javascript; charset=utf-8" },
+  "/vendor/diff2html.css": { body: DIFF2HTML_CSS, type: "text/css; charset=utf-8" },
 };
 
 /** The page's inline import map, which the Content-Security-Policy allows by its hash. */

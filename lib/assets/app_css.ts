@@ -619,4 +619,175 @@ button.link:hover {
   color: var(--teal-strong);
   min-height: 1.4em;
 }
+
+/* A link that looks like a button (the pane header's Diff) */
+
+.button-link {
+  font-size: 13px;
+  color: inherit;
+  text-decoration: none;
+  background: var(--panel);
+  border: 1px solid var(--line);
+  border-radius: 6px;
+  padding: 5px 10px;
+  white-space: nowrap;
+}
+.button-link:hover {
+  background: var(--hover);
+}
+.pane-head .button-link {
+  margin-left: auto;
+}
+.pane-head .button-link + button {
+  margin-left: 0;
+}
+
+/* The Diff view: the changed files, then each file drawn by diff2html in the page's colours */
+
+.screen.diff {
+  padding: 0 24px;
+  min-height: 0;
+}
+.diff-meta {
+  color: var(--muted);
+  font-family: var(--mono);
+  font-size: 12px;
+  overflow-wrap: anywhere;
+}
+.screen.diff .screen-head h1 {
+  flex: 0 1 auto;
+}
+.screen.diff .screen-head .diff-meta {
+  flex: 1;
+}
+button.primary {
+  background: var(--teal);
+  border-color: var(--teal);
+  color: var(--panel);
+  font-weight: 600;
+}
+button.primary:hover:not(:disabled) {
+  background: var(--teal-strong);
+}
+.land-bar {
+  display: flex;
+  flex-wrap: wrap;
+  align-items: center;
+  gap: 10px;
+  margin: 0 0 10px;
+  padding: 8px 12px;
+  border: 1px solid var(--line);
+  border-radius: 8px;
+  background: var(--panel);
+}
+.land-bar[hidden] {
+  display: none;
+}
+.land-bar #land-line {
+  flex: 1;
+  min-width: 20ch;
+  overflow-wrap: anywhere;
+}
+.land-bar.ok {
+  border-color: var(--teal);
+}
+.land-bar.problem {
+  border-color: var(--red);
+  color: var(--red);
+  flex-basis: auto;
+  margin: 0 0 10px;
+}
+.diff-body {
+  display: grid;
+  grid-template-rows: auto 1fr;
+  min-height: 0;
+  flex: 1;
+  gap: 10px;
+  padding-bottom: 12px;
+}
+.diff-file-list {
+  max-height: 22vh;
+  overflow: auto;
+  border: 1px solid var(--line);
+  border-radius: 8px;
+  background: var(--panel);
+}
+.diff-file-list ol {
+  margin: 0;
+  padding: 6px 12px 6px 40px;
+  font-size: 12px;
+}
+.diff-file-list li {
+  padding: 1px 0;
+}
+.diff-file-list li button.link {
+  margin-right: 8px;
+}
+.diff-counts,
+.diff-new {
+  font-family: var(--mono);
+  font-size: 12px;
+  color: var(--muted);
+  margin-right: 6px;
+}
+.diff-new {
+  color: var(--teal);
+}
+.diff-added {
+  color: var(--teal);
+}
+.diff-removed {
+  color: var(--red);
+}
+.diff-empty {
+  color: var(--muted);
+}
+.diff-more[hidden] {
+  display: none;
+}
+.diff-files {
+  position: relative;
+  overflow: auto;
+  min-height: 0;
+  /* diff2html's colours, taken from the page's own */
+  --d2h-bg-color: var(--panel);
+  --d2h-border-color: var(--line);
+  --d2h-file-header-bg-color: var(--paper);
+  --d2h-file-header-border-color: var(--line);
+  --d2h-line-border-color: var(--line);
+  --d2h-dim-color: var(--muted);
+  /* A changed line shows as removed and added, in the colours of each, not diff2html's amber. */
+  --d2h-change-del-color: #fee8e9;
+  --d2h-change-ins-color: #dfd;
+  --d2h-dark-change-del-color: rgba(248, 81, 73, 0.12);
+  --d2h-dark-change-ins-color: rgba(46, 160, 67, 0.2);
+  --d2h-info-bg-color: var(--paper);
+  --d2h-info-border-color: var(--line);
+  --d2h-dark-info-bg-color: var(--paper);
+  --d2h-dark-info-border-color: var(--line);
+  --d2h-dark-bg-color: var(--panel);
+  --d2h-dark-color: var(--ink);
+  --d2h-dark-border-color: var(--line);
+  --d2h-dark-file-header-bg-color: var(--paper);
+  --d2h-dark-file-header-border-color: var(--line);
+  --d2h-dark-line-border-color: var(--line);
+  --d2h-dark-dim-color: var(--muted);
+}
+.diff-files .d2h-wrapper,
+.diff-files .d2h-file-wrapper {
+  font-family: var(--sans);
+}
+.diff-files .d2h-code-line,
+.diff-files .d2h-code-linenumber,
+.diff-files .d2h-code-line-ctn {
+  font-family: var(--mono);
+  font-size: 12.5px;
+}
+.diff-files .d2h-file-wrapper {
+  border-radius: 8px;
+  margin-bottom: 12px;
+}
+.diff-files .d2h-file-wrapper {
+  background: var(--panel);
+}
 `;

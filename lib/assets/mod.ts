@@ -11,6 +11,8 @@ export { SKIFF_CLI_SKILL } from "./skiff_cli_skill.ts";
 export { APP_HTML } from "./app_html.ts";
 export { APP_CSS } from "./app_css.ts";
 export { APP_JS } from "./app_js.ts";
+export { APP_DIFF_JS } from "./app_diff_js.ts";
+export { DIFF2HTML_CSS } from "./diff2html_css.ts";
 export { XTERM_JS } from "./xterm_js.ts";
 export { XTERM_FIT_JS } from "./xterm_fit_js.ts";
 export { XTERM_CSS } from "./xterm_css.ts";

@@ -14,6 +14,8 @@ import { Exit } from "../errors.ts";
 import type { MethodName, ParamsOf, ResultOf } from "../protocol/methods.ts";
 import type { PaneInfo } from "../protocol/panes.ts";
 import type { AskedListing } from "../overview/listing.ts";
+import type { ListedPane } from "../protocol/workspace.ts";
+import type { LandResult } from "../protocol/land.ts";
 import { type DashActions, type DashState, initialState, selectFirstPane } from "./model/mod.ts";
 import {
   followSignals,
@@ -62,6 +64,10 @@ export class Dashboard implements DashActions {
   readonly #clock: FrameClock;
   #deferred: Promise<LaterParts> | undefined;
   #attached = false;
+  /** A landing under way (`L`): the end stops it and waits until it has put everything back. */
+  #landing: { stop: AbortController; settled: Promise<void> } | undefined;
+  /** The pager has the terminal: Ctrl+C there is the pager's, not a reason to end. */
+  #paging = false;
   #ended = false;
   #agents: string[] | undefined;
   readonly #stopReading = new AbortController();
@@ -128,7 +134,10 @@ export class Dashboard implements DashActions {
     this.#hold.take();
     const release = followSignals({
       resized: () => this.#resized(),
-      ended: () => this.end({ code: Exit.OK }),
+      ended: (signal) => {
+        if (signal === "SIGINT" && this.#paging) return;
+        this.end({ code: Exit.OK });
+      },
     });
     try {
       // The first listing went out before the dashboard's code loaded (or goes out now), on the
@@ -141,7 +150,11 @@ export class Dashboard implements DashActions {
       // Keys are read from the start (what they do loads at the first one); the events follower
       // starts once the first frame is drawn, or the first listing failed.
       this.#readKeys();
-      return await this.finished;
+      const outcome = await this.finished;
+      // A landing that was under way is stopped, and puts everything back before the end.
+      this.#landing?.stop.abort();
+      await this.#landing?.settled;
+      return outcome;
     } finally {
       release();
       this.close();
@@ -254,6 +267,79 @@ export class Dashboard implements DashActions {
       this.#painter.invalidate();
       this.relist();
     }
+  }
+
+  /**
+   * Shows `pane`'s worktree diff as `skiff diff` does, through its pager, on
+   * the terminal handed over for the while; an empty diff or a refusal is
+   * said on the status row instead.
+   */
+  async showDiff(pane: ListedPane): Promise<void> {
+    const { diffSummary, pageDiff } = await this.#later();
+    const summary = await diffSummary(pane.id, { socket: this.#socket });
+    if (typeof summary === "string") {
+      this.state.status = { text: `d: ${summary}`, tone: "error" };
+      return;
+    }
+    const what = `${summary.worktree} (${summary.branch}) against ${summary.base}`;
+    if (summary.files === 0) {
+      this.state.status = { text: `No changes in ${what}`, tone: "info" };
+      return;
+    }
+    this.#attached = true;
+    this.#paging = true;
+    this.#preview.close();
+    this.#hold.giveBack();
+    let problem: string | null;
+    try {
+      problem = await pageDiff(pane.id, { socket: this.#socket });
+    } finally {
+      this.#paging = false;
+      this.#attached = false;
+      this.#hold.take();
+      this.#painter.invalidate();
+      this.relist();
+    }
+    this.state.status = problem ? { text: `d: ${problem}`, tone: "error" } : {
+      text: `Diff of ${what}: ${summary.files} file${
+        summary.files === 1 ? "" : "s"
+      }, +${summary.added} −${summary.removed}`,
+      tone: "info",
+    };
+  }
+
+  /**
+   * Lands `pane`'s worktree with `landWorktree`, as `skiff land PANE` does
+   * (loaded when first asked for). A landing (not a dry run) is stopped by the
+   * dashboard's end, and the end waits until it has put everything back.
+   */
+  async land(
+    pane: string,
+    options: { dryRun: boolean; progress?: (line: string) => void },
+  ): Promise<LandResult> {
+    const { landWorktree } = await importLater<typeof import("../land/mod.ts")>(
+      "lib/land/mod.ts",
+    );
+    const client = await this.#skiffd.client();
+    if (options.dryRun) return await landWorktree(pane, { as: "pane", dryRun: true, client });
+    const stop = new AbortController();
+    const landing = landWorktree(pane, {
+      as: "pane",
+      client,
+      onProgress: options.progress,
+      signal: stop.signal,
+    });
+    this.#landing = { stop, settled: landing.then(() => {}, () => {}) };
+    try {
+      return await landing;
+    } finally {
+      this.#landing = undefined;
+    }
+  }
+
+  /** Draws a frame soon: something shown changed outside a key's handling. */
+  redraw(): void {
+    this.#drawSoon();
   }
 
   /** Opens the Skiff agent, as `skiff skipper` does. */

@@ -26,6 +26,8 @@ export const LIST_KEYS: readonly KeyHelp[] = [
   { keys: "r", what: "rename the pane" },
   { keys: "x", what: "kill the pane (asks first)" },
   { keys: "m", what: "mark the pane seen" },
+  { keys: "d", what: "the pane's worktree diff in the pager (as skiff diff); q comes back" },
+  { keys: "L", what: "land the pane's worktree on its base (as skiff land; asks first)" },
   { keys: "l", what: "the ledger: plans and tasks" },
   { keys: "?", what: "this help" },
   { keys: "q", what: "quit (Ctrl+C too)" },

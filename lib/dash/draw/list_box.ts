@@ -17,6 +17,26 @@ function stateCell(row: Row, state: string, width: number): void {
   row.cell(state, width, STATE_STYLE[state] ?? "");
 }
 
+/**
+ * A worktree's cell, after the age, from the listing's own fields (no
+ * request per pane): the changes not yet on the base as `+added −removed`,
+ * else `landed` once Skiff landed it and nothing new came since. It takes
+ * what it needs, so the columns before it keep their places.
+ */
+function worktreeCell(row: Row, pane: ListedPane): void {
+  const tree = pane.worktree;
+  if (!tree) return;
+  const pending = (pane.diff?.files ?? 0) > 0 || (tree.ahead ?? 0) > 0;
+  if (!pending && tree.landed) {
+    row.add("landed", STYLE.landed).add("  ");
+    return;
+  }
+  if (!pane.diff) return;
+  const { added, removed } = pane.diff;
+  row.add(`+${added}`, added > 0 ? STYLE.added : STYLE.dim).add(" ");
+  row.add(`−${removed}`, removed > 0 ? STYLE.removed : STYLE.dim).add("  ");
+}
+
 function paneLine(
   state: DashState,
   item: Extract<ListRow, { kind: "pane" }>,
@@ -38,6 +58,7 @@ function paneLine(
   row.cell(pane.agent ?? "-", 9, pane.agent ? "" : STYLE.dim);
   stateCell(row, pane.state, 9);
   row.cell(ago(pane.state_since, state.now), 4, STYLE.dim);
+  worktreeCell(row, pane);
   if (pane.unread) row.add(pane.unread_reasons.join(","), STYLE.unread);
   return row.done();
 }

@@ -18,6 +18,9 @@ export const STYLE = {
   unread: "1;33",
   project: "1",
   agentRow: "1;36",
+  added: "32",
+  removed: "31",
+  landed: "1;32",
 } as const;
 
 /** The colour of each pane state. */

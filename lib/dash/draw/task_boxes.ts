@@ -42,6 +42,15 @@ function taskText(row: Row, first: string, result: string): void {
   row.add(`→ ${result}`, STYLE.dim);
 }
 
+/** A worktree as the preview's title says it: `branch skiff/x, 2 ahead, 1 behind, landed on main`. */
+function worktreeFacts(tree: NonNullable<ListedPane["worktree"]>): string {
+  const parts = [`branch ${tree.branch}`];
+  if (tree.ahead) parts.push(`${tree.ahead} ahead`);
+  if (tree.behind) parts.push(`${tree.behind} behind`);
+  if (tree.landed) parts.push(`landed on ${tree.landed.into}`);
+  return parts.join(", ");
+}
+
 /** What the preview box shows: a title, the pane's tasks, then its screen. */
 export function previewBox(
   state: DashState,
@@ -69,7 +78,7 @@ export function previewBox(
       facts.push(pane.exit_signal ? `signal ${pane.exit_signal}` : `exit ${pane.exit_code ?? "?"}`);
     }
     if (pane.project) facts.push(pane.project);
-    if (pane.worktree) facts.push(`branch ${pane.worktree.branch}`);
+    if (pane.worktree) facts.push(worktreeFacts(pane.worktree));
     facts.push(home(pane.cwd));
     title.add(facts.join(" · "));
     lines.push(title.done());

@@ -69,21 +69,25 @@ export class TerminalHold {
   }
 }
 
+/** The signals that end the dashboard. */
+const END_SIGNALS = ["SIGTERM", "SIGHUP", "SIGINT"] as const;
+
+/** One of the signals that end the dashboard. */
+export type EndSignal = typeof END_SIGNALS[number];
+
 /**
  * Follows the signals a terminal program gets: a resize, and the ones that
  * end it (SIGTERM, SIGHUP, SIGINT). Returns what stops following them.
  */
-export function followSignals(handlers: { resized: () => void; ended: () => void }): () => void {
+export function followSignals(
+  handlers: { resized: () => void; ended: (signal: EndSignal) => void },
+): () => void {
   const onResize = () => handlers.resized();
-  const onSignal = () => handlers.ended();
+  const listeners = END_SIGNALS.map((signal) => [signal, () => handlers.ended(signal)] as const);
   Deno.addSignalListener("SIGWINCH", onResize);
-  for (const signal of ["SIGTERM", "SIGHUP", "SIGINT"] as const) {
-    Deno.addSignalListener(signal, onSignal);
-  }
+  for (const [signal, listener] of listeners) Deno.addSignalListener(signal, listener);
   return () => {
     Deno.removeSignalListener("SIGWINCH", onResize);
-    for (const signal of ["SIGTERM", "SIGHUP", "SIGINT"] as const) {
-      Deno.removeSignalListener(signal, onSignal);
-    }
+    for (const [signal, listener] of listeners) Deno.removeSignalListener(signal, listener);
   };
 }

@@ -1,7 +1,7 @@
 /**
  * What each key does: moving, opening, the attention jump, the sort and
  * the filter, and the actions on a pane (send, new, rename, kill, mark
- * seen), the ledger view and the help. A key that would do nothing says why
+ * seen, its diff, landing it), the ledger view and the help. A key that would do nothing says why
  * in the status row.
  *
  * @module
@@ -24,6 +24,7 @@ import {
 } from "../model/mod.ts";
 import { promptKey } from "./prompts.ts";
 import { ledgerKey, resultKey } from "./ledger_keys.ts";
+import { landKey } from "./land_key.ts";
 
 /** The selected pane, or a line that says why there is none. */
 function selectedPane(state: DashState, key: string): ListedPane | string {
@@ -119,6 +120,9 @@ async function charKey(actions: DashActions, char: string): Promise<void> {
     case "G":
       return moveSelection(state, Infinity);
     case "q":
+      if (state.landing) {
+        return say(state, "q: a landing is under way: wait for it to end (Ctrl+C stops it)");
+      }
       return actions.quit();
     case "?":
       state.mode = "help";
@@ -162,7 +166,7 @@ async function charKey(actions: DashActions, char: string): Promise<void> {
     }
   }
   const pane = selectedPane(state, char);
-  const paneKeys = new Set(["s", "r", "x", "m"]);
+  const paneKeys = new Set(["s", "r", "x", "m", "d", "L"]);
   if (!paneKeys.has(char)) return say(state, `${char}: not a key here (? shows the keys)`);
   if (typeof pane === "string") return say(state, pane);
   switch (char) {
@@ -198,6 +202,13 @@ async function charKey(actions: DashActions, char: string): Promise<void> {
         text: "",
         pane: pane.id,
       });
+    case "d":
+      if (!pane.worktree && !pane.id.includes(":")) {
+        return say(state, `d: ${label(pane)} has no worktree ('skiff new --worktree' makes one)`);
+      }
+      return await actions.showDiff(pane);
+    case "L":
+      return await landKey(actions, pane);
     case "m":
       if (!pane.unread) return say(state, `m: ${label(pane)} is not unread`);
       return await attempt(actions, async () => {

@@ -8,11 +8,13 @@
 
 import type { Key } from "../input/mod.ts";
 import { attempt, type DashActions, label, type Prompt, say, startPrompt } from "../model/mod.ts";
+import { landAnswer } from "./land_key.ts";
 
 /** Handles a key while a prompt is open. */
 export async function promptKey(actions: DashActions, key: Key): Promise<void> {
   const state = actions.state;
   const prompt = state.prompt!;
+  if (prompt.kind === "land") return landAnswer(actions, prompt, key);
   if (prompt.kind === "kill") {
     state.prompt = null;
     const pane = state.view?.panes.find((p) => p.id === prompt.pane);

@@ -6,6 +6,7 @@
  */
 
 import { SkiffError } from "../../errors.ts";
+import type { LandResult } from "../../protocol/land.ts";
 import type { PaneInfo } from "../../protocol/panes.ts";
 import type { ListedPane } from "../../protocol/workspace.ts";
 import type { MethodName, ParamsOf, ResultOf } from "../../protocol/methods.ts";
@@ -19,6 +20,18 @@ export interface DashActions {
   call<M extends MethodName>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>>;
   /** Opens a pane full screen until the detach key. */
   open(pane: string): Promise<void>;
+  /** Shows the diff of `pane`'s worktree in the pager until it quits (`d`). */
+  showDiff(pane: ListedPane): Promise<void>;
+  /**
+   * Lands `pane`'s worktree as `skiff land PANE` does (`landWorktree`), or
+   * with `dryRun` says what it would do; `progress` hears its slow steps.
+   */
+  land(
+    pane: string,
+    options: { dryRun: boolean; progress?: (line: string) => void },
+  ): Promise<LandResult>;
+  /** Draws a frame soon: something shown changed outside a key's handling. */
+  redraw(): void;
   /** Opens the Skiff agent (starting it when needed) full screen. */
   openAgent(): Promise<void>;
   /** Makes a pane: project, agent and name as typed (empty: none). */

@@ -17,7 +17,15 @@ export type Mode = "list" | "ledger" | "result" | "help";
 /** A line being typed in the status row. */
 export interface Prompt {
   /** What it is for. */
-  kind: "filter" | "send" | "rename" | "new-project" | "new-agent" | "new-name" | "kill";
+  kind:
+    | "filter"
+    | "send"
+    | "rename"
+    | "new-project"
+    | "new-agent"
+    | "new-name"
+    | "kill"
+    | "land";
   /** What the row says before the text. */
   label: string;
   /** The text typed so far. */
@@ -80,6 +88,8 @@ export interface DashState {
   now: number;
   /** The key that comes back from an opened pane, as a person presses it (`[attach] detach_key`). */
   detachKey: string;
+  /** The pane whose worktree is being landed (`L`), or null. */
+  landing: string | null;
 }
 
 /** A fresh state. */
@@ -100,6 +110,7 @@ export function initialState(): DashState {
     result: null,
     now: Date.now(),
     detachKey: "Ctrl+\\",
+    landing: null,
   };
 }
 

@@ -159,3 +159,43 @@ Deno.test("frame: 200 panes fill the list and scroll to keep the selection in si
     .map((line) => line.replace(/\x1b\[[0-9;]*m/g, ""));
   assert(text.some((line) => line.startsWith("›") && line.includes("pane-199")), text.join("\n"));
 });
+
+Deno.test("frame: a worktree pane's row shows its diff from the listing, or landed", () => {
+  const tree = {
+    id: "w1",
+    name: "fix-parser",
+    branch: "skiff/fix-parser",
+    path: "/wt",
+    ahead: 2,
+    behind: 0,
+    merged: false,
+    landed: null,
+  };
+  const landed = {
+    at: new Date().toISOString(),
+    into: "main",
+    from: "a".repeat(40),
+    to: "b".repeat(40),
+    strategy: "rebase" as const,
+    commits: 2,
+  };
+  const panes = [
+    pane(1, { worktree: tree, diff: { files: 2, added: 12, removed: 3 } }),
+    pane(2, {
+      worktree: { ...tree, id: "w2", name: "done", ahead: 0, merged: true, landed },
+      diff: { files: 0, added: 0, removed: 0 },
+    }),
+    pane(3, { worktree: { ...tree, id: "w3", name: "fresh", ahead: 0 }, diff: null }),
+    pane(4),
+  ];
+  const { text } = frame(100, 30, panes);
+  const row = (name: string) =>
+    text.find((line) => /^[ ›] /.test(line) && line.includes(` ${name} `)) ?? "";
+  assertMatch(row("pane-1"), /shell +\d+m +\+12 −3 /);
+  assertMatch(row("pane-2"), /shell +\d+m +landed /);
+  assert(!/[+−]\d/.test(row("pane-3")), row("pane-3"));
+  assert(!/landed|[+−]\d/.test(row("pane-4")), row("pane-4"));
+  // The preview's title says how far the selected worktree is from its base.
+  const wide = frame(200, 30, panes).text;
+  assert(wide.some((line) => line.includes("branch skiff/fix-parser, 2 ahead")), wide.join("\n"));
+});
