@@ -7,12 +7,8 @@
  */
 
 import { defineCommand, secondsToMs, SkiffError, stderr } from "../lib/cli/mod.ts";
-import {
-  DEFAULT_CHECK_TIMEOUT_MS,
-  DEFAULT_REMOTE,
-  landedLine,
-  landWorktree,
-} from "../lib/land/mod.ts";
+import { DEFAULT_CHECK_TIMEOUT_MS, DEFAULT_REMOTE, landedLine } from "../lib/land/mod.ts";
+import { landPane } from "../lib/ops/land_pane.ts";
 import type { CheckReport, LandResult } from "../lib/protocol/land.ts";
 import { writeAllSync } from "../lib/platform/bytes.ts";
 
@@ -200,7 +196,7 @@ export const command = defineCommand({
     for (const signal of signals) Deno.addSignalListener(signal, onSignal);
     let landed: LandResult;
     try {
-      landed = await landWorktree(ref, {
+      landed = await landPane(ref, {
         as: opts.worktree !== undefined ? "worktree" : "either",
         strategy: opts.merge ? "merge" : opts.squash ? "squash" : "rebase",
         commit: opts.commit,

@@ -48,6 +48,7 @@ export {
 } from "./pane_diff.ts";
 export { checkSendText, sendToPane, type SendToPaneOptions } from "./send_to_pane.ts";
 export { markSeen, type MarkSeenOptions, type MarkSeenResult } from "./mark_seen.ts";
+export { landPane, type LandPaneOptions } from "./land_pane.ts";
 export { killPane, type KillPaneResult } from "./kill_pane.ts";
 export { checkScope, outOfScope, type PaneOpOptions } from "./scope.ts";
 export { type LedgerOpOptions, rowsInScope, scopePanes } from "./ledger_scope.ts";

@@ -10,7 +10,8 @@
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { loggedPrompts, startFakeAgent, useFakeAgent } from "../helpers/fake_agent.ts";
-import { addProject, commitAll, defaultWorktreePath, makeRepo } from "../helpers/git.ts";
+import { addProject, commitAll, defaultWorktreePath, git, makeRepo } from "../helpers/git.ts";
+import { commitFiles, landingRepo, shellInWorktree, snapshot } from "../helpers/land.ts";
 import { BASH, waitFor, withSkiff } from "../helpers/skiff.ts";
 import { call, type CallResult, connectMcp, type McpSession, toolErrorOf } from "../helpers/mcp.ts";
 
@@ -48,11 +49,12 @@ Deno.test("mcp: each gate offers its tools, --allow wins over [mcp] allow, bad g
         "ledger_update",
         "mark_seen",
       ]],
-      [["--allow", "land"], READ_TOOLS],
+      [["--allow", "land"], [...READ_TOOLS, "land_pane"]],
       [["--allow", "all"], [
         ...READ_TOOLS,
         "send_to_pane",
         "new_pane",
+        "land_pane",
         "ledger_add",
         "ledger_update",
         "mark_seen",
@@ -254,6 +256,7 @@ Deno.test("mcp: the pane tools, with good and bad input, give what the commands 
         "name",
         "worktree",
         "branch",
+        "worktree_reopened",
         "pane",
         "host",
         "size_raised_from",
@@ -318,6 +321,55 @@ Deno.test("mcp: pane_diff is skiff diff --json; a pane with no worktree is not_f
       assertEquals(toolErrorOf(await call(session, "pane_diff", { pane: "" })).code, "usage");
     } finally {
       await session.close();
+    }
+  });
+});
+
+Deno.test("mcp: land_pane is skiff land --json: a dry run changes nothing, a landing moves the base, a conflict and another project's worktree change nothing", async () => {
+  await withSkiff(async (skiff) => {
+    const repo = await landingRepo(skiff, "demo", { "notes.txt": "base\n" });
+    await landingRepo(skiff, "other", { "other.txt": "base\n" });
+    const fix = await shellInWorktree(skiff, "demo", "fix");
+    await commitFiles(fix, { "fix.txt": "fixed\n" }, "Fix it");
+    const session = await connectMcp(skiff, ["--allow", "land"]);
+    const scoped = await connectMcp(skiff, ["--allow", "land", "--project", "other"]);
+    try {
+      // A dry run says what would land and changes nothing.
+      const before = await snapshot(repo);
+      const dry = ok(await call(session, "land_pane", { pane: "fix", dry_run: true }));
+      assertEquals([dry.outcome, dry.dry_run], ["dry_run", true]);
+      assertEquals((dry.commits as { subject: string }[]).map((c) => c.subject), ["Fix it"]);
+      assertEquals(await snapshot(repo), before);
+      // Limited to another project, the worktree is not there, and nothing changes.
+      const hidden = toolErrorOf(await call(scoped, "land_pane", { pane: "fix" }));
+      assertEquals(hidden.code, "not_found");
+      assertEquals(await snapshot(repo), before);
+      // A landing: the base's checkout is fast-forwarded onto the worktree's commit.
+      const landed = ok(await call(session, "land_pane", { pane: "fix" }));
+      assertEquals(landed.outcome, "landed");
+      assertEquals(git(repo, "log", "-1", "--format=%s", "main").trim(), "Fix it");
+      assertEquals(await Deno.readTextFile(join(repo, "fix.txt")), "fixed\n");
+      assertEquals(
+        landed.range,
+        `${(landed.base as { before: string }).before}..${git(repo, "rev-parse", "main").trim()}`,
+      );
+      // A conflict is a tool error with the CLI's reason and the files, and changes nothing.
+      await commitFiles(repo, { "notes.txt": "main's\n" }, "Main's notes");
+      await commitFiles(fix, { "notes.txt": "the worker's\n" }, "Worker's notes");
+      const again = await snapshot(repo);
+      const worktree = await snapshot(fix);
+      const conflict = toolErrorOf(await call(session, "land_pane", { pane: "fix" })) as {
+        code: string;
+        conflicts?: string[];
+      };
+      assertEquals([conflict.code, conflict.conflicts], ["merge_conflict", ["notes.txt"]]);
+      assertEquals(await snapshot(repo), again);
+      assertEquals(await snapshot(fix), worktree);
+      // Bad input is refused by the tool's schema before anything runs.
+      assert((await call(session, "land_pane", { pane: "fix", strategy: "octopus" })).isError);
+    } finally {
+      await session.close();
+      await scoped.close();
     }
   });
 });
@@ -433,11 +485,11 @@ Deno.test("mcp --help lists every tool the server offers, each with its gate", a
           tool.name,
         );
       }
-      assertEquals(tools.length, 12);
+      assertEquals(tools.length, 13);
     } finally {
       await session.close();
     }
-    assertMatch(help, /^ {2}land +land a pane's worktree: no tool yet$/m);
+    assertMatch(help, /^ {2}land +land a pane's worktree: land_pane$/m);
     assertMatch(help, /^ {2}send +type into agents: send_to_pane, ledger_add with send$/m);
   });
 });

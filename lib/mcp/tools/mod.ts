@@ -9,6 +9,7 @@
 import { CAPTURE_PANE, LIST_PANES, PANE_DIFF, WAIT_FOR_PANE } from "./read_panes.ts";
 import { KILL_PANE, MARK_SEEN, NEW_PANE, SEND_TO_PANE } from "./change_panes.ts";
 import { LEDGER_ADD, LEDGER_LIST, LEDGER_SHOW, LEDGER_UPDATE } from "./ledger.ts";
+import { LAND_PANE } from "./land.ts";
 import type { Tool } from "./tool.ts";
 
 export { defineTool, ms, paneRef, type Tool, type ToolContext } from "./tool.ts";
@@ -23,7 +24,7 @@ export const TOOLS: readonly Tool[] = [
   LEDGER_SHOW,
   SEND_TO_PANE,
   NEW_PANE,
-  // land_pane (gate land) goes here, from its own module, once `skiff land` is in.
+  LAND_PANE,
   LEDGER_ADD,
   LEDGER_UPDATE,
   MARK_SEEN,
