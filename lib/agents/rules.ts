@@ -47,6 +47,8 @@ export interface ScreenReading {
   signals: Signal[];
   /** When the agent itself last reported that it is idle (OSC 7501), or undefined. */
   reportedIdleAt?: number;
+  /** When the agent itself last reported its state (OSC 7501), whatever it said, or undefined. */
+  reportedAt?: number;
 }
 
 /** Returns the indices of the live rows: the last {@linkcode LIVE_ROWS} non-blank rows. */
@@ -230,5 +232,5 @@ export function readScreen(profile: AgentProfile, view: ScreenView): ScreenReadi
     : composer.visible || reportedIdle
     ? "idle"
     : "unknown";
-  return { verdict, composer, signals, reportedIdleAt };
+  return { verdict, composer, signals, reportedIdleAt, reportedAt: status?.at };
 }
