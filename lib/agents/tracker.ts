@@ -215,6 +215,13 @@ export class AgentTracker {
       !this.#inTurn && this.#submittedAt === undefined &&
       now - this.#agentSince < STARTUP_GRACE_MS;
     if (next === "working" && !hookWorking && loading) return "starting";
+    // Its own notice that it still starts (Codex waiting for another Codex's database).
+    if (
+      next === "idle" && this.#state === "starting" && reading.starting && !this.#inTurn &&
+      this.#submittedAt === undefined
+    ) {
+      return "starting";
+    }
     this.#awaitingReport = next === "idle" && this.#state === "starting" &&
       this.#awaitsFirstReport(profile, reading, now);
     if (this.#awaitingReport) {

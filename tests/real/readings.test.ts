@@ -7,15 +7,20 @@
  *   `skiff new --wait-ready` returns after that first report, so a send at
  *   once never finds it working (exit 12). Five starts in a row.
  *
+ * - Case 4: a Codex start that waits for another Codex's backfill of its
+ *   state database shows Codex's own notice in its input box, which is no
+ *   draft: a guarded send types the task, and Codex runs it once started.
+ *
  * Which agents run: `SKIFF_REAL_AGENTS` (a comma list, or `all`); by default
  * Claude Code and Codex. `SKIFF_REQUIRE_AGENTS` makes a missing one fail.
  *
  * @module
  */
 
+import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { type SkiffEnv, withSkiff } from "../helpers/skiff.ts";
+import { type SkiffEnv, waitFor, withSkiff } from "../helpers/skiff.ts";
 import { type FakeLlm, startFakeLlm } from "../fixtures/fake_llm_server.ts";
 import {
   type AgentLaunch,
@@ -41,6 +46,7 @@ function explain(skiff: SkiffEnv, name: string): Promise<Explained> {
 async function withAgent(
   agent: AgentName,
   walk: (skiff: SkiffEnv, llm: FakeLlm, at: { pane: string }) => Promise<void>,
+  env: Record<string, string> = {},
 ): Promise<void> {
   assertInstalled(agent);
   const llm = await startFakeLlm({ delayMs: 60 });
@@ -61,7 +67,7 @@ async function withAgent(
             }`,
         );
       }
-    });
+    }, env);
   } finally {
     await llm.close();
   }
@@ -125,3 +131,70 @@ Deno.test({
       }
     }),
 });
+
+/** Types a slash command key by key (a paste would be taken as text), then Enter. */
+async function slashCommand(skiff: SkiffEnv, name: string, line: string): Promise<void> {
+  for (const ch of line) await skiff.ok(["keys", "--literal", name, ch]);
+  await skiff.waitForScreen(name, line, { timeout: 15_000 });
+  await skiff.ok(["keys", name, "Enter"]);
+}
+
+Deno.test({
+  name:
+    "real codex: case 4, its state database backfill notice is not a draft: a guarded send types, and the task runs once Codex has started",
+  ignore: !runsAgent("codex"),
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: () =>
+    withAgent("codex", async (skiff, llm, at) => {
+      const work = join(skiff.root, "work");
+      const launch = await prepare(skiff, "codex", llm, "codex");
+      // A first start makes Codex's state database and runs its backfill.
+      at.pane = "first";
+      await skiff.ok(withOptions(newAgentArgs("codex", launch, { cwd: work, name: "first" }), [
+        "--wait-ready",
+        "--timeout",
+        "120",
+      ]));
+      await skiff.ok(["kill", "first"]);
+      // Another Codex's start marks the backfill running until it is done: this start waits.
+      const db = new DatabaseSync(stateDatabase(launch.env.CODEX_HOME));
+      const now = Math.floor(Date.now() / 1000);
+      db.prepare(
+        "UPDATE backfill_state SET status = 'running', last_success_at = NULL, updated_at = ?",
+      ).run(now);
+      try {
+        at.pane = "codex";
+        // Wide enough for the notice on one row: wrapped, Codex's redraw of its input box leaves
+        // cells of it behind (its renderer never drew the wrapped part), and a send cannot see
+        // its text land (exit 16, nothing submitted).
+        await skiff.ok(
+          withOptions(newAgentArgs("codex", launch, { cwd: work, name: "codex" }), [
+            "--size",
+            "200x40",
+          ]),
+        );
+        await skiff.waitForScreen("codex", "state db backfill is running at", { timeout: 120_000 });
+        const waiting = await explain(skiff, "codex");
+        assertEquals(waiting.composer?.draft, "", "the notice is Codex's own text, not a draft");
+        assertEquals(waiting.state, "starting");
+        const sent = await skiff.run(["send", "codex", "say hello", "--enter", "--timeout", "30"]);
+        assertEquals(sent.code, 0, sent.stderr);
+      } finally {
+        db.prepare("UPDATE backfill_state SET status = 'complete', last_success_at = ?").run(now);
+        db.close();
+      }
+      // Codex takes the task it was given while it waited, once it has started.
+      await waitFor("the model to be asked", () =>
+        llm.requests().some((r) => (r.body ?? "").includes("say hello")), { timeout: 120_000 });
+      await skiff.ok(["wait", "codex", "--until", "idle", "--timeout", "120"]);
+    }),
+});
+
+/** Codex's state database in `codexHome` (its name carries a schema number). */
+function stateDatabase(codexHome: string): string {
+  const name = [...Deno.readDirSync(codexHome)].map((e) => e.name)
+    .find((n) => /^state_\d+\.sqlite$/.test(n));
+  assert(name, `a state database in ${codexHome}`);
+  return join(codexHome, name);
+}

@@ -212,6 +212,21 @@ Deno.test("tracker: an agent that does not report its own state is idle as its i
   assertEquals(t.tracker.state, "idle");
 });
 
+Deno.test("tracker: case 4, the agent's own notice that it still starts holds it starting, past the grace", () => {
+  const profile = {
+    ...TOY,
+    screen: { ...TOY.screen, starting: [{ name: "wait", pattern: /^> waiting for the database/ }] },
+  };
+  const t = new TrackerHarness({ profile });
+  t.show(["Toy 1.0", "", "> waiting for the database"]);
+  t.front(TOY_PROCESS);
+  t.advance(STARTUP_GRACE_MS * 2);
+  t.look();
+  assertEquals(t.tracker.state, "starting");
+  t.show(SCREENS.idle);
+  assertEquals([t.tracker.state, t.tracker.turns], ["idle", 0]);
+});
+
 Deno.test("tracker: the agent's own idle report ends its turn at once", () => {
   const t = ready({ profile: REPORTING_TOY });
   t.submit();
