@@ -8,6 +8,9 @@
  *   backfill is running at …`). Made by a first start (which creates the
  *   database), then marking the backfill running in it, as a Codex that
  *   runs it does, and starting again.
+ * - `gemini/clearing`: Gemini CLI runs `/clear`, which waits for its
+ *   SessionEnd and SessionStart hooks (named `skiff EVENT`, as Skiff names
+ *   them; here each sleeps 3 s) while its status row says `Executing Hook:`.
  *
  * Run: `deno run -A tests/agents/capture_moments.ts [agent ...]` (install the
  * CLIs first with `tests/agents/install.sh`).
@@ -20,7 +23,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startFakeLlm } from "../fixtures/fake_llm_server.ts";
 import { AGENT_VERSIONS, agentInstalled, type AgentName, prepareAgent } from "./agent_env.ts";
-import { SCRIPTS, sleep } from "./driver.ts";
+import { type AgentDriver, SCRIPTS, sleep, startAgent } from "./driver.ts";
 import { shellQuote, TmuxPane } from "./tmux.ts";
 import { waitFor } from "../helpers/skiff.ts";
 
@@ -122,8 +125,45 @@ async function codexBackfill(llmPort: number): Promise<void> {
   }
 }
 
+/** Gemini CLI while a `/clear` waits for its hooks. */
+async function geminiClearing(llmPort: number): Promise<void> {
+  const base = join(SCRATCH, "gemini");
+  const hook = join(SCRATCH, "slow-hook.sh");
+  await Deno.mkdir(SCRATCH, { recursive: true });
+  await Deno.writeTextFile(hook, "#!/bin/sh\ncat >/dev/null\nsleep 3\necho '{}'\n");
+  await Deno.chmod(hook, 0o755);
+  let driver: AgentDriver | undefined;
+  try {
+    driver = await startAgent("gemini", {
+      base,
+      llmPort,
+      hooks: hook,
+      socket: `skiff-moments-gemini-${Deno.pid}`,
+      cols: COLS,
+      rows: ROWS,
+    });
+    await driver.waitReady();
+    // Its start runs the SessionStart hook too: wait until it ended.
+    await showing(driver.pane, /^(?![\s\S]*Executing Hook)[\s\S]*Type your message/);
+    await driver.typeVisible("/clear");
+    await sleep(400);
+    await driver.key("Enter");
+    await showing(driver.pane, /Executing Hooks?: skiff Session/, 10_000);
+    await sleep(500);
+    await save(
+      driver.pane,
+      { agent: "gemini", moment: "clearing" },
+      "/clear, while it waits for its SessionEnd and SessionStart hooks (named `skiff EVENT`, " +
+        "as Skiff names them; each sleeps 3 s here)",
+    );
+  } finally {
+    await driver?.stop();
+  }
+}
+
 const MOMENTS: Partial<Record<AgentName, (llmPort: number) => Promise<void>>> = {
   codex: codexBackfill,
+  gemini: geminiClearing,
 };
 
 if (import.meta.main) {

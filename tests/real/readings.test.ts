@@ -10,6 +10,9 @@
  * - Case 4: a Codex start that waits for another Codex's backfill of its
  *   state database shows Codex's own notice in its input box, which is no
  *   draft: a guarded send types the task, and Codex runs it once started.
+ * - Case 3: Gemini CLI's `/clear` waits for Skiff's SessionEnd and
+ *   SessionStart hooks, and reads working meanwhile (its status row names
+ *   the running hook), so the wait for idle after it ends with the clear.
  *
  * Which agents run: `SKIFF_REAL_AGENTS` (a comma list, or `all`); by default
  * Claude Code and Codex. `SKIFF_REQUIRE_AGENTS` makes a missing one fail.
@@ -27,6 +30,7 @@ import {
   type AgentName,
   newAgentArgs,
   prepareAgent,
+  rootOwnedTempDir,
 } from "../agents/agent_env.ts";
 import { assertInstalled, runsAgent } from "../agents/selection.ts";
 import type { Signal } from "../../lib/agents/rules.ts";
@@ -198,3 +202,43 @@ function stateDatabase(codexHome: string): string {
   assert(name, `a state database in ${codexHome}`);
   return join(codexHome, name);
 }
+
+Deno.test({
+  name:
+    "real gemini: case 3, it reads working while /clear runs, so a send after the wait for idle goes in",
+  ignore: !runsAgent("gemini"),
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    // Gemini reads Skiff's hooks, which /clear waits for, only from a root-owned state folder.
+    const secure = await rootOwnedTempDir();
+    try {
+      await withAgent("gemini", async (skiff, llm, at) => {
+        const work = join(skiff.root, "work");
+        const launch = await prepare(skiff, "gemini", llm, "gemini");
+        at.pane = "gemini";
+        const made = await skiff.json<{ hooks_unwired: string | null }>(
+          withOptions(newAgentArgs("gemini", launch, { cwd: work, name: "gemini" }), [
+            "--wait-ready",
+            "--timeout",
+            "120",
+          ]),
+        );
+        assertEquals(made.hooks_unwired, null, "this test needs Skiff's hooks in Gemini CLI");
+        for (let i = 1; i <= 3; i++) {
+          const sent = await skiff.run(["send", "gemini", `say hello ${i}`, "--enter"]);
+          assertEquals(sent.code, 0, `turn ${i}: ${sent.stderr}`);
+          await skiff.ok(["wait", "gemini", "--until", "idle", "--timeout", "120"]);
+          await slashCommand(skiff, "gemini", "/clear");
+          // The clear runs Skiff's SessionEnd and SessionStart hooks: it works meanwhile.
+          await skiff.ok(["wait", "gemini", "--until", "working", "--timeout", "30"]);
+          await skiff.ok(["wait", "gemini", "--until", "idle", "--timeout", "120"]);
+        }
+        const last = await skiff.run(["send", "gemini", "say hello again", "--enter"]);
+        assertEquals(last.code, 0, last.stderr);
+      }, secure ? { SKIFF_STATE_DIR: join(secure, "state") } : {});
+    } finally {
+      if (secure) await Deno.remove(secure, { recursive: true }).catch(() => {});
+    }
+  },
+});

@@ -139,3 +139,12 @@ Deno.test("case 4: Codex's backfill notice in its input box is its own text, not
   assertEquals(reading.starting, true, "it is still starting");
   assert(reading.signals.some((s) => s.rule === "backfill notice"));
 });
+
+Deno.test("case 3: Gemini CLI running /clear, with its hooks, reads working", async () => {
+  // Captured (tests/agents/capture_moments.ts): `/clear` waits for the SessionEnd and
+  // SessionStart hooks, and the status row says `Executing Hook: skiff SessionEnd`, with no
+  // spinner, while the input box shows the command.
+  const { reading } = await readFixture("gemini", "clearing");
+  assertEquals(reading.verdict, "working");
+  assert(reading.signals.some((s) => s.rule === "running hooks"), JSON.stringify(reading.signals));
+});
