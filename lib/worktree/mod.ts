@@ -19,3 +19,4 @@ export { type WorktreeDiff, worktreeDiff } from "./diff.ts";
 export type { FileChange } from "./status.ts";
 export { checkWorktreeName, defaultBranch, worktreesFolder } from "./place.ts";
 export { gitMissing, gitPager, runGit } from "./git.ts";
+export { inRepository } from "./repo.ts";

@@ -17,14 +17,22 @@ export type Mode = "list" | "ledger" | "result" | "help";
 /** A line being typed in the status row. */
 export interface Prompt {
   /** What it is for. */
-  kind: "filter" | "send" | "rename" | "new-project" | "new-agent" | "new-name" | "kill";
+  kind:
+    | "filter"
+    | "send"
+    | "rename"
+    | "new-project"
+    | "new-agent"
+    | "new-worktree"
+    | "new-name"
+    | "kill";
   /** What the row says before the text. */
   label: string;
   /** The text typed so far. */
   text: string;
   /** The pane it is about (its id), if any. */
   pane?: string;
-  /** Answers of earlier steps (a new pane's project and agent). */
+  /** Answers of earlier steps (a new pane's project, agent and worktree). */
   answers?: Record<string, string>;
 }
 
