@@ -3,7 +3,7 @@
  * follower per host of projects.toml, each subscribed to its host's events
  * through the link the local skiffd holds (pushed, never polled), reading
  * the host's panes again when one is made, changes state, is read, renamed
- * or goes. A list shows each host as a group of its own; a host that cannot
+ * or goes, with `workspace.list` where the host's Skiff has it. A list shows each host as a group of its own; a host that cannot
  * be reached shows as such, with why.
  *
  * A pane of another host is keyed `HOST:ID` in a list, so every command
@@ -13,6 +13,8 @@
  */
 
 import { loadConfig } from "../config/config.ts";
+import type { DaemonClient } from "../client/client.ts";
+import { SkiffError } from "../errors.ts";
 import { hostNames } from "../hosts/config.ts";
 import type { ListedPane } from "../protocol/workspace.ts";
 import { HostFollower, PANE_NEWS } from "../watch/host_follow.ts";
@@ -29,6 +31,22 @@ const LIST_EVENTS = new Set([
   "resized",
 ]);
 
+/**
+ * A host's panes as a list shows them: from `workspace.list`, which skips
+ * the look in `/proc` per pane at the process in front that `pane.list`
+ * takes and no list shows; from `pane.list` where the host's Skiff predates
+ * `workspace.list`. It is asked the new way each time, since a `skiff daemon
+ * upgrade` there may bring the method, as for an older skiffd here.
+ */
+export async function listedPanes(client: DaemonClient): Promise<ListedPane[]> {
+  try {
+    return (await client.call("workspace.list")).panes;
+  } catch (error) {
+    if (!(error instanceof SkiffError && error.exit === "PROTOCOL")) throw error;
+  }
+  return (await client.call("pane.list")).panes;
+}
+
 /** A host's pane as a list keeps it. */
 export function hostPane(host: string, pane: ListedPane): HostPane {
   return { ...pane, id: `${host}:${pane.id}`, host };
@@ -36,7 +54,7 @@ export function hostPane(host: string, pane: ListedPane): HostPane {
 
 /** Follows the hosts of projects.toml for a list; see the module's documentation. */
 export class HostsFollow {
-  readonly #followers = new Map<string, HostFollower>();
+  readonly #followers = new Map<string, HostFollower<ListedPane>>();
   readonly #why = new Map<string, string>();
   readonly #changed: () => void;
   readonly #log: (line: string) => void;
@@ -79,6 +97,7 @@ export class HostsFollow {
           this.#why.set(host, why);
           this.#changed();
         },
+        list: listedPanes,
       });
       this.#followers.set(host, follower);
       follower.start();

@@ -18,6 +18,7 @@ import type { EventCursor } from "../protocol/daemon.ts";
 import type { Event } from "../protocol/events.ts";
 import type { HostLink } from "../protocol/hosts.ts";
 import type { PaneInfo } from "../protocol/panes.ts";
+import type { ListedPane } from "../protocol/workspace.ts";
 
 /** How long the follower waits for the link before it looks again. */
 const LINK_WAIT_MS = 30_000;
@@ -32,7 +33,7 @@ const DOWN_RETRY_MS = 30_000;
 export const PANE_NEWS = ["turn-end", "idle-no-turn", "waiting", "bell", "exit", "gone"] as const;
 
 /** What a {@linkcode HostFollower} tells the watcher. */
-export interface HostFollowerOptions {
+export interface HostFollowerOptions<P extends ListedPane = PaneInfo> {
   /** The host. */
   host: string;
   /** Writes one line to the watcher's log. */
@@ -47,6 +48,13 @@ export interface HostFollowerOptions {
   down: (why: string) => void;
   /** Hold the link while following (the follower's own connection to skiffd keeps it). */
   hold?: boolean;
+  /** Reads the host's panes through its skiffd, whenever they are read (again). */
+  list: (client: DaemonClient) => Promise<P[]>;
+}
+
+/** A host's panes with every field, the process in front included (`pane.list`): the watcher's. */
+export async function paneList(client: DaemonClient): Promise<PaneInfo[]> {
+  return (await client.call("pane.list")).panes;
 }
 
 /** Where a follower stands: not known yet, following, or unable to reach the host. */
@@ -59,21 +67,21 @@ export function eventOnHost(host: string, event: Event): Event {
 }
 
 /** Follows one host; see the module's documentation. */
-export class HostFollower {
+export class HostFollower<P extends ListedPane = PaneInfo> {
   /** The host. */
   readonly host: string;
   /** Where it stands. */
   state: FollowState = "unknown";
   /** The host's panes as last read (their ids as on the host). */
-  panes: PaneInfo[] = [];
-  readonly #options: HostFollowerOptions;
+  panes: P[] = [];
+  readonly #options: HostFollowerOptions<P>;
   #stopped = false;
   #client: DaemonClient | undefined;
   #cursor: EventCursor | undefined;
   #wake: (() => void) | undefined;
 
   /** A follower of `options.host`; call {@linkcode HostFollower.start}. */
-  constructor(options: HostFollowerOptions) {
+  constructor(options: HostFollowerOptions<P>) {
     this.host = options.host;
     this.#options = options;
   }
@@ -145,7 +153,7 @@ export class HostFollower {
   }
 
   async #list(client: DaemonClient): Promise<void> {
-    this.panes = (await client.call("pane.list")).panes;
+    this.panes = await this.#options.list(client);
   }
 
   async #follow(socket: string): Promise<void> {

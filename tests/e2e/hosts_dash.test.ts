@@ -3,14 +3,16 @@
  * each host of projects.toml as a group of its own with its panes, followed
  * live through the link (a remote turn shows without a keypress); a
  * remote pane's preview, Enter to open it over the link and the detach key
- * back; a host that cannot be reached is one row that says so.
+ * back; a host that cannot be reached is one row that says so. A host's
+ * panes are read with `workspace.list`, or `pane.list` from an older Skiff.
  */
 
 import { assertMatch } from "../helpers/assert.ts";
 import { openDash, rowWith, selectedRow } from "../helpers/dash.ts";
 import { fakeAgentToml } from "../helpers/fake_agent.ts";
 import { addToConfig, SSH_TEST, withHost } from "../helpers/hosts.ts";
-import { BASH, waitFor } from "../helpers/skiff.ts";
+import { makeCheckout } from "../helpers/checkout.ts";
+import { BASH, type SkiffEnv, waitFor } from "../helpers/skiff.ts";
 import type { TestTerminal } from "../helpers/terminal.ts";
 
 /** Moves the selection down until its row matches `pattern`. */
@@ -79,5 +81,64 @@ Deno.test({
         term.kill();
       }
     }, { config: fakeAgentToml() });
+  },
+});
+
+/** Lists the remote host's pane `rev` in the dashboard, as its host group shows it. */
+async function listsRemotePane(local: SkiffEnv): Promise<void> {
+  await local.ok(["new", "--name", "here", "--", ...BASH]);
+  await local.ok(["new", "--host", "gpu1", "--agent", "fake", "--name", "rev", "--wait-ready"]);
+  const term = await openDash(local, { ready: "here" });
+  try {
+    await term.waitForText(/⇄ gpu1 +1 pane/, { timeout: 30_000 });
+    assertMatch(rowWith(term, /gpu1:rev/)!, /gpu1:rev +fake +idle/);
+    // And again after a change there, read anew.
+    await local.ok(["send", "gpu1:rev", "SLOW 1500 review it", "--enter"]);
+    await term.waitForText(/gpu1:rev +fake +working/, { timeout: 20_000 });
+  } finally {
+    term.kill();
+  }
+}
+
+Deno.test({
+  name: "case 7: dash: another host's panes are listed with workspace.list, not pane.list",
+  ...SSH_TEST,
+  fn: async () => {
+    // The host's pane.list fails: a list that asked it for the process in front of each pane
+    // (a look in /proc per pane there) would show nothing.
+    const host = await makeCheckout({
+      version: "0.1.1",
+      edits: [{
+        path: "lib/daemon/server/methods.ts",
+        find: `"pane.list": (params, ctx) => {`,
+        replace:
+          `"pane.list": (params, ctx) => {\n    if (params) throw new Error("pane.list is not for lists");`,
+      }],
+    });
+    try {
+      await withHost(listsRemotePane, { main: host.main, config: fakeAgentToml() });
+    } finally {
+      await host.remove();
+    }
+  },
+});
+
+Deno.test({
+  name: "case 7: dash: a host whose Skiff predates workspace.list is listed with pane.list",
+  ...SSH_TEST,
+  fn: async () => {
+    const old = await makeCheckout({
+      version: "0.0.1",
+      edits: [{
+        path: "lib/daemon/server/workspace_methods.ts",
+        find: `"workspace.list": (_params, ctx) => {`,
+        replace: `"workspace.none": (_params: unknown, ctx: any) => {`,
+      }],
+    });
+    try {
+      await withHost(listsRemotePane, { main: old.main, config: fakeAgentToml() });
+    } finally {
+      await old.remove();
+    }
   },
 });
