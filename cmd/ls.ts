@@ -7,6 +7,7 @@
 import { defineCommand, outputWidth, SkiffError, table } from "../lib/cli/mod.ts";
 import { withDaemon } from "../lib/client/mod.ts";
 import { frontOf, tildePath } from "../lib/client/format.ts";
+import { linkTimes } from "../lib/hosts/link_times.ts";
 import type { PaneInfo } from "../lib/protocol/panes.ts";
 
 /** Reads `KEY` or `KEY=VALUE`. */
@@ -76,6 +77,8 @@ export const command = defineCommand({
       state: h.panes === null && h.state === "up" ? "unreachable" : h.state,
       why: h.why,
       panes: h.panes?.length ?? null,
+      last_up: h.last_up,
+      next_try: h.next_try,
     }));
     ctx.out.result(all ? { panes, hosts: hostsJson } : { panes }, () => {
       if (panes.length === 0) {
@@ -115,8 +118,10 @@ export const command = defineCommand({
           { width: outputWidth() },
         ));
       }
+      // When it was last reached and is tried next: an old failure is not told as current.
       for (const h of down) {
-        ctx.out.line(`${h.host}: ${h.state === "up" ? "unreachable" : h.state}: ${h.why}`);
+        const state = h.state === "up" ? "unreachable" : h.state;
+        ctx.out.line(`${h.host}: ${state}: ${h.why} (${linkTimes(h)})`);
       }
     });
   },

@@ -16,6 +16,8 @@ import { loadConfig } from "../config/config.ts";
 import type { DaemonClient } from "../client/client.ts";
 import { SkiffError } from "../errors.ts";
 import { hostNames } from "../hosts/config.ts";
+import { linkTimes } from "../hosts/link_times.ts";
+import type { HostLink } from "../protocol/hosts.ts";
 import type { ListedPane } from "../protocol/workspace.ts";
 import { HostFollower, PANE_NEWS } from "../watch/host_follow.ts";
 import type { HostPane, HostView } from "./view.ts";
@@ -55,7 +57,7 @@ export function hostPane(host: string, pane: ListedPane): HostPane {
 /** Follows the hosts of projects.toml for a list; see the module's documentation. */
 export class HostsFollow {
   readonly #followers = new Map<string, HostFollower<ListedPane>>();
-  readonly #why = new Map<string, string>();
+  readonly #why = new Map<string, { why: string; when: string | null }>();
   readonly #changed: () => void;
   readonly #log: (line: string) => void;
 
@@ -93,10 +95,8 @@ export class HostsFollow {
           this.#changed();
           return Promise.resolve();
         },
-        down: (why) => {
-          this.#why.set(host, why);
-          this.#changed();
-        },
+        down: (why, link) => this.#down(host, why, link),
+        stillDown: (why, link) => this.#down(host, why, link),
         list: listedPanes,
       });
       this.#followers.set(host, follower);
@@ -104,12 +104,22 @@ export class HostsFollow {
     }
   }
 
+  /** `host` is down for `why`: the list says so, with when it was last reached and is tried next. */
+  #down(host: string, why: string, link: HostLink | undefined): void {
+    const when = link ? linkTimes(link) : null;
+    const before = this.#why.get(host);
+    if (before?.why === why && before.when === when) return;
+    this.#why.set(host, { why, when });
+    this.#changed();
+  }
+
   /** The hosts as a list shows them, in projects.toml's order. */
   hosts(): HostView[] {
     return [...this.#followers.values()].map((f) => ({
       host: f.host,
       state: f.state,
-      why: f.state === "down" ? this.#why.get(f.host) ?? null : null,
+      why: f.state === "down" ? this.#why.get(f.host)?.why ?? null : null,
+      when: f.state === "down" ? this.#why.get(f.host)?.when ?? null : null,
       panes: f.state === "up" ? f.panes.map((p) => hostPane(f.host, p)) : [],
     }));
   }

@@ -44,8 +44,13 @@ export interface HostFollowerOptions<P extends ListedPane = PaneInfo> {
   event: (event: Event) => Promise<void>;
   /** The follower is connected and has listed the host's panes (again). */
   connected: () => Promise<void>;
-  /** The host's link could not be made (once, until the host is back). */
-  down: (why: string) => void;
+  /** The host's link could not be made (once, until the host is back), with the link as told. */
+  down: (why: string, link?: HostLink) => void;
+  /**
+   * Looked at the link again (after its next try, when one waits) and the host is still down:
+   * a list shows when it was last reached and when the next try is.
+   */
+  stillDown?: (why: string, link?: HostLink) => void;
   /** Hold the link while following (the follower's own connection to skiffd keeps it). */
   hold?: boolean;
   /** Reads the host's panes through its skiffd, whenever they are read (again). */
@@ -55,6 +60,16 @@ export interface HostFollowerOptions<P extends ListedPane = PaneInfo> {
 /** A host's panes with every field, the process in front included (`pane.list`): the watcher's. */
 export async function paneList(client: DaemonClient): Promise<PaneInfo[]> {
   return (await client.call("pane.list")).panes;
+}
+
+/**
+ * How long a follower of a host that is down waits before it looks again: until a little
+ * after the link's next try, when one waits, else {@linkcode DOWN_RETRY_MS} (a `host` event
+ * wakes it sooner when the host is back).
+ */
+function downWait(link: HostLink | undefined): number {
+  if (!link?.next_try) return DOWN_RETRY_MS;
+  return Math.min(DOWN_RETRY_MS, Math.max(500, Date.parse(link.next_try) - Date.now() + 500));
 }
 
 /** Where a follower stands: not known yet, following, or unable to reach the host. */
@@ -146,9 +161,11 @@ export class HostFollower<P extends ListedPane = PaneInfo> {
       }
       if (this.state !== "down") {
         this.state = "down";
-        this.#options.down(link?.why ?? why);
+        this.#options.down(link?.why ?? why, link);
+      } else {
+        this.#options.stillDown?.(link?.why ?? why, link);
       }
-      await this.#sleep(DOWN_RETRY_MS);
+      await this.#sleep(downWait(link));
     }
   }
 

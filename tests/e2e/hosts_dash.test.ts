@@ -10,7 +10,7 @@
 import { assertMatch } from "../helpers/assert.ts";
 import { openDash, rowWith, selectedRow } from "../helpers/dash.ts";
 import { fakeAgentToml } from "../helpers/fake_agent.ts";
-import { addToConfig, SSH_TEST, withHost } from "../helpers/hosts.ts";
+import { addToConfig, killLink, SSH_TEST, withHost } from "../helpers/hosts.ts";
 import { makeCheckout } from "../helpers/checkout.ts";
 import { BASH, type SkiffEnv, waitFor } from "../helpers/skiff.ts";
 import type { TestTerminal } from "../helpers/terminal.ts";
@@ -43,7 +43,8 @@ Deno.test({
       try {
         // This machine's panes, then each host as a group.
         await term.waitForText(/⇄ gpu1 +1 pane/, { timeout: 30_000 });
-        await term.waitForText(/⇄ gone +unreachable: ssh: connect to host/, {
+        // A host never reached: when its next try is comes first, then why (cut at the row's end).
+        await term.waitForText(/⇄ gone +unreachable \(never reached, next try at \d/, {
           timeout: 30_000,
         });
         assertMatch(rowWith(term, /gpu1:rev/)!, /gpu1:rev +fake +idle/);
@@ -140,5 +141,33 @@ Deno.test({
     } finally {
       await old.remove();
     }
+  },
+});
+
+Deno.test({
+  name: "case 10: dash: a host that went down says when it was last reached and is tried next, " +
+    "looked at again after each try",
+  ...SSH_TEST,
+  fn: async () => {
+    await withHost(async (local, remote) => {
+      await local.ok(["new", "--name", "here", "--", ...BASH]);
+      await local.ok(["new", "--host", "gpu1", "--name", "web", "--", ...BASH]);
+      const term = await openDash(local, { ready: "here", cols: 220 });
+      try {
+        await term.waitForText(/⇄ gpu1 +1 pane/, { timeout: 30_000 });
+        await remote.sshd.stop();
+        await killLink(local, "gpu1");
+        const times =
+          /⇄ gpu1 +unreachable \(last reached (\d\d:\d\d:\d\d), next try at (\d\d:\d\d:\d\d)\): ssh/;
+        const first = times.exec(await term.waitForText(times, { timeout: 30_000 }))!;
+        // After that try failed too, the row tells of the next one (tries back off to a minute).
+        await waitFor("a later next try", () => {
+          const now = times.exec(term.text());
+          return now !== null && now[2] !== first[2] && now[1] === first[1];
+        }, { timeout: 75_000, interval: 200 });
+      } finally {
+        term.kill();
+      }
+    }, { config: fakeAgentToml() });
   },
 });
