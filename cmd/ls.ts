@@ -7,6 +7,7 @@
 import { defineCommand, outputWidth, table } from "../lib/cli/mod.ts";
 import { frontOf, tildePath } from "../lib/client/format.ts";
 import { listPanes } from "../lib/ops/list_panes.ts";
+import { linkTimes } from "../lib/hosts/link_times.ts";
 
 /** The `ls` command. */
 export const command = defineCommand({
@@ -75,8 +76,9 @@ export const command = defineCommand({
           { width: outputWidth() },
         ));
       }
+      // When it was last reached and is tried next: an old failure is not told as current.
       for (const h of down) {
-        ctx.out.line(`${h.host}: ${h.state}: ${h.why}`);
+        ctx.out.line(`${h.host}: ${h.state}: ${h.why} (${linkTimes(h)})`);
       }
     });
   },

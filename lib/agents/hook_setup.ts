@@ -62,11 +62,14 @@ function claudeHooks(agent: string, events: string[], command: HookCommand) {
 /**
  * A `hooks` table for Gemini CLI's and Qwen Code's settings: no matcher (a
  * lifecycle event has none) and their own default time limit (their
- * `timeout` is in milliseconds, not Claude Code's seconds).
+ * `timeout` is in milliseconds, not Claude Code's seconds). Each hook has a
+ * short name: Gemini CLI shows a running hook's name (else its whole command
+ * line) in its status row, `Executing Hook: NAME`, and a command line wider
+ * than the row garbles it, so its profile could not read that it works.
  */
 function settingsHooks(agent: string, events: string[], command: HookCommand) {
   return hooksTable(events, (event) => ({
-    hooks: [{ type: "command", command: command(agent, event) }],
+    hooks: [{ type: "command", name: `skiff ${event}`, command: command(agent, event) }],
   }));
 }
 

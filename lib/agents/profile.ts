@@ -49,6 +49,12 @@ export interface ScreenRules {
   notBusy?: RegExp[];
   /** Rows of an approval dialog or a question. Only rows below the composer (or all, when it is hidden) count. */
   approval: Rule[];
+  /**
+   * Rows the agent shows while it is still starting, such as Codex's `state
+   * db backfill is running at …` in its input box: the agent reads
+   * `starting` while one shows and no prompt went in, however long it takes.
+   */
+  starting?: Rule[];
   /** The input box. */
   composer: ComposerRule;
 }

@@ -47,6 +47,10 @@ export interface ScreenReading {
   signals: Signal[];
   /** When the agent itself last reported that it is idle (OSC 7501), or undefined. */
   reportedIdleAt?: number;
+  /** When the agent itself last reported its state (OSC 7501), whatever it said, or undefined. */
+  reportedAt?: number;
+  /** Whether a row says the agent is still starting (its profile's `starting` rules). */
+  starting: boolean;
 }
 
 /** Returns the indices of the live rows: the last {@linkcode LIVE_ROWS} non-blank rows. */
@@ -191,6 +195,16 @@ export function readScreen(profile: AgentProfile, view: ScreenView): ScreenReadi
     signals.push({ source: "title", rule: titleApproval.name, says: "waiting", text: view.title });
   }
 
+  let starting = false;
+  for (const text of rows(live)) {
+    const rule = firstHit(profile.screen.starting, text);
+    if (rule) {
+      signals.push({ source: "screen", rule: rule.name, says: "info", text: text.trim() });
+      starting = true;
+      break;
+    }
+  }
+
   for (const text of rows(live)) {
     if (profile.screen.notBusy?.some((p) => p.test(text))) continue;
     const rule = firstHit(profile.screen.busy, text);
@@ -230,5 +244,5 @@ export function readScreen(profile: AgentProfile, view: ScreenView): ScreenReadi
     : composer.visible || reportedIdle
     ? "idle"
     : "unknown";
-  return { verdict, composer, signals, reportedIdleAt };
+  return { verdict, composer, signals, reportedIdleAt, reportedAt: status?.at, starting };
 }

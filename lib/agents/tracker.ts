@@ -58,6 +58,7 @@ export class AgentTracker {
   #turns = 0;
   #workingSince: number | undefined;
   #signals: Signal[] = [];
+  #awaitingReport = false;
   readonly #noTurnMs: () => number;
 
   /** Makes a tracker that looks agents up in the registry `registry()` returns. */
@@ -137,6 +138,8 @@ export class AgentTracker {
     if (this.#workingSince !== undefined && !this.#inTurn) {
       times.push(this.#workingSince + TURN_CONFIRM_MS);
     }
+    // Its screen may not change when the grace ends: look again then.
+    if (this.#awaitingReport) times.push(this.#agentSince + STARTUP_GRACE_MS);
     return times.length ? Math.min(...times) : undefined;
   }
 
@@ -178,6 +181,7 @@ export class AgentTracker {
       if (profile) events.push({ event: "agent-start", fields: { agent: profile.id } });
     }
     if (!profile) {
+      this.#awaitingReport = false;
       this.#reading = undefined;
       this.#signals = processSignals(input.foreground);
       return events;
@@ -201,6 +205,7 @@ export class AgentTracker {
   }
 
   #decide(profile: AgentProfile, reading: ScreenReading, now: number): PaneState {
+    this.#awaitingReport = false;
     const next = this.#decideRaw(profile, reading, now);
     const hookWorking = this.#liveHook(profile)?.state === "working";
     // Busy signs with no prompt or hook soon after the agent appeared are it
@@ -210,7 +215,39 @@ export class AgentTracker {
       !this.#inTurn && this.#submittedAt === undefined &&
       now - this.#agentSince < STARTUP_GRACE_MS;
     if (next === "working" && !hookWorking && loading) return "starting";
+    // Its own notice that it still starts (Codex waiting for another Codex's database).
+    if (
+      next === "idle" && this.#state === "starting" && reading.starting && !this.#inTurn &&
+      this.#submittedAt === undefined
+    ) {
+      return "starting";
+    }
+    this.#awaitingReport = next === "idle" && this.#state === "starting" &&
+      this.#awaitsFirstReport(profile, reading, now);
+    if (this.#awaitingReport) {
+      this.#signals.push({
+        source: "status",
+        rule: "no report of its own yet",
+        says: "info",
+        text: `${profile.label} reports its own state: it is starting until its first report`,
+      });
+      return "starting";
+    }
     return next;
+  }
+
+  /**
+   * Whether the first idle of an agent that reports its own state (its
+   * profile names its status app) still waits for its first report: Codex
+   * draws its input box, then works on its start for a moment (or waits for
+   * another Codex's database backfill), and only its first `state=idle` says
+   * it is done. The wait ends with the start grace, for an agent that never
+   * reports; a prompt that went in ends it too.
+   */
+  #awaitsFirstReport(profile: AgentProfile, reading: ScreenReading, now: number): boolean {
+    return profile.statusApp !== undefined && !this.#inTurn && this.#submittedAt === undefined &&
+      now - this.#agentSince < STARTUP_GRACE_MS &&
+      (reading.reportedAt === undefined || reading.reportedAt < this.#agentSince);
   }
 
   #decideRaw(profile: AgentProfile, reading: ScreenReading, now: number): PaneState {

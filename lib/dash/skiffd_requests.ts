@@ -58,14 +58,19 @@ export class SkiffdRequests {
     return await (client.call as (m: M, p: ParamsOf<M>) => Promise<ResultOf<M>>)(method, params);
   }
 
-  /** Makes a pane as `skiff new` does: project, agent and name as typed (empty: none). */
+  /**
+   * Makes a pane as `skiff new` does: project, agent, worktree and name as
+   * typed (empty: none). A pane in a worktree is named after it unless named.
+   */
   async newPane(answers: Record<string, string>): Promise<PaneInfo> {
     const project = answers.project || undefined;
     const agent = answers.agent || undefined;
+    const worktree = answers.worktree || undefined;
     const params: NewPaneParams = {
       project,
-      name: answers.name || agent,
+      name: answers.name || (worktree === undefined ? agent : undefined),
       client_env: clientEnv(),
+      ...(worktree === undefined ? {} : { worktree: { name: worktree } }),
     };
     if (agent) {
       const { agentLaunchFor } = await importLater<typeof import("../agents/launch.ts")>(

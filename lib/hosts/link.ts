@@ -48,6 +48,11 @@ export interface LinkOptions {
   inUse: (link: Link) => boolean;
 }
 
+/** A time as ISO 8601, or null. */
+function iso(at: number | null): string | null {
+  return at === null ? null : new Date(at).toISOString();
+}
+
 /** A link to one host; see the module's documentation. */
 export class Link {
   /** The host's name. */
@@ -68,6 +73,10 @@ export class Link {
   lastUse: number = Date.now();
   /** How many holders keep it (attached terminals, the watcher). */
   holds = 0;
+  /** When it was last up, or null when it never was. */
+  #lastUp: number | null = null;
+  /** When the next try after a failed one is due, or null when none waits. */
+  #nextTry: number | null = null;
   readonly #options: LinkOptions;
   #master: SshMaster | undefined;
   #rpc: DaemonClient | undefined;
@@ -107,7 +116,14 @@ export class Link {
       since: new Date(this.since).toISOString(),
       socket: this.state === "up" ? this.files.socket : null,
       remote: this.remote,
+      last_up: iso(this.state === "up" ? Date.now() : this.#lastUp),
+      next_try: iso(this.#nextTry),
     };
+  }
+
+  /** Whether a failed link waits for its next try (it is unreachable, and still used). */
+  get waitsToRetry(): boolean {
+    return this.state === "unreachable" && this.#nextTry !== null;
   }
 
   /** Notes a use; an idle link starts connecting. */
@@ -121,6 +137,7 @@ export class Link {
     if (this.state !== "unreachable" && this.state !== "refused") return;
     clearTimeout(this.#retryTimer);
     this.#retryTimer = undefined;
+    this.#nextTry = null;
     void this.connect();
   }
 
@@ -151,6 +168,7 @@ export class Link {
     this.why = why;
     this.exit = exit;
     if (previous !== state) this.since = Date.now();
+    if (previous === "up" || state === "up") this.#lastUp = Date.now();
     for (const waiter of this.#waiters) waiter();
     this.#waiters.clear();
     this.#options.changed(this, previous);
@@ -169,6 +187,7 @@ export class Link {
   async #connect(): Promise<void> {
     const generation = ++this.#generation;
     const started = Date.now();
+    this.#nextTry = null;
     this.#setState("connecting", this.why, this.exit);
     try {
       await this.#teardown();
@@ -218,8 +237,10 @@ export class Link {
     this.#backoffMs = Math.min(Math.max(FIRST_BACKOFF_MS, this.#backoffMs * 2), MAX_BACKOFF_MS);
     this.#log(`unreachable: ${this.why}; next try in ${this.#backoffMs / 1000} s`);
     clearTimeout(this.#retryTimer);
+    this.#nextTry = Date.now() + this.#backoffMs;
     this.#retryTimer = setTimeout(() => {
       this.#retryTimer = undefined;
+      this.#nextTry = null;
       if (this.state === "unreachable") void this.connect();
     }, this.#backoffMs);
   }
@@ -333,6 +354,7 @@ export class Link {
     this.#generation++;
     clearTimeout(this.#retryTimer);
     this.#retryTimer = undefined;
+    this.#nextTry = null;
     const was = this.state;
     await this.#teardown();
     if (was !== "idle") this.#log(`closed: ${why}`);

@@ -58,6 +58,7 @@
  *   `ssh_master.ts` and `link_steps.ts`: the ssh and the steps a link is made of.
  * - `remote.ts`: the host's end (`skiff host remote`) and version skew.
  * - `check.ts`: `skiff host check`.
+ * - `link_times.ts`: when a host that is not up was last reached, and is tried next.
  *
  * @module
  */
@@ -92,3 +93,4 @@ export {
 export { checkHost, type CheckOutcome, type HostCheck } from "./check.ts";
 export { HostsService, hostsService, IDLE_MS } from "./service.ts";
 export { describeThisHost } from "./remote.ts";
+export { linkTimes } from "./link_times.ts";

@@ -204,10 +204,17 @@ export class HostsService {
               since: new Date().toISOString(),
               socket: null,
               remote: null,
+              last_up: null,
+              next_try: null,
               panes: null,
             };
           }
-          if (p.connect === true) link.use();
+          if (p.connect === true) {
+            link.use();
+            // A host that was down may be back: try now, within the time this answer has,
+            // rather than tell the last failure as if it were current until the next try.
+            if (link.waitsToRetry) link.retryNow();
+          }
           await link.settled(deadline - Date.now());
           const listing: HostListing = { ...link.describe(), panes: null };
           if (listing.state === "connecting") {

@@ -35,6 +35,10 @@ export interface ListedHost {
   why: string | null;
   /** How many panes it listed, or null. */
   panes: number | null;
+  /** When it was last reached (ISO 8601), or null when it never was. */
+  last_up: string | null;
+  /** When its link is tried next (ISO 8601), or null when no try waits. */
+  next_try: string | null;
 }
 
 /** What `skiff ls --json` prints (`hosts` only with `allHosts`). */
@@ -104,6 +108,8 @@ export async function listPanes(options: ListPanesOptions = {}): Promise<ListPan
       state: h.panes === null && h.state === "up" ? "unreachable" : h.state,
       why: h.why,
       panes: h.panes?.length ?? null,
+      last_up: h.last_up,
+      next_try: h.next_try,
     })),
   };
 }

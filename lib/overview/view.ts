@@ -23,6 +23,11 @@ export interface HostView {
   state: "unknown" | "up" | "down";
   /** Why it cannot be reached, when it cannot. */
   why: string | null;
+  /**
+   * When it cannot be reached: when it was last reached and when its link is tried next
+   * (`last reached 14:02:11, next try at 14:03:05`), so an old failure does not read as current.
+   */
+  when?: string | null;
   /** Its panes, keyed `HOST:ID`. */
   panes: HostPane[];
 }

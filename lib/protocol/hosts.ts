@@ -60,6 +60,10 @@ export interface HostLink {
   socket: string | null;
   /** What the host's Skiff said of itself at the last link, else null. */
   remote: RemoteInfo | null;
+  /** When the link was last up (now, while it is), or null when it never was (ISO 8601). */
+  last_up: string | null;
+  /** When the link is tried next after a failed try (ISO 8601), or null when no try waits. */
+  next_try: string | null;
 }
 
 /**

@@ -18,6 +18,7 @@ import type { EventCursor } from "../protocol/daemon.ts";
 import type { Event } from "../protocol/events.ts";
 import type { HostLink } from "../protocol/hosts.ts";
 import type { PaneInfo } from "../protocol/panes.ts";
+import type { ListedPane } from "../protocol/workspace.ts";
 
 /** How long the follower waits for the link before it looks again. */
 const LINK_WAIT_MS = 30_000;
@@ -32,7 +33,7 @@ const DOWN_RETRY_MS = 30_000;
 export const PANE_NEWS = ["turn-end", "idle-no-turn", "waiting", "bell", "exit", "gone"] as const;
 
 /** What a {@linkcode HostFollower} tells the watcher. */
-export interface HostFollowerOptions {
+export interface HostFollowerOptions<P extends ListedPane = PaneInfo> {
   /** The host. */
   host: string;
   /** Writes one line to the watcher's log. */
@@ -43,10 +44,32 @@ export interface HostFollowerOptions {
   event: (event: Event) => Promise<void>;
   /** The follower is connected and has listed the host's panes (again). */
   connected: () => Promise<void>;
-  /** The host's link could not be made (once, until the host is back). */
-  down: (why: string) => void;
+  /** The host's link could not be made (once, until the host is back), with the link as told. */
+  down: (why: string, link?: HostLink) => void;
+  /**
+   * Looked at the link again (after its next try, when one waits) and the host is still down:
+   * a list shows when it was last reached and when the next try is.
+   */
+  stillDown?: (why: string, link?: HostLink) => void;
   /** Hold the link while following (the follower's own connection to skiffd keeps it). */
   hold?: boolean;
+  /** Reads the host's panes through its skiffd, whenever they are read (again). */
+  list: (client: DaemonClient) => Promise<P[]>;
+}
+
+/** A host's panes with every field, the process in front included (`pane.list`): the watcher's. */
+export async function paneList(client: DaemonClient): Promise<PaneInfo[]> {
+  return (await client.call("pane.list")).panes;
+}
+
+/**
+ * How long a follower of a host that is down waits before it looks again: until a little
+ * after the link's next try, when one waits, else {@linkcode DOWN_RETRY_MS} (a `host` event
+ * wakes it sooner when the host is back).
+ */
+function downWait(link: HostLink | undefined): number {
+  if (!link?.next_try) return DOWN_RETRY_MS;
+  return Math.min(DOWN_RETRY_MS, Math.max(500, Date.parse(link.next_try) - Date.now() + 500));
 }
 
 /** Where a follower stands: not known yet, following, or unable to reach the host. */
@@ -59,21 +82,21 @@ export function eventOnHost(host: string, event: Event): Event {
 }
 
 /** Follows one host; see the module's documentation. */
-export class HostFollower {
+export class HostFollower<P extends ListedPane = PaneInfo> {
   /** The host. */
   readonly host: string;
   /** Where it stands. */
   state: FollowState = "unknown";
   /** The host's panes as last read (their ids as on the host). */
-  panes: PaneInfo[] = [];
-  readonly #options: HostFollowerOptions;
+  panes: P[] = [];
+  readonly #options: HostFollowerOptions<P>;
   #stopped = false;
   #client: DaemonClient | undefined;
   #cursor: EventCursor | undefined;
   #wake: (() => void) | undefined;
 
   /** A follower of `options.host`; call {@linkcode HostFollower.start}. */
-  constructor(options: HostFollowerOptions) {
+  constructor(options: HostFollowerOptions<P>) {
     this.host = options.host;
     this.#options = options;
   }
@@ -138,14 +161,16 @@ export class HostFollower {
       }
       if (this.state !== "down") {
         this.state = "down";
-        this.#options.down(link?.why ?? why);
+        this.#options.down(link?.why ?? why, link);
+      } else {
+        this.#options.stillDown?.(link?.why ?? why, link);
       }
-      await this.#sleep(DOWN_RETRY_MS);
+      await this.#sleep(downWait(link));
     }
   }
 
   async #list(client: DaemonClient): Promise<void> {
-    this.panes = (await client.call("pane.list")).panes;
+    this.panes = await this.#options.list(client);
   }
 
   async #follow(socket: string): Promise<void> {

@@ -13,7 +13,7 @@ import type { DaemonClient } from "../client/client.ts";
 import type { Event } from "../protocol/events.ts";
 import { ledgerStamp } from "../ledger/mod.ts";
 import { INTERESTING } from "./facts.ts";
-import { HostFollower } from "./host_follow.ts";
+import { HostFollower, paneList } from "./host_follow.ts";
 import type { HostPanes } from "./view.ts";
 
 /** How often the watcher looks whether the ledger changed (for tasks on other hosts). */
@@ -112,6 +112,7 @@ export class HostsWatch {
         event: (event) => this.#guarded(() => this.#options.event(event)),
         connected: () => this.#guarded(() => this.#options.connected(host)),
         down: (why) => void this.#guarded(() => this.#options.down(host, why)),
+        list: paneList,
       });
       this.#followers.set(host, follower);
       this.#options.log(`host ${host}: following its panes of open tasks`);

@@ -35,6 +35,6 @@ export {
   runGit,
 } from "./git.ts";
 export { parseStatus, type StatusReport } from "./porcelain.ts";
-export { commitOf, listWorktrees } from "./repo.ts";
+export { commitOf, inRepository, listWorktrees } from "./repo.ts";
 export type { ListedWorktree } from "./porcelain.ts";
 export { aheadBehind, baseCommit, missingReason } from "./status.ts";

@@ -56,6 +56,19 @@ export async function repoPlace(folder: string, what: string): Promise<RepoPlace
   return { top, main, prefix };
 }
 
+/**
+ * Whether `folder` is in a Git repository with a work tree, so a worktree of
+ * it can be made; false too when it is missing or git cannot run.
+ */
+export async function inRepository(folder: string): Promise<boolean> {
+  try {
+    await repoPlace(folder, "The folder");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The commit `ref` names in the repository at `cwd`, or null when it names none. */
 export function commitOf(cwd: string, ref: string): Promise<string | null> {
   return gitMaybe(["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref}^{commit}`], {

@@ -168,10 +168,19 @@ function baseEnv(home: string): Record<string, string> {
   };
 }
 
-/** Claude-style hook table: the same command for each listed event. */
-function hookTable(command: string, events: string[], matcher?: string) {
-  const entry = { ...(matcher ? { matcher } : {}), hooks: [{ type: "command", command }] };
-  return Object.fromEntries(events.map((e) => [e, [entry]]));
+/**
+ * Claude-style hook table: the same command for each listed event. With `named`, each hook
+ * is named `skiff EVENT`, as Skiff names its own hooks for Gemini CLI and Qwen Code.
+ */
+function hookTable(
+  command: string,
+  events: string[],
+  options: { matcher?: string; named?: boolean } = {},
+) {
+  return Object.fromEntries(events.map((e) => [e, [{
+    ...(options.matcher ? { matcher: options.matcher } : {}),
+    hooks: [{ type: "command", ...(options.named ? { name: `skiff ${e}` } : {}), command }],
+  }]]));
 }
 
 type Recipe = (o: PrepareOptions, env: Record<string, string>) => Promise<string[]>;
@@ -203,7 +212,7 @@ const claude: Recipe = async ({ home, workdir, llmPort, hooks }, env) => {
     "SessionEnd",
   ];
   await writeJson(join(home, ".claude", "settings.json"), {
-    ...(hooks ? { hooks: hookTable(hooks, events, "*") } : {}),
+    ...(hooks ? { hooks: hookTable(hooks, events, { matcher: "*" }) } : {}),
   });
   return ["--permission-mode", "default"];
 };
@@ -248,7 +257,9 @@ const gemini: Recipe = async ({ home, workdir, llmPort, hooks }, env) => {
     general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
     privacy: { usageStatisticsEnabled: false },
     security: { auth: { selectedType: "gemini-api-key" } },
-    ...(hooks ? { hooks: hookTable(hooks, [...events, "AfterAgent", "SessionEnd"]) } : {}),
+    ...(hooks
+      ? { hooks: hookTable(hooks, [...events, "AfterAgent", "SessionEnd"], { named: true }) }
+      : {}),
   });
   await writeJson(join(home, ".gemini", "trustedFolders.json"), { [workdir]: "TRUST_FOLDER" });
   return [];
@@ -359,7 +370,7 @@ const qwen: Recipe = async ({ home, llmPort, hooks }, env) => {
     privacy: { usageStatisticsEnabled: false },
     security: { auth: { selectedType: "openai" } },
     model: { name: FAKE_MODEL },
-    ...(hooks ? { hooks: hookTable(hooks, events, "*") } : {}),
+    ...(hooks ? { hooks: hookTable(hooks, events, { matcher: "*" }) } : {}),
   });
   return [];
 };

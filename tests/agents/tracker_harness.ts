@@ -26,9 +26,11 @@ export const TOY: AgentProfile = {
     approval: [{ name: "allow question", pattern: /^Allow\?/ }],
     composer: { line: /^> ?(.*)$/ },
   },
-  statusApp: "toy",
   hooks: { kind: "none", events: { Start: "working", Stop: "idle", Ask: "waiting" } },
 };
+
+/** The toy agent, reporting its own state (OSC 7501, `app=toy`) as Codex does. */
+export const REPORTING_TOY: AgentProfile = { ...TOY, statusApp: "toy" };
 
 /** Screens of the toy agent, as rows of text. */
 export const SCREENS = {

@@ -1,6 +1,7 @@
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { BASH, MAIN, waitFor, withSkiff } from "../helpers/skiff.ts";
 import { TestTerminal, waitForDrawnAfterRedraw } from "../helpers/terminal.ts";
+import { startFakeAgent, useFakeAgent } from "../helpers/fake_agent.ts";
 import type { PaneInfo } from "../../lib/protocol/panes.ts";
 
 function attachArgv(pane: string): string[] {
@@ -332,5 +333,48 @@ Deno.test("attach with no pane after a stop starts skiffd and finds the pane use
     } finally {
       term.kill();
     }
+  });
+});
+
+Deno.test("case 14: a turn a person started and watched end in an attached terminal is seen once they detach", async () => {
+  await withSkiff(async (skiff) => {
+    await useFakeAgent(skiff);
+    await startFakeAgent(skiff, "worker", { env: { FAKE_TURN_MS: "300" } });
+    const term = await TestTerminal.start(attachArgv("worker"), {
+      env: skiff.env,
+      cwd: skiff.env.HOME,
+      cols: 100,
+      rows: 30,
+    });
+    try {
+      await term.waitForText(/Type a task/);
+      // The person types a task and watches its turn end.
+      term.type("watch me");
+      await term.waitForText(/> watch me/);
+      term.type("\r");
+      await term.waitForText(/fake reply to: watch me/);
+      // While the terminal is attached, the turn end is news as for any pane: unread, with
+      // its event (the watcher tells the Skiff agent of a followed pane's turn ends).
+      const during = await waitFor("the turn end", async () => {
+        const p = (await skiff.json<{ panes: PaneInfo[] }>(["ls"])).panes[0];
+        return p.state === "idle" && p.unread ? p : undefined;
+      });
+      assertEquals(during.unread_reasons, ["turn-end"]);
+      term.type("\x1c");
+      assertEquals(await term.exited, 0);
+    } finally {
+      term.kill();
+    }
+    const after = await waitFor("the pane seen", async () => {
+      const p = (await skiff.json<{ panes: PaneInfo[] }>(["ls"])).panes[0];
+      return p.attached === 0 ? p : undefined;
+    });
+    assertEquals([after.unread, after.unread_reasons], [false, []]);
+    // A turn with no one attached is unread, as before.
+    await skiff.ok(["keys", "worker", "while away", "Enter"]);
+    await waitFor("the unattended turn end", async () => {
+      const p = (await skiff.json<{ panes: PaneInfo[] }>(["ls"])).panes[0];
+      return p.state === "idle" && p.unread;
+    });
   });
 });

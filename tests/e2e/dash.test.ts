@@ -7,6 +7,7 @@
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { openDash, press, rowWith, selectedRow } from "../helpers/dash.ts";
 import { useFakeAgent } from "../helpers/fake_agent.ts";
+import { addProject, defaultWorktreePath, makeRepo } from "../helpers/git.ts";
 import { BASH, MAIN, pidAlive, type SkiffEnv, waitFor, withSkiff } from "../helpers/skiff.ts";
 import { sshArgs, SSHD, startSshd } from "../helpers/sshd.ts";
 import { TmuxPane } from "../agents/tmux.ts";
@@ -368,6 +369,47 @@ Deno.test("dash: c makes a pane, r renames it, m marks one seen; S says why it c
       await press(term, "m", "Marked done (p1) seen");
       await waitFor("the unread mark to go", () => !rowWith(term, /● done/));
       assertEquals((await panes(skiff)).find((p) => p.name === "done")!.unread, false);
+    } finally {
+      term.kill();
+    }
+  });
+});
+
+Deno.test("case 5: dash: c in a project in a Git repository asks for a worktree, as skiff new --worktree", async () => {
+  await withSkiff(async (skiff) => {
+    await useFakeAgent(skiff);
+    const repo = await makeRepo(`${skiff.root}/repo`);
+    await addProject(skiff, "api", repo);
+    await skiff.ok(["new", "--project", "api", "--name", "main", "--", ...BASH]);
+    const term = await openDash(skiff, { ready: " main " });
+    try {
+      await press(term, "c", /New pane: project \(Enter for none; api\): /);
+      await press(term, "api\r", /New pane: agent \(Enter for a shell; .*fake/);
+      await press(term, "\r", /New pane: worktree of api's repository \(Enter for none\): /);
+      await press(term, "login\r", /New pane: name \(Enter for login\): /);
+      await press(term, "\r", /Made login \(p2\)/);
+      const made = (await panes(skiff)).find((p) => p.name === "login")!;
+      assertEquals([made.project, made.worktree?.name, made.worktree?.branch], [
+        "api",
+        "login",
+        "skiff/login",
+      ]);
+      assertEquals(made.cwd, defaultWorktreePath(skiff, "api", "login"));
+      // Enter for none: the pane starts in the project's root, as before.
+      await press(term, "c", /New pane: project/);
+      await press(term, "api\r", /New pane: agent/);
+      await press(term, "\r", /New pane: worktree/);
+      await press(term, "\r", /New pane: name \(Enter for one made up\): /);
+      await press(term, "plain\r", /Made plain \(p3\)/);
+      const plain = (await panes(skiff)).find((p) => p.name === "plain")!;
+      assertEquals([plain.worktree, plain.cwd], [null, repo]);
+      // A bad worktree name is refused in one line, and no pane is made.
+      await press(term, "c", /New pane: project/);
+      await press(term, "api\r", /New pane: agent/);
+      await press(term, "\r", /New pane: worktree/);
+      await press(term, "no good\r", /New pane: name/);
+      await press(term, "\r", /worktree name|letters, digits/i);
+      assertEquals((await panes(skiff)).length, 3);
     } finally {
       term.kill();
     }

@@ -3,14 +3,16 @@
  * each host of projects.toml as a group of its own with its panes, followed
  * live through the link (a remote turn shows without a keypress); a
  * remote pane's preview, Enter to open it over the link and the detach key
- * back; a host that cannot be reached is one row that says so.
+ * back; a host that cannot be reached is one row that says so. A host's
+ * panes are read with `workspace.list`, or `pane.list` from an older Skiff.
  */
 
 import { assertMatch } from "../helpers/assert.ts";
 import { openDash, rowWith, selectedRow } from "../helpers/dash.ts";
 import { fakeAgentToml } from "../helpers/fake_agent.ts";
-import { addToConfig, SSH_TEST, withHost } from "../helpers/hosts.ts";
-import { BASH, waitFor } from "../helpers/skiff.ts";
+import { addToConfig, killLink, SSH_TEST, withHost } from "../helpers/hosts.ts";
+import { makeCheckout } from "../helpers/checkout.ts";
+import { BASH, type SkiffEnv, waitFor } from "../helpers/skiff.ts";
 import type { TestTerminal } from "../helpers/terminal.ts";
 
 /** Moves the selection down until its row matches `pattern`. */
@@ -41,7 +43,8 @@ Deno.test({
       try {
         // This machine's panes, then each host as a group.
         await term.waitForText(/⇄ gpu1 +1 pane/, { timeout: 30_000 });
-        await term.waitForText(/⇄ gone +unreachable: ssh: connect to host/, {
+        // A host never reached: when its next try is comes first, then why (cut at the row's end).
+        await term.waitForText(/⇄ gone +unreachable \(never reached, next try at \d/, {
           timeout: 30_000,
         });
         assertMatch(rowWith(term, /gpu1:rev/)!, /gpu1:rev +fake +idle/);
@@ -75,6 +78,93 @@ Deno.test({
         await term.waitForText(/ Skiff +1 pane /, { timeout: 30_000 });
         term.type("l");
         await term.waitForText(new RegExp(`${uid} gone .*Far task`), { timeout: 30_000 });
+      } finally {
+        term.kill();
+      }
+    }, { config: fakeAgentToml() });
+  },
+});
+
+/** Lists the remote host's pane `rev` in the dashboard, as its host group shows it. */
+async function listsRemotePane(local: SkiffEnv): Promise<void> {
+  await local.ok(["new", "--name", "here", "--", ...BASH]);
+  await local.ok(["new", "--host", "gpu1", "--agent", "fake", "--name", "rev", "--wait-ready"]);
+  const term = await openDash(local, { ready: "here" });
+  try {
+    await term.waitForText(/⇄ gpu1 +1 pane/, { timeout: 30_000 });
+    assertMatch(rowWith(term, /gpu1:rev/)!, /gpu1:rev +fake +idle/);
+    // And again after a change there, read anew.
+    await local.ok(["send", "gpu1:rev", "SLOW 1500 review it", "--enter"]);
+    await term.waitForText(/gpu1:rev +fake +working/, { timeout: 20_000 });
+  } finally {
+    term.kill();
+  }
+}
+
+Deno.test({
+  name: "case 7: dash: another host's panes are listed with workspace.list, not pane.list",
+  ...SSH_TEST,
+  fn: async () => {
+    // The host's pane.list fails: a list that asked it for the process in front of each pane
+    // (a look in /proc per pane there) would show nothing.
+    const host = await makeCheckout({
+      version: "0.1.1",
+      edits: [{
+        path: "lib/daemon/server/methods.ts",
+        find: `"pane.list": (params, ctx) => {`,
+        replace:
+          `"pane.list": (params, ctx) => {\n    if (params) throw new Error("pane.list is not for lists");`,
+      }],
+    });
+    try {
+      await withHost(listsRemotePane, { main: host.main, config: fakeAgentToml() });
+    } finally {
+      await host.remove();
+    }
+  },
+});
+
+Deno.test({
+  name: "case 7: dash: a host whose Skiff predates workspace.list is listed with pane.list",
+  ...SSH_TEST,
+  fn: async () => {
+    const old = await makeCheckout({
+      version: "0.0.1",
+      edits: [{
+        path: "lib/daemon/server/workspace_methods.ts",
+        find: `"workspace.list": (_params, ctx) => {`,
+        replace: `"workspace.none": (_params: unknown, ctx: any) => {`,
+      }],
+    });
+    try {
+      await withHost(listsRemotePane, { main: old.main, config: fakeAgentToml() });
+    } finally {
+      await old.remove();
+    }
+  },
+});
+
+Deno.test({
+  name: "case 10: dash: a host that went down says when it was last reached and is tried next, " +
+    "looked at again after each try",
+  ...SSH_TEST,
+  fn: async () => {
+    await withHost(async (local, remote) => {
+      await local.ok(["new", "--name", "here", "--", ...BASH]);
+      await local.ok(["new", "--host", "gpu1", "--name", "web", "--", ...BASH]);
+      const term = await openDash(local, { ready: "here", cols: 220 });
+      try {
+        await term.waitForText(/⇄ gpu1 +1 pane/, { timeout: 30_000 });
+        await remote.sshd.stop();
+        await killLink(local, "gpu1");
+        const times =
+          /⇄ gpu1 +unreachable \(last reached (\d\d:\d\d:\d\d), next try at (\d\d:\d\d:\d\d)\): ssh/;
+        const first = times.exec(await term.waitForText(times, { timeout: 30_000 }))!;
+        // After that try failed too, the row tells of the next one (tries back off to a minute).
+        await waitFor("a later next try", () => {
+          const now = times.exec(term.text());
+          return now !== null && now[2] !== first[2] && now[1] === first[1];
+        }, { timeout: 75_000, interval: 200 });
       } finally {
         term.kill();
       }

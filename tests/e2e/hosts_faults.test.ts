@@ -4,7 +4,8 @@
  * killed in the middle of an attach ends it with one line and exit 17 while
  * the remote pane keeps running, and the link is made again for the next
  * command; the remote skiffd restarting brings its panes back under their
- * ids and the local side follows it.
+ * ids and the local side follows it. A host that is down says when it was
+ * last reached and is tried next, and one that is back is tried at once.
  */
 
 import { join } from "node:path";
@@ -23,6 +24,15 @@ import { row } from "../helpers/ledger.ts";
 import { BASH, MAIN, pidAlive, waitFor } from "../helpers/skiff.ts";
 import { TestTerminal } from "../helpers/terminal.ts";
 import type { PaneInfo } from "../../lib/protocol/panes.ts";
+
+/** A host as `ls --all-hosts --json` lists it. */
+type HostListed = {
+  host: string;
+  state: string;
+  why: string;
+  last_up: string | null;
+  next_try: string | null;
+};
 
 type Listed = {
   panes: (PaneInfo & { host: string | null })[];
@@ -209,6 +219,49 @@ Deno.test({
       } finally {
         term.kill();
       }
+    });
+  },
+});
+
+Deno.test({
+  name: "case 10: ls --all-hosts says when a down host was last reached and is tried next, and " +
+    "tries a host that waits for its next try at once, so one that is back lists its panes",
+  ...SSH_TEST,
+  fn: async () => {
+    await withHost(async (local, remote) => {
+      await local.ok(["new", "--host", "gpu1", "--name", "web", "--", ...BASH]);
+      const listed = await local.json<Listed>(["ls", "--all-hosts"]);
+      assertEquals(listed.panes.filter((p) => p.host === "gpu1").map((p) => p.name), ["web"]);
+
+      // The host goes away, and its link with it: it cannot be made again.
+      await remote.sshd.stop();
+      await killLink(local, "gpu1");
+      await waitFor("the link to fail", async () => {
+        const { hosts } = await local.json<Listed>(["ls", "--all-hosts"]);
+        return hosts.find((h) => h.host === "gpu1")?.state === "unreachable";
+      }, { timeout: 30_000 });
+      const text = await local.ok(["ls", "--all-hosts"]);
+      assertMatch(
+        text,
+        /^gpu1: unreachable: ssh: .*\(last reached \d\d:\d\d:\d\d, next try at \d\d:\d\d:\d\d\)$/m,
+      );
+      const down = (await local.json<{ hosts: HostListed[] }>(["ls", "--all-hosts"])).hosts[0];
+      assert(down.last_up !== null && down.next_try !== null, JSON.stringify(down));
+
+      // Tried again and again while it is down, ever less often: the next try is far off.
+      const log = join(local.root, "run", "skiffd.log");
+      await waitFor("a next try 16 s or more away", async () => {
+        const lines = (await Deno.readTextFile(log)).match(/host gpu1: unreachable: .*/g) ?? [];
+        const wait = Number(/next try in (\d+) s/.exec(lines.at(-1) ?? "")?.[1] ?? 0);
+        return wait >= 16;
+      }, { timeout: 60_000, interval: 200 });
+
+      // Back: ls --all-hosts tries it now, long before that try, and lists its pane again.
+      await remote.sshd.start();
+      await waitFor("the host's pane, listed again", async () => {
+        const { panes } = await local.json<Listed>(["ls", "--all-hosts"]);
+        return panes.some((p) => p.host === "gpu1" && p.name === "web");
+      }, { timeout: 8000, interval: 200 });
     });
   },
 });

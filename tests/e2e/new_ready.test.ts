@@ -119,3 +119,27 @@ Deno.test("new --wait-ready: exit 7 after --timeout with the pane left, 10 when 
     assertMatch(usage.stderr, /--timeout.*--wait-ready/);
   });
 });
+
+Deno.test("case 2: new --wait-ready waits for the first report of an agent that reports its own state, so a send at once never finds it working", async () => {
+  await withSkiff(async (skiff) => {
+    // Like Codex: its input box shows at once, then it works on its own start for a while
+    // and only then says `state=idle` (OSC 7501) for the first time.
+    await useFakeAgent(skiff, { reports: true });
+    for (let i = 1; i <= 5; i++) {
+      const name = `late${i}`;
+      const made = await skiff.json<NewJson>([
+        "new",
+        "--agent",
+        "fake",
+        "--name",
+        name,
+        "--env",
+        "FAKE_REPORT_MS=1500",
+        "--wait-ready",
+      ]);
+      assertEquals([made.pane.agent, made.pane.state], ["fake", "idle"]);
+      const sent = await skiff.run(["send", name, `task ${i}`, "--enter"]);
+      assertEquals(sent.code, 0, `start ${i}: ${sent.stderr}`);
+    }
+  });
+});

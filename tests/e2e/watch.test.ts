@@ -7,7 +7,9 @@
 
 import { join } from "node:path";
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { pidAlive, waitFor, withSkiff } from "../helpers/skiff.ts";
+import { MAIN, pidAlive, waitFor, withSkiff } from "../helpers/skiff.ts";
+import { TestTerminal } from "../helpers/terminal.ts";
+import type { PaneInfo } from "../../lib/protocol/panes.ts";
 import {
   agentPrompts,
   sendTask,
@@ -324,5 +326,35 @@ Deno.test("watcher: a pane that goes idle while its task is still being sent is 
     assert(!prompts.some((p) => p.includes("is pending")), prompts.join("\n"));
     const state = await skiff.json<{ row: { stored_state: string } }>(["ledger", "show", quiet]);
     assertEquals(state.row.stored_state, "blocked");
+  });
+});
+
+Deno.test("case 14: watcher: a followed pane's turn end that a person watched, attached, still reaches the Skiff agent", async () => {
+  // The spec: a pane that ends a turn gets the agent a line; the task sent there is still open.
+  await withSkiff(async (skiff) => {
+    const rig = await startWatchRig(skiff);
+    await startWorker(skiff, "rev");
+    const release = join(skiff.root, "release");
+    const uid = await sendTask(skiff, "rev", `HOLD ${release} review the parser`);
+    const term = await TestTerminal.start(
+      [Deno.execPath(), "run", "-A", "-q", MAIN, "attach", "rev"],
+      { env: skiff.env, cwd: skiff.env.HOME, cols: 100, rows: 30 },
+    );
+    try {
+      await term.waitForText(/Working…/);
+      await Deno.writeTextFile(release, "");
+      await term.waitForText(/fake reply to: HOLD/);
+      await waitPrompt(rig, `[watch] pane rev ${uid} is idle. ${READ}`);
+      term.type("\x1c");
+      assertEquals(await term.exited, 0);
+    } finally {
+      term.kill();
+    }
+    // Once the person left, the pane is seen.
+    await waitFor("rev seen", async () => {
+      const { panes } = await skiff.json<{ panes: PaneInfo[] }>(["ls"]);
+      const rev = panes.find((p) => p.name === "rev");
+      return rev?.attached === 0 && !rev.unread;
+    });
   });
 });

@@ -22,6 +22,8 @@ export interface FakeAgentTomlOptions {
   command?: string;
   /** The agent's Enter delay (default 150 ms). */
   enterDelayMs?: number;
+  /** Its profile names its own state reports (OSC 7501, `app=fake`; see `FAKE_REPORT_MS`). */
+  reports?: boolean;
 }
 
 /** The `[agents.fake]` table as lines of projects.toml: the fake agent's profile, the one source for tests and benches. */
@@ -39,6 +41,7 @@ export function fakeAgentToml(options: FakeAgentTomlOptions = {}): string[] {
     'placeholders = ["^Type a task$"]',
     'title_busy = ["^fake: busy"]',
     `enter_delay_ms = ${options.enterDelayMs ?? 150}`,
+    ...(options.reports ? ['status_app = "fake"'] : []),
     'resume_args = ["--session", "{id}"]',
     'resume_new_args = ["--session-id", "{id}"]',
     'resume_record = "${FAKE_STORE:-~/.fake-agent}/{id}.txt"',
@@ -49,6 +52,8 @@ export function fakeAgentToml(options: FakeAgentTomlOptions = {}): string[] {
 export interface FakeAgentOptions {
   /** The agent's Enter delay. */
   enterDelayMs?: number;
+  /** Its profile names its own state reports (see {@linkcode FakeAgentTomlOptions.reports}). */
+  reports?: boolean;
   /** `[daemon] turn_start_seconds`. */
   turnStartSeconds?: number;
   /** More TOML to append. */
@@ -62,7 +67,7 @@ export async function useFakeAgent(skiff: SkiffEnv, options: FakeAgentOptions = 
     "[daemon]",
     `turn_start_seconds = ${options.turnStartSeconds ?? 3}`,
     "",
-    ...fakeAgentToml({ enterDelayMs: options.enterDelayMs }),
+    ...fakeAgentToml({ enterDelayMs: options.enterDelayMs, reports: options.reports }),
     options.extra ?? "",
   ].join("\n");
   await Deno.writeTextFile(skiff.configFile, toml + "\n");

@@ -4,13 +4,19 @@
  * while it streams only the title's braille spinner says it works. Approval
  * dialogs end with `Press enter to confirm or esc to cancel`. It also reports
  * its state itself with OSC 7501 (`state=working:app=codex`), which ranks
- * above the screen.
+ * above the screen. At a start that waits for another Codex's backfill of its
+ * state database, its input box holds its own notice, `state db backfill is
+ * running at …`, not a draft: it takes a prompt then, and runs it once it
+ * has started (`Waiting for startup`).
  *
  * @module
  */
 
 import type { AgentProfile } from "../profile.ts";
 import { CLAUDE_HOOK_EVENTS } from "./hook_events.ts";
+
+/** Codex's notice, in its input box, while it waits for another Codex's database backfill. */
+const BACKFILL_NOTICE = /\bstate db backfill is \w+ at /;
 
 /** The Codex profile. */
 export const codex: AgentProfile = {
@@ -29,7 +35,10 @@ export const codex: AgentProfile = {
       { name: "working line", pattern: /^\s*[•◦·]\s*(Working|Thinking|Waiting for background)\b/ },
       { name: "interrupt hint", pattern: /\besc to interrupt\b/i },
       { name: "reconnecting", pattern: /\bReconnecting\.\.\./ },
+      // A prompt taken while it still starts waits for the start.
+      { name: "waiting for startup", pattern: /^\s*Waiting for startup\b/ },
     ],
+    starting: [{ name: "backfill notice", pattern: BACKFILL_NOTICE }],
     approval: [
       {
         name: "run question",
@@ -48,6 +57,7 @@ export const codex: AgentProfile = {
       placeholders: [
         /^Ask Codex to do anything$/,
         /^(Implement|Write tests for|Find and fix|Explain|Summarize|Improve|Use \/|Run \/)/,
+        BACKFILL_NOTICE,
       ],
     },
   },

@@ -25,8 +25,9 @@ export const gemini: AgentProfile = {
       { name: "cancel hint", pattern: /\besc to cancel\b.*\d+s\)/ },
       // `--resume` draws the old conversation before the input box is back.
       { name: "resuming", pattern: /^\s*\S\s+Resuming session\.\.\./ },
-      // Its hooks (Skiff's own) run before and after each turn, with a spinner.
-      { name: "running hooks", pattern: /^\s*[\u2800-\u28ff]\s+Executing Hooks?:/ },
+      // Its hooks (Skiff's own) run before and after each turn, with a spinner, and around a
+      // `/clear`, without one: it takes no prompt until they end.
+      { name: "running hooks", pattern: /^\s*(?:[\u2800-\u28ff]\s+)?Executing Hooks?: / },
     ],
     approval: [
       { name: "allow question", pattern: /Allow execution of\b/ },

@@ -147,14 +147,32 @@ export class AgentWatches {
     this.#options.save();
   }
 
-  /** Clears a pane's unread flag; says whether it was set, and why. */
+  /**
+   * Clears a pane's unread flag and, when it was set, tells the event stream
+   * (`seen`); says whether it was set, and why.
+   */
   seen(pane: Pane): { was: boolean; reasons: UnreadReason[] } {
     if (!pane.saved.unread) return { was: false, reasons: [] };
     const reasons = pane.saved.unread_reasons ?? [];
     pane.saved.unread = false;
     pane.saved.unread_reasons = [];
     this.#options.save();
+    this.#options.events.emit("seen", { ...paneEventFields(pane), unread_reasons: reasons });
     return { was: true, reasons };
+  }
+
+  /**
+   * A person's terminal left the pane (a detach, or its connection closed):
+   * what made the pane unread was in front of them, before and while they
+   * were attached (an attach draws the screen), so it is seen. Turn ends still
+   * raise their events and set the flag while the terminal is attached, so
+   * the watcher tells the Skiff agent of them as the spec has it; only the
+   * person's own list of panes to go back to (`w`, the unread dots) forgets
+   * them. Not while skiffd stops: its terminals are told to come back.
+   */
+  personLeft(pane: Pane): void {
+    if (this.#stopping || !this.#watches.has(pane.id)) return;
+    this.seen(pane);
   }
 
   #trackerEvent(pane: Pane, event: TrackerEvent): void {

@@ -131,14 +131,6 @@ export const AGENT_METHODS: MethodTable<keyof AgentMethods> = {
   "pane.seen": (params, ctx) => {
     const pane = ctx.workspace.resolvePane(needString(params, "pane"));
     const { was, reasons } = ctx.workspace.watches.seen(pane);
-    if (was) {
-      ctx.events.emit("seen", {
-        pane: pane.id,
-        name: pane.name,
-        generation: pane.saved.generation,
-        unread_reasons: reasons,
-      });
-    }
     return { pane: pane.id, name: pane.name, was_unread: was, unread: false, reasons };
   },
 

@@ -241,6 +241,8 @@ export const METHODS: MethodTable<Exclude<MethodName, "hello" | ServiceMethodNam
         { scrollback, watch },
       )
     );
+    // A person's terminal (not a preview) has seen the pane once it leaves.
+    if (!watch) ctx.connection.onClose(() => ctx.workspace.watches.personLeft(pane));
     return info;
   },
 };

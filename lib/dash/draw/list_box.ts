@@ -104,7 +104,9 @@ function listLine(state: DashState, item: ListRow, width: number): string {
       const row = new Row(width);
       row.add(` ⇄ ${item.name}`, STYLE.project);
       if (item.state === "down") {
-        row.add(`  unreachable${item.why ? `: ${item.why}` : ""}`, STYLE.error);
+        // When it was last reached and is tried next, first: a long why is cut at the row's end.
+        const when = item.when ? ` (${item.when})` : "";
+        row.add(`  unreachable${when}${item.why ? `: ${item.why}` : ""}`, STYLE.error);
       } else if (item.state === "unknown") {
         row.add("  linking…", STYLE.dim);
       } else {

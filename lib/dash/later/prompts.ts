@@ -1,13 +1,23 @@
 /**
  * The prompt on the status row: editing its line (the filter narrows the
  * list as it is typed), and what Enter does for each prompt: send, rename,
- * kill, and the questions that make a new pane.
+ * kill, and the questions that make a new pane (its project, agent, a
+ * worktree when the project is in a Git repository, and its name).
  *
  * @module
  */
 
 import type { Key } from "../input/mod.ts";
-import { attempt, type DashActions, label, type Prompt, say, startPrompt } from "../model/mod.ts";
+import { inRepository } from "../../worktree/mod.ts";
+import {
+  attempt,
+  type DashActions,
+  type DashState,
+  label,
+  type Prompt,
+  say,
+  startPrompt,
+} from "../model/mod.ts";
 import { landAnswer } from "./land_key.ts";
 
 /** Handles a key while a prompt is open. */
@@ -53,6 +63,18 @@ export async function promptKey(actions: DashActions, key: Key): Promise<void> {
   if (prompt.kind === "filter") state.filter = prompt.text;
 }
 
+/** The last question of a new pane: its name (by default the worktree's, else one made up). */
+function newName(state: DashState, answers: Record<string, string>): void {
+  startPrompt(state, {
+    kind: "new-name",
+    label: answers.worktree
+      ? `New pane: name (Enter for ${answers.worktree}): `
+      : "New pane: name (Enter for one made up): ",
+    text: "",
+    answers,
+  });
+}
+
 async function submit(actions: DashActions, prompt: Prompt): Promise<void> {
   const state = actions.state;
   const text = prompt.text.trim();
@@ -94,13 +116,23 @@ async function submit(actions: DashActions, prompt: Prompt): Promise<void> {
         answers: { project: text },
       });
     }
-    case "new-agent":
-      return startPrompt(state, {
-        kind: "new-name",
-        label: "New pane: name (Enter for one made up): ",
-        text: "",
-        answers: { ...prompt.answers, agent: text },
-      });
+    case "new-agent": {
+      const answers: Record<string, string> = { ...prompt.answers, agent: text };
+      // As `skiff new --worktree`: a project in a Git repository can start the pane in a
+      // worktree of its own.
+      const root = state.view?.projects.find((p) => p.name === answers.project)?.root;
+      if (root !== undefined && await inRepository(root)) {
+        return startPrompt(state, {
+          kind: "new-worktree",
+          label: `New pane: worktree of ${answers.project}'s repository (Enter for none): `,
+          text: "",
+          answers,
+        });
+      }
+      return newName(state, answers);
+    }
+    case "new-worktree":
+      return newName(state, { ...prompt.answers!, worktree: text });
     case "new-name":
       await attempt(actions, async () => {
         const pane = await actions.newPane({ ...prompt.answers, name: text });

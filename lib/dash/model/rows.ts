@@ -30,6 +30,7 @@ export type ListRow =
     counts: PaneCounts;
     state: HostView["state"];
     why: string | null;
+    when: string | null;
   }
   | { kind: "session"; key: null; name: string }
   | {
@@ -162,6 +163,7 @@ export function listRows(
         counts: countPanes(host.panes),
         state: host.state,
         why: host.why,
+        when: host.when ?? null,
       });
       rows.push(...sessionRows(mine));
     }

@@ -23,6 +23,7 @@ export interface Prompt {
     | "rename"
     | "new-project"
     | "new-agent"
+    | "new-worktree"
     | "new-name"
     | "kill"
     | "land";
@@ -32,7 +33,7 @@ export interface Prompt {
   text: string;
   /** The pane it is about (its id), if any. */
   pane?: string;
-  /** Answers of earlier steps (a new pane's project and agent). */
+  /** Answers of earlier steps (a new pane's project, agent and worktree). */
   answers?: Record<string, string>;
 }
 

@@ -152,6 +152,9 @@ Deno.test("hook wiring: Qwen Code gets a system settings layer: the person's own
       ],
     );
     assertEquals(settings.hooks.SessionStart[0].hooks[0].command, "skiff-hook qwen SessionStart");
+    // Case 3: a short name, which Gemini CLI and Qwen Code show for a running hook instead of
+    // its whole command line (wider than the status row, it garbled Gemini CLI's row).
+    assertEquals(settings.hooks.SessionStart[0].hooks[0].name, "skiff SessionStart");
     // Settings that cannot be read as settings are never hidden: nothing is wired.
     await Deno.writeTextFile(own, "{ not json");
     const broken = hookSetup(profile("qwen"), command, { dir: root, env });

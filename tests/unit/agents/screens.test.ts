@@ -127,3 +127,24 @@ Deno.test("Gemini CLI resuming a session is busy, though old prompts show above"
   assertEquals(reading.verdict, "working");
   assert(reading.signals.some((s) => s.rule === "resuming"));
 });
+
+Deno.test("case 4: Codex's backfill notice in its input box is its own text, not a draft, and it is still starting", async () => {
+  // Captured (tests/agents/capture_moments.ts): a Codex start that waits for another Codex's
+  // backfill of its state database shows `state db backfill is running at …` in its input box.
+  const { reading } = await readFixture("codex", "backfill");
+  assertEquals(reading.composer.visible, true, "the input box shows");
+  assert(/state db backfill is running at/.test(reading.composer.text), reading.composer.text);
+  assertEquals(reading.composer.draft, "", "the notice is no draft");
+  assertEquals(reading.verdict, "idle");
+  assertEquals(reading.starting, true, "it is still starting");
+  assert(reading.signals.some((s) => s.rule === "backfill notice"));
+});
+
+Deno.test("case 3: Gemini CLI running /clear, with its hooks, reads working", async () => {
+  // Captured (tests/agents/capture_moments.ts): `/clear` waits for the SessionEnd and
+  // SessionStart hooks, and the status row says `Executing Hook: skiff SessionEnd`, with no
+  // spinner, while the input box shows the command.
+  const { reading } = await readFixture("gemini", "clearing");
+  assertEquals(reading.verdict, "working");
+  assert(reading.signals.some((s) => s.rule === "running hooks"), JSON.stringify(reading.signals));
+});

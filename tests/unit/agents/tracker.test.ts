@@ -11,12 +11,19 @@ import {
   STARTUP_GRACE_MS,
   TURN_CONFIRM_MS,
 } from "../../../lib/agents/tracker.ts";
-import { SCREENS, TOY, TOY_PROCESS, TrackerHarness } from "../../agents/tracker_harness.ts";
+import {
+  REPORTING_TOY,
+  SCREENS,
+  TOY,
+  TOY_PROCESS,
+  TrackerHarness,
+} from "../../agents/tracker_harness.ts";
 
-/** A tracker whose toy agent is up and idle, past its start-up. */
+/** A tracker whose toy agent is up and idle (and said so, when it reports), past its start-up. */
 function ready(options: ConstructorParameters<typeof TrackerHarness>[0] = {}): TrackerHarness {
   const t = new TrackerHarness(options);
   assertEquals(t.front(TOY_PROCESS), ["agent-start"]);
+  if (options.profile?.statusApp) t.status("idle");
   assertEquals(t.tracker.state, "idle");
   t.advance(STARTUP_GRACE_MS);
   return t;
@@ -108,7 +115,7 @@ Deno.test("tracker: busy signs soon after the input box showed, with no prompt, 
 
 Deno.test("tracker: a prompt that goes in while the agent still loads is a turn", () => {
   // Codex's start-up report of work can come between the paste and the Enter.
-  const t = new TrackerHarness();
+  const t = new TrackerHarness({ profile: REPORTING_TOY });
   t.front(TOY_PROCESS);
   t.advance(500);
   t.show(SCREENS.idle);
@@ -126,7 +133,7 @@ Deno.test("tracker: a prompt that goes in while the agent still loads is a turn"
 
 Deno.test("tracker: a status report of work while the agent loads is not a turn", () => {
   // Codex shows its input box, then spins and reports `working` for 60 ms while it loads.
-  const t = new TrackerHarness();
+  const t = new TrackerHarness({ profile: REPORTING_TOY });
   t.front(TOY_PROCESS);
   t.advance(1000);
   t.show(SCREENS.busy);
@@ -143,8 +150,85 @@ Deno.test("tracker: a status report of work while the agent loads is not a turn"
   assertEquals(t.status("working"), ["turn-start"]);
 });
 
+Deno.test("tracker: case 2, an agent that reports its own state is starting until its first report", () => {
+  // Codex draws its input box at 0.8 s, works on its start, and says `state=idle` at 2.4 s.
+  const t = new TrackerHarness({ profile: REPORTING_TOY });
+  t.front(TOY_PROCESS);
+  t.advance(800);
+  t.show(SCREENS.idle);
+  assertEquals(t.tracker.state, "starting");
+  t.advance(700);
+  t.show(SCREENS.busy);
+  assertEquals(t.tracker.state, "starting");
+  t.advance(900);
+  t.show(SCREENS.idle);
+  assertEquals(t.tracker.state, "starting", "an idle screen before its report is still its start");
+  assert(
+    t.tracker.snapshot().signals.some((s) => s.rule === "no report of its own yet"),
+    "explain says why",
+  );
+  assertEquals(t.status("idle"), []);
+  assertEquals([t.tracker.state, t.tracker.turns], ["idle", 0]);
+  assertEquals(t.events.map((e) => e.event), ["agent-start"]);
+});
+
+Deno.test("tracker: case 2, an agent that never reports is idle when the start grace ends", () => {
+  const t = new TrackerHarness({ profile: REPORTING_TOY });
+  t.front(TOY_PROCESS);
+  t.show(SCREENS.idle);
+  t.advance(STARTUP_GRACE_MS - 100);
+  assertEquals(t.tracker.state, "starting");
+  // Nothing changes on the screen: the tracker's own timer looks again.
+  t.advance(200);
+  assertEquals(t.tracker.state, "idle");
+});
+
+Deno.test("tracker: case 2, a report from before the agent appeared does not count", () => {
+  // The pane's screen keeps the last report, from an agent that ran there before.
+  const t = new TrackerHarness({ profile: REPORTING_TOY });
+  t.status("idle");
+  t.advance(5000);
+  t.front(TOY_PROCESS);
+  t.show(SCREENS.idle);
+  assertEquals(t.tracker.state, "starting");
+  assertEquals(t.status("idle"), []);
+  assertEquals(t.tracker.state, "idle");
+});
+
+Deno.test("tracker: case 2, a prompt that goes in before the first report ends the wait", () => {
+  const t = new TrackerHarness({ profile: REPORTING_TOY });
+  t.front(TOY_PROCESS);
+  t.show(SCREENS.idle);
+  assertEquals(t.tracker.state, "starting");
+  t.submit();
+  assertEquals(t.tracker.state, "idle");
+  assertEquals(t.show(SCREENS.busy), ["turn-start"]);
+});
+
+Deno.test("tracker: an agent that does not report its own state is idle as its input box shows", () => {
+  const t = new TrackerHarness({ profile: TOY });
+  t.front(TOY_PROCESS);
+  t.show(SCREENS.idle);
+  assertEquals(t.tracker.state, "idle");
+});
+
+Deno.test("tracker: case 4, the agent's own notice that it still starts holds it starting, past the grace", () => {
+  const profile = {
+    ...TOY,
+    screen: { ...TOY.screen, starting: [{ name: "wait", pattern: /^> waiting for the database/ }] },
+  };
+  const t = new TrackerHarness({ profile });
+  t.show(["Toy 1.0", "", "> waiting for the database"]);
+  t.front(TOY_PROCESS);
+  t.advance(STARTUP_GRACE_MS * 2);
+  t.look();
+  assertEquals(t.tracker.state, "starting");
+  t.show(SCREENS.idle);
+  assertEquals([t.tracker.state, t.tracker.turns], ["idle", 0]);
+});
+
 Deno.test("tracker: the agent's own idle report ends its turn at once", () => {
-  const t = ready();
+  const t = ready({ profile: REPORTING_TOY });
   t.submit();
   t.show(SCREENS.busy);
   t.status("working");
