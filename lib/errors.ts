@@ -7,6 +7,8 @@
  * @module
  */
 
+import { SCHEMA_VERSION } from "./version.ts";
+
 /** Every exit code `skiff` uses, by name. */
 export const Exit = {
   /** Success. */
@@ -107,4 +109,33 @@ export function exitNameOf(code: number): ExitName {
     if (value === code) return name as ExitName;
   }
   return "ERROR";
+}
+
+/** An error as `skiff … --json` prints it on stderr (and an MCP tool error carries it). */
+export interface ErrorJson {
+  /** The JSON schema's version. */
+  schema_version: number;
+  /** The error: its code's name, the exit code, the one line, and its own fields. */
+  error: { code: string; exit: number; message: string; [field: string]: unknown };
+}
+
+/**
+ * The JSON of `error`: a {@linkcode SkiffError} with its exit and details,
+ * anything else as an internal error (exit 1).
+ */
+export function errorJson(error: unknown): ErrorJson {
+  let exit: ExitName = "ERROR";
+  let message: string;
+  let details: Record<string, unknown> = {};
+  if (error instanceof SkiffError) {
+    exit = error.exit;
+    message = error.message;
+    details = error.details;
+  } else {
+    message = `Internal error: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  return {
+    schema_version: SCHEMA_VERSION,
+    error: { code: codeOf(exit), exit: Exit[exit], message, ...details },
+  };
 }

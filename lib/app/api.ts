@@ -16,6 +16,7 @@ import type { MoveOutcome, SettingsReport, StartOutcome } from "../skipper/mod.t
 import type { LedgerView, SkipperSettings, WorkspaceView } from "../overview/view.ts";
 import type { LandResult } from "../protocol/land.ts";
 import type { DiffStat, LandedInfo } from "../protocol/worktrees.ts";
+import type { FileChange as WorktreeFileChange } from "../worktree/mod.ts";
 
 export type { LedgerView, SkipperSettings, WorkspaceView };
 
@@ -44,20 +45,7 @@ export interface MoveView {
 }
 
 /** One file of a worktree's diff, as `skiff diff --json` lists it. */
-export interface DiffFile {
-  /** Its path in the worktree. */
-  path: string;
-  /** Its old path after a rename, else null. */
-  from: string | null;
-  /** Lines added (0 for a binary file). */
-  added: number;
-  /** Lines removed (0 for a binary file). */
-  removed: number;
-  /** Whether git sees it as binary. */
-  binary: boolean;
-  /** Whether it is untracked (a new file not yet added). */
-  untracked: boolean;
-}
+export type DiffFile = WorktreeFileChange;
 
 /** The Diff view: a pane's worktree against its base, as `skiff diff` shows it. */
 export interface DiffView {

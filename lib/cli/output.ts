@@ -7,7 +7,7 @@
  * @module
  */
 
-import { codeOf, Exit, type ExitName, SkiffError } from "../errors.ts";
+import { errorJson, Exit } from "../errors.ts";
 import { SCHEMA_VERSION } from "../version.ts";
 import { writeAllSync } from "../platform/bytes.ts";
 
@@ -99,31 +99,15 @@ export class Output {
  */
 export function reportError(error: unknown, json: boolean): number {
   if (error instanceof ReaderGone) return Exit.OK;
-  let exit: ExitName = "ERROR";
-  let message: string;
-  let details: Record<string, unknown> = {};
-  if (error instanceof SkiffError) {
-    exit = error.exit;
-    message = error.message;
-    details = error.details;
-  } else if (error instanceof Error) {
-    message = `Internal error: ${error.message}`;
-  } else {
-    message = `Internal error: ${String(error)}`;
-  }
-  const text = json
-    ? JSON.stringify({
-      schema_version: SCHEMA_VERSION,
-      error: { code: codeOf(exit), exit: Exit[exit], message, ...details },
-    })
-    : `skiff: ${message}`;
+  const shown = errorJson(error);
+  const text = json ? JSON.stringify(shown) : `skiff: ${shown.error.message}`;
   try {
     writeAllSync(stderr, encoder.encode(text + "\n"));
   } catch (failed) {
     // Nobody reads stderr any more: the exit code still tells.
     if (!(failed instanceof ReaderGone)) throw failed;
   }
-  return Exit[exit];
+  return shown.error.exit;
 }
 
 /**

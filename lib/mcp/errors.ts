@@ -6,7 +6,7 @@
  * @module
  */
 
-import { codeOf, Exit, type ExitName, SkiffError } from "../errors.ts";
+import { errorJson } from "../errors.ts";
 import { SCHEMA_VERSION } from "../version.ts";
 
 /** A tool's result in MCP's form. */
@@ -19,24 +19,6 @@ export interface ToolResult {
   structuredContent?: Record<string, unknown>;
   /** Whether the call failed. */
   isError?: boolean;
-}
-
-/** The JSON error of `error`, as `skiff … --json` prints it on stderr. */
-export function errorJson(error: unknown): Record<string, unknown> {
-  let exit: ExitName = "ERROR";
-  let message: string;
-  let details: Record<string, unknown> = {};
-  if (error instanceof SkiffError) {
-    exit = error.exit;
-    message = error.message;
-    details = error.details;
-  } else {
-    message = `Internal error: ${error instanceof Error ? error.message : String(error)}`;
-  }
-  return {
-    schema_version: SCHEMA_VERSION,
-    error: { code: codeOf(exit), exit: Exit[exit], message, ...details },
-  };
 }
 
 /**
