@@ -88,7 +88,8 @@ Deno.test("settings set: writes one key and keeps the file; a bad value changes 
       [["enabled", "yes"], /Bad value for 'enabled': use true or false, not 'yes'/],
       [["continue", "1"], /Bad value for 'continue': use true or false/],
       [["agent", "nope"], /Bad value for 'agent': no agent 'nope'; known agents: claude, codex/],
-      [["name", ""], /Bad value for 'name'/],
+      // An empty VALUE is refused by the CLI kit itself, before the setting is read (issue 28, case 11).
+      [["name", ""], /Argument VALUE is empty. See 'skiff settings set --help'/],
       [["name", "Mate!"], /Bad value for 'name'/],
       [["folder", "relative/dir"], /'relative\/dir' must be an absolute path or start with ~\//],
       [["folder", "/"], /cannot use \/: it is the root folder/],

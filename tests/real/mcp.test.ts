@@ -20,6 +20,7 @@ import { type AgentName, newAgentArgs, prepareAgent } from "../agents/agent_env.
 import { assertInstalled, runsAgent } from "../agents/selection.ts";
 import { SCRIPTS } from "../agents/driver.ts";
 import type { PaneInfo } from "../../lib/protocol/panes.ts";
+import { Exit } from "../../lib/errors.ts";
 
 /** What the model has the agent type into the target pane. */
 const GREETING = "hello-from-the-agent-over-mcp";
@@ -69,7 +70,14 @@ async function mcpFlow(agent: AgentName, skiff: SkiffEnv, llm: FakeLlm): Promise
   await skiff.ok(newAgentArgs(agent, launch, { cwd: workdir, name: "agent" }));
   await skiff.ok(["wait", "agent", "--until", "idle", "--timeout", "120"]);
   const prompt = "MCPTOOL greet the pane named target";
-  await skiff.ok(["send", "agent", prompt, "--enter"]);
+  // Codex with MCP servers may work on starting them just after its first idle: a send refused
+  // because it works (exit 12) waits for idle and goes again, as the Skiff agent's watcher does.
+  for (let refusals = 0;; refusals++) {
+    const sent = await skiff.run(["send", "agent", prompt, "--enter"]);
+    if (sent.code === 0) break;
+    assert(sent.code === Exit.WORKING && refusals < 2, `send exited ${sent.code}: ${sent.stderr}`);
+    await skiff.ok(["wait", "agent", "--until", "idle", "--timeout", "120"]);
+  }
   let asked = llm.requests().length;
   let tries = 1;
   await waitFor("the greeting in the target pane", async () => {
