@@ -4,6 +4,7 @@
  * @module
  */
 
+import { plural } from "../lib/words.ts";
 import { defineCommand, SkiffError, stdout } from "../lib/cli/mod.ts";
 import { page, wantsPager } from "../lib/cli/pager.ts";
 import { type FileChange, gitPager } from "../lib/worktree/mod.ts";
@@ -21,10 +22,6 @@ function statLine(file: FileChange, width: number): string {
   const mark = file.untracked ? " (new)" : "";
   const counts = file.binary ? "bin" : `+${file.added} -${file.removed}`;
   return ` ${(name + mark).padEnd(width)} | ${counts}`;
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
 /** The `diff` command. */

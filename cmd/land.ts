@@ -6,6 +6,7 @@
  * @module
  */
 
+import { plural } from "../lib/words.ts";
 import { defineCommand, secondsToMs, SkiffError, stderr } from "../lib/cli/mod.ts";
 import { DEFAULT_CHECK_TIMEOUT_MS, DEFAULT_REMOTE, landedLine } from "../lib/land/mod.ts";
 import { landPane } from "../lib/ops/land_pane.ts";
@@ -22,7 +23,7 @@ function detailLines(landed: LandResult): string[] {
   const lines: string[] = [];
   if (landed.committed) {
     lines.push(
-      `  committed ${landed.committed.files.length} file(s) first: ${
+      `  committed ${plural(landed.committed.files.length, "file")} first: ${
         landed.committed.message.split("\n")[0]
       }`,
     );
@@ -46,7 +47,7 @@ function detailLines(landed: LandResult): string[] {
     );
   }
   const { files, added, removed } = landed.diff;
-  lines.push(`  ${files} file(s) changed, +${added} -${removed}`);
+  lines.push(`  ${plural(files, "file")} changed, +${added} -${removed}`);
   if (landed.tasks.length > 0) {
     const verb = landed.dry_run ? "would mark landed" : "marked landed";
     lines.push(`  ${verb}: ${landed.tasks.map((t) => `${t.uid} ${t.task}`).join("; ")}`);

@@ -16,7 +16,8 @@ import type { CheckoutState } from "./checkout.ts";
 import { writeCommits } from "./objects.ts";
 import type { Plan } from "./plan.ts";
 import { pushBranch } from "./publish.ts";
-import { plural, refusal } from "./refuse.ts";
+import { refusal } from "./refuse.ts";
+import { plural } from "../words.ts";
 import { Journal, landFolder, StepRefused } from "./steps.ts";
 
 /** What carrying out a landing needs. */

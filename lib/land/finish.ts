@@ -14,7 +14,7 @@ import type { CheckoutState } from "./checkout.ts";
 import type { LandOptions } from "./options.ts";
 import type { Plan } from "./plan.ts";
 import { openPullRequest } from "./publish.ts";
-import { plural } from "./refuse.ts";
+import { plural } from "../words.ts";
 import { pullRequestText } from "./words.ts";
 
 /** The result of a landing of `target`, its fields in the order the contract gives them. */

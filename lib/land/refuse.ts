@@ -42,8 +42,3 @@ export function someFiles(paths: readonly string[], max = 5): string {
   const shown = paths.slice(0, max).join(", ");
   return paths.length > max ? `${shown} and ${paths.length - max} more` : shown;
 }
-
-/** `N things`, with the plural when N is not 1. */
-export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
-}

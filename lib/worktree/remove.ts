@@ -11,6 +11,7 @@
  * @module
  */
 
+import { plural } from "../words.ts";
 import { SkiffError } from "../errors.ts";
 import { gitComplaint, runGit } from "./git.ts";
 import { parseStatus } from "./porcelain.ts";
@@ -45,10 +46,6 @@ function folderExists(path: string): boolean {
 function some(paths: readonly string[], max = 3): string {
   const shown = paths.slice(0, max).join(", ");
   return paths.length > max ? `${shown}, …` : shown;
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
 /** What removing `record` (and its branch, with `deleteBranch`) would lose. */

@@ -24,7 +24,7 @@ import { dirname, join, relative, resolve } from "node:path";
 
 /** The rooms under `lib/`, from the bottom up: a room imports itself and anything earlier. */
 export const ROOMS: readonly (readonly string[])[] = [
-  ["errors.ts", "version.ts"],
+  ["errors.ts", "version.ts", "words.ts"],
   ["platform"],
   ["protocol"],
   ["config"],
