@@ -33,6 +33,7 @@ import { readKeys } from "./input/mod.ts";
 import { LedgerLoader } from "./ledger_loader.ts";
 import { PanePreview, preloadScreen } from "./preview.ts";
 import { SkiffdRequests } from "./skiffd_requests.ts";
+import { WorktreeCounts } from "./worktree_counts.ts";
 import { type LaterParts, WorkspaceFollow } from "./workspace_follow.ts";
 import { importLater } from "../platform/later.ts";
 import { waitAtMost } from "../platform/wait.ts";
@@ -55,6 +56,10 @@ export class Dashboard implements DashActions {
   readonly #hold = new TerminalHold();
   readonly #painter = new Painter(writeTerminal);
   readonly #preview: PanePreview;
+  /** The selected pane's worktree, counted again as it changes (see `worktree_counts.ts`). */
+  readonly #counts = new WorktreeCounts((pane) =>
+    this.call("pane.worktree", { pane }).catch(() => {})
+  );
   /** The ledger's follower (loaded after the first frame). */
   readonly #ledger: LedgerLoader;
   /** The workspace as listed and followed. */
@@ -88,7 +93,13 @@ export class Dashboard implements DashActions {
     });
     const size = terminalSize();
     this.#layout = layout(size.cols, size.rows);
-    this.#preview = new PanePreview({ socket, changed: () => this.#drawSoon() });
+    this.#preview = new PanePreview({
+      socket,
+      changed: () => {
+        this.#drawSoon();
+        this.#counts.printed();
+      },
+    });
     this.#ledger = new LedgerLoader({
       panes: () => this.state.view?.panes ?? [],
       hosts: () => this.state.view?.hosts ?? [],
@@ -174,6 +185,7 @@ export class Dashboard implements DashActions {
     this.#stopReading.abort();
     this.#clock.stop();
     this.#preview.close();
+    this.#counts.close();
     this.#ledger.close();
     this.#workspace.close();
     this.#skiffd.close();
@@ -201,7 +213,9 @@ export class Dashboard implements DashActions {
     });
     this.#painter.paint(frame);
     // The selection may have moved (its pane went): the preview follows it.
-    this.#preview.follow(previewPane(this.state));
+    const selected = previewPane(this.state);
+    this.#preview.follow(selected);
+    this.#counts.selected(selected);
     // Ages show in the list only.
     const list = this.state.mode === "list";
     this.#clock.drawn(

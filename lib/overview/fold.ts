@@ -57,6 +57,10 @@ export function foldEvent(view: LivePanes, event: Event): FoldOutcome {
     return event.event === "typed" || event.event === "title" ? "quiet" : "relist";
   }
   switch (event.event) {
+    case "worktree":
+      pane.worktree = event.worktree;
+      pane.diff = event.diff;
+      return "changed";
     case "state":
       pane.state = event.state;
       pane.agent = event.agent;

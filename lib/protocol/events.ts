@@ -6,6 +6,7 @@
  */
 
 import type { PaneState, UnreadReason } from "./panes.ts";
+import type { DiffStat, PaneWorktree } from "./worktrees.ts";
 import type { WatcherHealth } from "./watch.ts";
 
 /** The fields every event has. */
@@ -64,6 +65,20 @@ export interface PaneRenamedEvent extends PaneEventBase {
   event: "pane-renamed";
   /** Its name before. */
   old_name: string;
+}
+
+/**
+ * A pane's worktree was counted again (after a turn end, a landing, a diff,
+ * or a list's ask) and what a listing shows of it changed: its branch, the
+ * commits ahead and behind, merged, landed, or its changes.
+ */
+export interface WorktreeEvent extends PaneEventBase {
+  /** The event's name. */
+  event: "worktree";
+  /** The pane's worktree, as `pane.get` now describes it. */
+  worktree: PaneWorktree;
+  /** Its changes against the base, as counted now; null when it could not be counted. */
+  diff: DiffStat | null;
 }
 
 /** A pane changed size. */
@@ -257,6 +272,7 @@ export type Event =
   | PaneCreatedEvent
   | PaneRestoredEvent
   | PaneRenamedEvent
+  | WorktreeEvent
   | ResizedEvent
   | TitleEvent
   | SessionMarkedEvent
@@ -294,6 +310,7 @@ export const EVENT_NAMES = [
   "pane-created",
   "pane-restored",
   "pane-renamed",
+  "worktree",
   "resized",
   "title",
   "session-marked",

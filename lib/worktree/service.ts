@@ -89,6 +89,7 @@ export class Worktrees {
   readonly #store: WorktreeStore;
   readonly #log: (line: string) => void;
   readonly #counts = new Map<string, Count>();
+  readonly #counted = new Set<(id: string) => void>();
   /** Worktrees waiting to be counted, in order. */
   readonly #queue = new Set<string>();
   #counting: Promise<void> | null = null;
@@ -101,6 +102,16 @@ export class Worktrees {
   constructor(options: WorktreesOptions) {
     this.#store = new WorktreeStore(options.file, { log: options.log });
     this.#log = options.log;
+  }
+
+  /**
+   * Calls `listener` with a worktree's id whenever it was counted again and
+   * what a pane's description shows of it ({@linkcode Worktrees.paneView})
+   * changed, or Skiff landed it. Returns the function that stops it.
+   */
+  whenCounted(listener: (id: string) => void): () => void {
+    this.#counted.add(listener);
+    return () => this.#counted.delete(listener);
   }
 
   /** Every record, oldest first. */
@@ -258,16 +269,20 @@ export class Worktrees {
   }
 
   #keep(record: WorktreeRecord, seen: Inspection): void {
+    const before = this.#counted.size > 0 ? JSON.stringify(this.paneView(record.id)) : "";
     if (seen.missing || !seen.changes) {
       this.#counts.delete(record.id);
-      return;
+    } else {
+      this.#failing.delete(record.id);
+      this.#counts.set(record.id, {
+        branch: seen.status?.branch ?? null,
+        stat: { ...seen.changes.stat },
+        seen,
+      });
     }
-    this.#failing.delete(record.id);
-    this.#counts.set(record.id, {
-      branch: seen.status?.branch ?? null,
-      stat: { ...seen.changes.stat },
-      seen,
-    });
+    if (this.#counted.size > 0 && JSON.stringify(this.paneView(record.id)) !== before) {
+      for (const listener of this.#counted) listener(record.id);
+    }
   }
 
   /** Describes one worktree with what git says now (and keeps its count). */
@@ -327,7 +342,10 @@ export class Worktrees {
     this.#log(
       `worktree ${id} (${record.project}/${record.name}) landed on ${landed.into}: ${landed.from}..${landed.to}`,
     );
-    return await this.describe(this.#store.get(id)!, panes);
+    const described = await this.describe(this.#store.get(id)!, panes);
+    // The landing shows even when the count came out the same.
+    for (const listener of this.#counted) listener(id);
+    return described;
   }
 
   /**

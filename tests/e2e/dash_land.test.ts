@@ -127,6 +127,34 @@ Deno.test("dash d: the row shows the worktree's diff; d pages it through less an
   });
 });
 
+Deno.test("dash: a worktree row follows commits that end no turn: counted when selected, and after the selected pane printed", async () => {
+  await withSkiff(async (skiff) => {
+    await worktreePane(skiff, "first");
+    const { wt } = await worktreePane(skiff, "shelly");
+    const dash = await openTmuxDash(skiff);
+    try {
+      await dash.screen(/shelly \[skiff\/shelly\].* \+0 −0 /);
+      // A commit made outside any turn: nothing has counted it yet.
+      await Deno.writeTextFile(join(wt, "one.txt"), "a\nb\nc\n");
+      commitAll(wt, "One");
+      // Selecting the pane counts its worktree; the new count comes as an event.
+      await dash.select("shelly");
+      await dash.screen(/shelly \[skiff\/shelly\].* \+3 −0 /);
+      // A commit typed in the selected shell: counted once the pane has been quiet a moment.
+      await skiff.ok([
+        "keys",
+        "shelly",
+        "printf 'x\\ny\\n' > two.txt && git add two.txt && git -c user.name=T -c user.email=t@t.invalid commit -qm Two",
+        "Enter",
+      ]);
+      await dash.screen(/shelly \[skiff\/shelly\].* \+5 −0 /);
+      assertEquals(git(wt, "log", "-1", "--format=%s").trim(), "Two");
+    } finally {
+      await dash.tmux.kill();
+    }
+  });
+});
+
 Deno.test("dash d: a pane without a worktree says so on the status row", async () => {
   await withSkiff(async (skiff) => {
     await skiff.ok(["new", "--name", "plain", "--", ...BASH]);

@@ -105,9 +105,9 @@ Deno.test("mcp resources: a subscribed screen is told when the pane prints, at m
     await skiff.ok(["new", "--name", "sh", "--", ...BASH]);
     await skiff.waitForScreen("sh", /[$#] ?$/m);
     await startFakeAgent(skiff, "worker");
-    const updates: { uri: string; at: number }[] = [];
+    const updates: { uri: string }[] = [];
     const session = await connectMcp(skiff, ["--allow", "send"], {
-      onUpdated: (uri) => updates.push({ uri, at: performance.now() }),
+      onUpdated: (uri) => updates.push({ uri }),
     });
     try {
       const templates = await session.client.listResourceTemplates();
@@ -150,13 +150,9 @@ Deno.test("mcp resources: a subscribed screen is told when the pane prints, at m
       const span = (performance.now() - start) / 1000;
       const told = updates.filter((u) => u.uri === sh);
       assert(told.length >= 3, `told ${told.length} times over ${span.toFixed(1)} s`);
+      // The server tells at most one every 250 ms (tests/unit/mcp holds the throttle's spacing);
+      // here, over the whole flood, which arrivals bunched by a loaded machine cannot break.
       assert(told.length <= Math.ceil(span * 4) + 2, `told ${told.length} times in ${span} s`);
-      // The server tells at most one every 250 ms; what reaches the client may bunch up by the
-      // transport's jitter, so a second holds at most one more than 4.
-      for (const first of told) {
-        const inSecond = told.filter((u) => u.at >= first.at && u.at < first.at + 1000).length;
-        assert(inSecond <= 5, `${inSecond} updates within a second`);
-      }
 
       // The agent's state: a send makes it work, then idle; each is told.
       const worker = "skiff://pane/p2/screen";

@@ -22,7 +22,7 @@ import {
 } from "../../worktree/mod.ts";
 import type { EventBus } from "../records/mod.ts";
 import type { LiveWorkspace } from "../workspace/mod.ts";
-import { checkNewPane, type NewPaneRequest, type Pane } from "../panes/mod.ts";
+import { checkNewPane, type NewPaneRequest, type Pane, paneEventFields } from "../panes/mod.ts";
 import type { MethodContext, MethodTable } from "./method_types.ts";
 import { flag, maybeString, needString, type Params } from "./params.ts";
 
@@ -293,16 +293,34 @@ export const WORKTREE_METHODS: MethodTable<keyof WorktreeMethods> = {
 
 /**
  * Counts a pane's worktree when its turn ends, and every worktree of the
- * panes there are now (after a restore). Returns the function that stops it.
+ * panes there are now (after a restore); tells each new count that changes
+ * what a pane shows as a `worktree` event of each pane in it, so the lists
+ * follow it. Returns the function that stops it.
  */
 export function countWorktreesOnTurnEnd(
   events: EventBus,
   workspace: LiveWorkspace,
   worktrees: Worktrees,
 ): () => void {
+  const stopTelling = worktrees.whenCounted((id) => {
+    const view = worktrees.paneView(id);
+    if (!view) return;
+    for (const pane of workspace.panes) {
+      if (pane.saved.worktree !== id) continue;
+      events.emit("worktree", {
+        ...paneEventFields(pane),
+        worktree: view.worktree,
+        diff: view.diff,
+      });
+    }
+  });
   for (const pane of workspace.panes) worktrees.recount(pane.saved.worktree);
-  return events.subscribe((event) => {
+  const stopCounting = events.subscribe((event) => {
     if (event.event !== "turn-end") return;
     worktrees.recount(workspace.panes.find((p) => p.id === event.pane)?.saved.worktree);
   });
+  return () => {
+    stopTelling();
+    stopCounting();
+  };
 }

@@ -99,3 +99,23 @@ Deno.test("fold: the watcher's health replaces the old one", () => {
   );
   assertEquals(view.watcher.ok, false);
 });
+
+Deno.test("fold: a worktree event changes the pane's worktree and its diff in place", () => {
+  const view = live();
+  const worktree = {
+    id: "w1",
+    name: "fix",
+    branch: "skiff/fix",
+    path: "/tmp/fix",
+    ahead: 2,
+    behind: 0,
+    merged: false,
+    landed: null,
+  };
+  const diff = { files: 1, added: 3, removed: 1 };
+  assertEquals(foldEvent(view, event({ event: "worktree", worktree, diff })), "changed");
+  const pane = view.panes[0] as unknown as { worktree: unknown; diff: unknown };
+  assertEquals([pane.worktree, pane.diff], [worktree, diff]);
+  // A pane this list does not know yet: list again.
+  assertEquals(foldEvent(view, event({ event: "worktree", pane: "p9", worktree, diff })), "relist");
+});
