@@ -30,8 +30,8 @@ const PREVIEW_RUNS = 15;
 const IDLE_SECONDS = 5;
 const START_RUNS = 9;
 
-/** A dashboard running on a PTY, with what it printed. */
-class Dash {
+/** A dashboard running on a PTY, with what it printed (the scale bench opens one too). */
+export class Dash {
   readonly pty: Pty;
   #out = "";
   #waiters: { test: (text: string) => boolean; resolve: () => void }[] = [];

@@ -52,6 +52,11 @@ export interface DaemonConfig {
   turnStartSeconds: number;
   /** Whether a restore resumes the conversation of each pane's agent (`resume`, default true). */
   resume: boolean;
+  /**
+   * Seconds a pane's screen stays quiet and unattached before skiffd lets its
+   * emulator go and keeps its state compactly (`screen_sleep_seconds`); 0 never.
+   */
+  screenSleepSeconds: number;
 }
 
 /** Settings of the Skiff agent. */
@@ -176,7 +181,16 @@ export function readProjects(places: ConfigPlaces, doc: Record<string, unknown>)
 }
 
 /** The keys of `[daemon]`. */
-export const DAEMON_KEYS = ["scrollback", "shell", "turn_start_seconds", "resume"] as const;
+export const DAEMON_KEYS = [
+  "scrollback",
+  "shell",
+  "turn_start_seconds",
+  "resume",
+  "screen_sleep_seconds",
+] as const;
+
+/** How long a quiet screen stays awake by default (see {@linkcode DaemonConfig.screenSleepSeconds}). */
+export const DEFAULT_SCREEN_SLEEP_SECONDS = 30;
 
 /** Reads and checks `[daemon]`, with defaults for what it leaves out. */
 export function readDaemon(places: ConfigPlaces, doc: Record<string, unknown>): DaemonConfig {
@@ -206,11 +220,19 @@ export function readDaemon(places: ConfigPlaces, doc: Record<string, unknown>): 
   if (typeof resume !== "boolean") {
     throw places.keyError(["daemon", "resume"], "must be true or false");
   }
+  const sleep = daemon.screen_sleep_seconds ?? DEFAULT_SCREEN_SLEEP_SECONDS;
+  if (typeof sleep !== "number" || !(sleep >= 0) || sleep > 86_400) {
+    throw places.keyError(
+      ["daemon", "screen_sleep_seconds"],
+      "must be a number of seconds from 0 (never) to 86400",
+    );
+  }
   return {
     scrollback,
     shell: daemon.shell as string | undefined,
     turnStartSeconds: turnStart,
     resume,
+    screenSleepSeconds: sleep,
   };
 }
 

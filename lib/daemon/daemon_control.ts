@@ -61,7 +61,11 @@ export function daemonControl(parts: DaemonParts): DaemonControl {
       log: files.log,
       watcher: watcher.status(),
       upgrade: upgrader.last,
-      screens: { dir: screensDir(files.socket), ...workspace.screenSaves },
+      screens: {
+        dir: screensDir(files.socket),
+        ...workspace.screenSaves,
+        ...workspace.screenSleeps,
+      },
     }),
     stop: (options) =>
       options?.restart ? parts.stop("restarting", { returning: true }) : parts.stop("stopped"),

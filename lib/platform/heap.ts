@@ -74,3 +74,28 @@ export class IdleCollector {
     return 0;
   }
 }
+
+let mallocTrim: ((pad: bigint) => number) | null | undefined;
+
+/**
+ * Gives the C heap's free pages back to the system (glibc's `malloc_trim`).
+ * xterm keeps each line of a screen in a typed array, whose memory comes
+ * from the C heap; once many screens went to sleep, their lines are free
+ * but stay resident, scattered between live ones, until trimmed. Returns
+ * false where there is no glibc (another libc, another system).
+ */
+export function trimCHeap(): boolean {
+  if (mallocTrim === undefined) {
+    try {
+      const lib = Deno.dlopen("libc.so.6", {
+        malloc_trim: { parameters: ["usize"], result: "i32" },
+      });
+      mallocTrim = (pad) => lib.symbols.malloc_trim(pad);
+    } catch {
+      mallocTrim = null;
+    }
+  }
+  if (!mallocTrim) return false;
+  mallocTrim(0n);
+  return true;
+}

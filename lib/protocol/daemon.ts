@@ -113,6 +113,12 @@ export interface DaemonStatus {
     max_ms: number;
     bytes: number;
     failures: number;
+    /** Screens asleep now: quiet and unattached, held as a few KB of state until used. */
+    asleep?: number;
+    /** Times a screen went to sleep since skiffd started. */
+    slept?: number;
+    /** Times a screen woke (on output, a capture, an attach) of the panes there are now. */
+    wakes?: number;
   };
 }
 

@@ -22,18 +22,19 @@ import type { Terminal } from "@xterm/headless";
 import type { SerializeAddon } from "@xterm/addon-serialize";
 
 /** A marker on a buffer line, as xterm's core keeps it. */
-interface CoreMarker {
+export interface CoreMarker {
   readonly line: number;
   readonly isDisposed: boolean;
   dispose(): void;
 }
 
 /** The part of xterm's normal buffer used here. */
-interface CoreBuffer {
+export interface CoreBuffer {
   addMarker(y: number): CoreMarker;
 }
 
-function normalBuffer(term: Terminal): CoreBuffer | undefined {
+/** The normal buffer of `term`'s core, where markers can be put on any line. */
+export function normalBuffer(term: Terminal): CoreBuffer | undefined {
   const core = (term as unknown as {
     _core?: { buffers?: { normal?: Partial<CoreBuffer> } };
   })._core;
@@ -57,6 +58,12 @@ export interface HistoryTake {
   /** How many lines `text` holds. */
   lines: number;
 }
+
+/** Where a {@linkcode HistoryTap}'s next take starts (see {@linkcode HistoryTap.position}). */
+export type TapPosition =
+  | { kind: "at"; line: number }
+  | { kind: "overrun" }
+  | { kind: "over" };
 
 /** Escape sequences that reset the attributes and end a line. */
 const LINE_END = "\x1b[0m\r\n";
@@ -117,6 +124,31 @@ export class HistoryTap {
       excludeModes: true,
       excludeAltBuffer: true,
     }) + LINE_END;
+  }
+
+  /**
+   * Where the next take starts, to follow the same history on another
+   * terminal that holds it line for line (a screen woken from its sleep):
+   * `at` the first line not taken yet, `overrun` when lines scrolled away
+   * untaken, or `over` when the next take starts over.
+   */
+  get position(): TapPosition {
+    if (this.#startOver || !this.#mark) return { kind: "over" };
+    if (this.#mark.isDisposed) return { kind: "overrun" };
+    return { kind: "at", line: this.#mark.line };
+  }
+
+  /** Takes up a {@linkcode HistoryTap.position} of a tap that followed the same history. */
+  resume(position: TapPosition): void {
+    this.#mark?.dispose();
+    this.#mark = undefined;
+    this.#startOver = true;
+    const buffer = normalBuffer(this.#term);
+    if (position.kind === "over" || !buffer) return;
+    this.#mark = buffer.addMarker(position.kind === "at" ? position.line : 0);
+    // Lines that scrolled away untaken are told by a marker that dropped off the top.
+    if (position.kind === "overrun") this.#mark.dispose();
+    this.#startOver = false;
   }
 
   /** Stops following. */

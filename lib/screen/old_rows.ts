@@ -7,12 +7,13 @@
  * @module
  */
 
-import type { IMarker, Terminal } from "@xterm/headless";
+import type { Terminal } from "@xterm/headless";
+import { type CoreMarker, normalBuffer } from "./history_tap.ts";
 
 /** Follows the last row an earlier process left on one terminal. */
 export class OldRows {
   readonly #term: Terminal;
-  #until: IMarker | undefined;
+  #until: CoreMarker | undefined;
 
   /** Follows old rows on `term`; none at first. */
   constructor(term: Terminal) {
@@ -21,8 +22,19 @@ export class OldRows {
 
   /** Marks every row up to the one above the cursor as old. */
   markAbove(): void {
+    const buffer = this.#term.buffer.normal;
+    this.markUpTo(buffer.baseY + buffer.cursorY - 1);
+  }
+
+  /** Marks every row of the normal screen up to `line` (counted from the top of its history) as old. */
+  markUpTo(line: number): void {
     this.#until?.dispose();
-    this.#until = this.#term.registerMarker(-1);
+    this.#until = line >= 0 ? normalBuffer(this.#term)?.addMarker(line) : undefined;
+  }
+
+  /** The last old row, counted from the top of the normal screen's history, if any. */
+  get until(): number | undefined {
+    return this.#until && !this.#until.isDisposed ? this.#until.line : undefined;
   }
 
   /** No row is old any more (the screen was cleared or reset). */

@@ -1,113 +1,99 @@
 /**
- * A pane's live screen: a headless xterm that parses everything the pane
- * prints, answers the terminal queries programs send at start-up, and serves
- * captures and redraws.
+ * A pane's screen: awake, a headless xterm that parses everything the pane
+ * prints (see `live_screen.ts`); asleep, a few KB that hold its whole state.
+ *
+ * An idle xterm costs a few hundred KB, and 1.5 KB more for each line of
+ * history it keeps (a cell is 12 bytes, whatever it holds). Most panes sit
+ * quiet most of the time, so skiffd puts the screen of a quiet pane to
+ * sleep ({@linkcode Screen.sleep}): the state it saves for an upgrade, as
+ * UTF-8, plus the view agent rules read and the few flags listings ask for.
+ * Anything else (output, a capture, a redraw, a resize, a save) wakes it
+ * first, from that state, so nobody can tell it slept: the history, the
+ * modes, the cursor and the title all come back as they were.
  *
  * @module
  */
 
-import xterm from "@xterm/headless";
-import type { IBufferCell, Terminal } from "@xterm/headless";
-import serializeAddon from "@xterm/addon-serialize";
-import type { SerializeAddon } from "@xterm/addon-serialize";
 import type { ScreenView } from "./view.ts";
-import { ProgramReports } from "./reports.ts";
-import { type HistoryTake, HistoryTap } from "./history_tap.ts";
-import { answerQueries } from "./queries.ts";
-import { alternatePart } from "./alt_switch.ts";
-import {
-  type CaptureOptions,
-  croppedLines,
-  screenLines,
-  screenSnapshot,
-  viewRows,
-  visibleLines,
-} from "./screen_lines.ts";
-import { type SavedScreen, saveScreenState, type ScreenState } from "./screen_state.ts";
-import { OldRows } from "./old_rows.ts";
+import type { HistoryTake } from "./history_tap.ts";
+import type { CaptureOptions } from "./screen_lines.ts";
+import type { SavedScreen, ScreenState } from "./screen_state.ts";
 import type { ScreenSnapshot } from "../protocol/panes.ts";
-import { compactHandlerLists, ScrollbackRoom, shrinkParseBuffer } from "./xterm_memory.ts";
-
-/** Options for {@linkcode Screen}. */
-export interface ScreenOptions {
-  /** Lines kept above the visible rows. */
-  scrollback: number;
-  /** Receives the answers to terminal queries, to be written back to the program. */
-  respond: (answer: string) => void;
-}
+import {
+  type AsleepScreen,
+  asleepVt,
+  type BytePacker,
+  LiveScreen,
+  type ScreenOptions,
+} from "./live_screen.ts";
 
 export type { CaptureOptions } from "./screen_lines.ts";
 export type { SavedScreen } from "./screen_state.ts";
-
-const encoder = new TextEncoder();
+export type { BytePacker, ScreenOptions } from "./live_screen.ts";
 
 /** One pane's terminal model. */
 export class Screen {
-  readonly #term: Terminal;
-  readonly #serializer: SerializeAddon;
-  readonly #scratch: IBufferCell;
-  readonly #reports: ProgramReports;
-  /** The scrollback's room, grown as output comes. */
-  readonly #room: ScrollbackRoom;
-  /** The state last saved, while nothing changed the screen since. */
-  #saved: ScreenState | undefined;
-  /** Follows the history for incremental saves, once asked for. */
-  #tap: HistoryTap | undefined;
-  /** What an earlier process left (see {@linkcode markOldAbove}). */
-  readonly #old: OldRows;
+  readonly #options: ScreenOptions;
+  #live: LiveScreen | undefined;
+  #asleep: AsleepScreen | undefined;
+  #onTitle: ((title: string) => void) | undefined;
+  #onBell: (() => void) | undefined;
+  /** When the screen was last written or read (ms, `performance.now()`). */
+  #touchedAt = performance.now();
+  #wakes = 0;
 
   /** Makes a blank screen of `cols` × `rows`. */
   constructor(cols: number, rows: number, options: ScreenOptions) {
-    this.#room = new ScrollbackRoom(options.scrollback);
-    this.#term = new xterm.Terminal({
-      cols,
-      rows,
-      scrollback: this.#room.first,
-      allowProposedApi: true,
-      windowOptions: { getWinSizeChars: true },
-      // writeSync warns once that it is "unreliable": that is about async parser
-      // handlers, and this screen has none.
-      logLevel: "error",
-    });
-    this.#room.follow(this.#term);
-    this.#serializer = new serializeAddon.SerializeAddon();
-    this.#term.loadAddon(this.#serializer);
-    this.#scratch = this.#term.buffer.active.getNullCell();
-    this.#term.onData(options.respond);
-    this.#reports = new ProgramReports(this.#term);
-    this.#old = new OldRows(this.#term);
-    answerQueries(this.#term, options.respond);
-    this.#followClears();
-    compactHandlerLists(this.#term);
+    this.#options = options;
+    this.#live = new LiveScreen(cols, rows, options);
   }
 
-  /** Follows clears and resets, which end what the history and the old rows held. */
-  #followClears(): void {
-    const parser = this.#term.parser;
-    // A cleared or reset history must be saved again as a whole.
-    parser.registerCsiHandler({ final: "J" }, (params) => {
-      if (params[0] === 3) this.#tap?.startOver();
-      // A cleared screen holds nothing an earlier process left.
-      if (params[0] === 2 || params[0] === 3) this.#old.forget();
-      return false;
-    });
-    parser.registerEscHandler({ final: "c" }, () => {
-      this.#tap?.startOver();
-      this.#old.forget();
-      return false;
-    });
+  /** The awake screen, woken first when it sleeps; counts as a use. */
+  get #screen(): LiveScreen {
+    this.#touchedAt = performance.now();
+    if (this.#live) return this.#live;
+    const live = LiveScreen.wake(this.#asleep!, this.#options);
+    if (this.#onTitle) live.onTitle(this.#onTitle);
+    if (this.#onBell) live.onBell(this.#onBell);
+    this.#live = live;
+    this.#asleep = undefined;
+    this.#wakes++;
+    return live;
+  }
+
+  /**
+   * Puts the screen to sleep: its xterm is freed, and the next use wakes it
+   * as it was; `packer` keeps its state smaller meanwhile. Returns false
+   * when it cannot sleep now (asleep already, or its output stopped in the
+   * middle of an escape sequence).
+   */
+  sleep(packer?: BytePacker): boolean {
+    const asleep = this.#live?.asleep(packer);
+    if (!asleep) return false;
+    this.#live!.dispose();
+    this.#live = undefined;
+    this.#asleep = asleep;
+    return true;
+  }
+
+  /** Whether the screen sleeps. */
+  get asleep(): boolean {
+    return this.#live === undefined;
+  }
+
+  /** How many times the screen woke from its sleep. */
+  get wakes(): number {
+    return this.#wakes;
+  }
+
+  /** Milliseconds since the screen was last written or read (a view or a listing does not count). */
+  get idleMs(): number {
+    return performance.now() - this.#touchedAt;
   }
 
   /** Parses program output; `done` runs once these bytes are on the screen. */
   write(data: Uint8Array, done: () => void): void {
-    // Room for every byte still queued, since xterm parses them later.
-    this.#room.queued += data.length;
-    this.#room.grow(this.#room.queued);
-    this.#term.write(data, () => {
-      this.#room.queued -= data.length;
-      this.#saved = undefined;
-      done();
-    });
+    this.#screen.write(data, done);
   }
 
   /**
@@ -116,28 +102,19 @@ export class Screen {
    * meanwhile, which is flow control for free.
    */
   writeSync(data: Uint8Array): void {
-    this.#saved = undefined;
-    this.#room.grow(this.#room.queued + data.length);
-    this.#writeNow(data);
-  }
-
-  /** Parses `data` before returning (xterm's public write always queues). */
-  #writeNow(data: Uint8Array | string): void {
-    (this.#term as unknown as { _core: { writeSync(data: Uint8Array | string): void } })._core
-      .writeSync(data);
+    this.#screen.writeSync(data);
   }
 
   /**
    * The whole emulator state (both screens with all their history, cursor,
    * modes, pen, title), to rebuild this screen elsewhere with
    * {@linkcode Screen.restoreState}. Output still queued for
-   * {@linkcode Screen.write} is not in it: parse it first.
+   * {@linkcode Screen.write} is not in it: parse it first. A sleeping screen
+   * gives the state it fell asleep with, and sleeps on.
    */
   saveState(): ScreenState {
-    // A screen nothing was written to since the last save saves the same (an
-    // upgrade saves every screen twice: for the new program's check, and at the handoff).
-    this.#saved ??= saveScreenState(this.#term, this.#serializer, this.#reports);
-    return this.#saved;
+    if (this.#asleep) return { ...this.#asleep.state, vt: asleepVt(this.#asleep) };
+    return this.#screen.saveState();
   }
 
   /**
@@ -146,90 +123,69 @@ export class Screen {
    * answered and no title or bell is told while it is rebuilt.
    */
   restoreState(state: ScreenState): void {
-    if (state.cols !== this.cols || state.rows !== this.rows) {
-      throw new Error(
-        `a saved screen of ${state.cols}x${state.rows} cannot be rebuilt on ${this.cols}x${this.rows}`,
-      );
-    }
-    this.#reports.rebuild(state, () => {
-      this.#room.grow(state.history + state.rows);
-      this.#writeNow(state.vt);
-    });
-    this.#saved = undefined;
+    this.#screen.restoreState(state);
   }
 
   /** Gives back memory an idle screen does not need (the parser's decode buffer). */
   compact(): void {
-    shrinkParseBuffer(this.#term);
+    this.#live?.compact();
   }
 
   /** Changes the size; the screen reflows. */
   resize(cols: number, rows: number): void {
-    this.#saved = undefined;
-    // A reflow may add many lines at once: give the scrollback its full room first.
-    this.#room.growAll();
-    this.#term.resize(cols, rows);
-    // The history reflowed.
-    this.#tap?.startOver();
+    this.#screen.resize(cols, rows);
   }
 
   /** Columns. */
   get cols(): number {
-    return this.#term.cols;
+    return this.#live?.cols ?? this.#asleep!.state.cols;
   }
 
   /** Rows. */
   get rows(): number {
-    return this.#term.rows;
+    return this.#live?.rows ?? this.#asleep!.state.rows;
   }
 
   /** The window title set by OSC 0 or 2. */
   get title(): string {
-    return this.#reports.title;
+    return this.#live?.title ?? this.#asleep!.state.title;
   }
 
   /** How many bells rang since the screen was made. */
   get bells(): number {
-    return this.#reports.bells;
+    return this.#live?.bells ?? this.#asleep!.bells;
   }
 
   /** Whether the program enabled bracketed paste (DECSET 2004). */
   get bracketedPaste(): boolean {
-    return this.#term.modes.bracketedPasteMode;
+    return this.#live?.bracketedPaste ?? this.#asleep!.bracketedPaste;
   }
 
   /** Whether the program enabled application cursor keys (DECCKM). */
   get applicationCursorKeys(): boolean {
-    return this.#term.modes.applicationCursorKeysMode;
+    return this.#live?.applicationCursorKeys ?? this.#asleep!.applicationCursorKeys;
   }
 
   /** Whether the alternate screen is active. */
   get alternate(): boolean {
-    return this.#term.buffer.active.type === "alternate";
+    return this.#live?.alternate ?? this.#asleep!.alternate;
   }
 
   /** Sets the handler for title changes. */
   onTitle(handler: (title: string) => void): void {
-    this.#reports.onTitle = handler;
+    this.#onTitle = handler;
+    this.#live?.onTitle(handler);
   }
 
   /** Sets the handler for the bell. */
   onBell(handler: () => void): void {
-    this.#reports.onBell = handler;
+    this.#onBell = handler;
+    this.#live?.onBell(handler);
   }
 
-  /** Returns the visible screen for agent rules. */
+  /** Returns the visible screen for agent rules; a sleeping screen's view is the one it slept with. */
   view(): ScreenView {
-    const buffer = this.#term.buffer.active;
-    return {
-      // Rows an earlier process left are not the program's own: they read as blank.
-      rows: viewRows(this.#term, this.#scratch, this.#old.lastVisible()),
-      title: this.#reports.title,
-      progress: this.#reports.progress,
-      status: this.#reports.status,
-      bracketedPaste: this.bracketedPaste,
-      cursorY: buffer.cursorY,
-    };
+    return this.#live?.view() ?? this.#asleep!.view;
   }
 
   /**
@@ -239,46 +195,40 @@ export class Screen {
    * old agent's busy line or input box never counts as the new program's.
    */
   markOldAbove(): void {
-    this.#old.markAbove();
+    this.#screen.markOldAbove();
   }
 
   /** The last OSC 9;4 progress state, if the program sent one. */
   get progress(): number | undefined {
-    return this.#reports.progress;
+    return this.#live ? this.#live.progress : this.#asleep!.state.progress;
   }
 
   /** Returns the visible rows as plain text with trailing blanks removed. */
   visibleLines(): string[] {
-    return visibleLines(this.#term);
+    return this.#screen.visibleLines();
   }
 
   /** Returns the screen's lines, with up to `scrollback` lines of history first. */
   lines(options: CaptureOptions = {}): string[] {
-    return screenLines(this.#term, this.#scratch, options);
+    return this.#screen.lines(options);
   }
 
   /**
    * The visible rows with SGR colours and styles, cut to the first `columns`
-   * columns, for a box `rows` high: the rows in use (down to the last one with
-   * text or the cursor); when they are more than the box holds, runs of blank
-   * rows shrink to one and the last `rows` are kept, so that a small box shows
-   * what a program wrote at the top and where it writes now (an agent's
-   * transcript above its input box): a preview.
+   * columns, for a box `rows` high (see `LiveScreen.cropped`): a preview.
    */
   cropped(columns: number, rows: number): string[] {
-    return croppedLines(this.#term, this.#scratch, { columns, rows });
+    return this.#screen.cropped(columns, rows);
   }
 
   /** Returns the screen as text: its lines, trailing empty lines dropped. */
   capture(options: CaptureOptions = {}): string {
-    const lines = this.lines(options);
-    while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
-    return lines.join("\n");
+    return this.#screen.capture(options);
   }
 
   /** Returns the screen's state and lines. */
   snapshot(options: CaptureOptions = {}): ScreenSnapshot {
-    return screenSnapshot(this.#term, this.#scratch, { ...options, title: this.#reports.title });
+    return this.#screen.snapshot(options);
   }
 
   /**
@@ -286,41 +236,31 @@ export class Screen {
    * blank terminal; with `scrollback`, that many lines of history first.
    */
   serialize(options: { scrollback?: number } = {}): string {
-    return this.#serializer.serialize({ scrollback: options.scrollback ?? 0 });
+    return this.#screen.serialize(options);
   }
 
   /**
-   * Escape sequences that draw the screen the program shows now (the normal
-   * or the alternate one) over a whole terminal, with the program's modes,
-   * and never switch that terminal's own screen: an attached terminal shows
-   * the pane's screen as it is at every moment. With `scrollback`, that many
-   * lines of the normal screen's history come first (the alternate screen has none).
+   * Escape sequences that draw the screen the program shows now over a whole
+   * terminal, with the program's modes, and never switch that terminal's own
+   * screen (see `LiveScreen.redraw`).
    */
   redraw(options: { scrollback?: number } = {}): string {
-    const full = this.#serializer.serialize({ scrollback: options.scrollback ?? 0 });
-    const part = alternatePart(full);
-    const body = this.alternate && part ? full.slice(part.after) : full;
-    return "\x1b[H\x1b[2J\x1b[3J" + body;
+    return this.#screen.redraw(options);
   }
 
   /**
-   * The history lines that scrolled up since the last call (all of them the
-   * first time, with `startOver`, and after the history was cleared, reset
-   * or reflowed), for a copy kept elsewhere that grows by what was printed;
-   * at most `maxLines`, the newest, and at most `overrunLines` when lines
-   * had already scrolled away untaken (a flood).
+   * The history lines that scrolled up since the last call, for a copy kept
+   * elsewhere that grows by what was printed (see `LiveScreen.takeHistory`).
    */
   takeHistory(
     options: { startOver?: boolean; maxLines?: number; overrunLines?: number } = {},
   ): HistoryTake {
-    this.#tap ??= new HistoryTap(this.#term, this.#serializer);
-    if (options.startOver) this.#tap.startOver();
-    return this.#tap.take({ lines: options.maxLines, overrun: options.overrunLines });
+    return this.#screen.takeHistory(options);
   }
 
   /** The lines of the last take were lost: the next {@linkcode takeHistory} brings every line. */
   historyLost(): void {
-    this.#tap?.startOver();
+    this.#screen.historyLost();
   }
 
   /**
@@ -329,18 +269,12 @@ export class Screen {
    * of this size (see {@linkcode SavedScreen.viewport}).
    */
   viewportState(): string {
-    return this.#serializer.serialize({ scrollback: 0 });
+    return this.#screen.viewportState();
   }
 
   /** The whole screen as saved: history, visible screen, modes and title. */
   state(): SavedScreen {
-    return {
-      cols: this.cols,
-      rows: this.rows,
-      title: this.#reports.title,
-      history: (this.#tap ?? new HistoryTap(this.#term, this.#serializer)).all(),
-      viewport: this.viewportState(),
-    };
+    return this.#screen.state();
   }
 
   /**
@@ -349,9 +283,7 @@ export class Screen {
    * modes and title come back as they were.
    */
   restore(saved: SavedScreen): void {
-    this.writeHistory(saved.history);
-    this.writeSync(encoder.encode(saved.viewport));
-    if (saved.title) this.writeSync(encoder.encode(`\x1b]2;${saved.title}\x07`));
+    this.#screen.restore(saved);
   }
 
   /**
@@ -360,16 +292,15 @@ export class Screen {
    * blank with the cursor at the top left.
    */
   writeHistory(history: string): void {
-    if (history === "") return;
-    this.writeSync(encoder.encode(history));
-    // The lines still on the screen go up into the scrollback: one line feed at the bottom each.
-    const onScreen = this.#term.buffer.normal.cursorY;
-    this.writeSync(encoder.encode(`\x1b[${this.rows};1H${"\n".repeat(onScreen)}\x1b[H`));
+    this.#screen.writeHistory(history);
   }
 
-  /** Frees the terminal. */
+  /** Frees the terminal. What it was sized and titled stays readable. */
   dispose(): void {
-    this.#tap?.dispose();
-    this.#term.dispose();
+    this.#live?.dispose();
+    if (this.#asleep) {
+      this.#asleep.vt = new Uint8Array(0);
+      this.#asleep.packer = undefined;
+    }
   }
 }

@@ -33,7 +33,13 @@ interface LineRing {
 interface XtermCore {
   _inputHandler?: {
     _parseBuffer?: Uint32Array;
-    _parser?: HandlerHolder & { _oscParser?: HandlerHolder; _dcsParser?: HandlerHolder };
+    _parser?: HandlerHolder & {
+      _oscParser?: HandlerHolder;
+      _dcsParser?: HandlerHolder;
+      currentState?: number;
+    };
+    _utf8Decoder?: { interim?: Uint8Array };
+    _stringDecoder?: { _interim?: number };
   };
   optionsService?: { rawOptions?: { scrollback?: number } };
   _bufferService?: { buffers?: { normal?: { lines?: LineRing } } };
@@ -69,6 +75,22 @@ export function compactHandlerLists(term: Terminal): number {
     }
   }
   return lists;
+}
+
+/**
+ * Whether `term`'s parser rests between sequences: in its ground state, with
+ * no part of a UTF-8 character or a surrogate pair held back. Only then does
+ * a saved state hold all that the next byte of output meets; a screen whose
+ * output stopped in the middle of a sequence stays as it is. False when a
+ * field is missing.
+ */
+export function parserAtRest(term: Terminal): boolean {
+  const handler = coreOf(term)._inputHandler;
+  const state = handler?._parser?.currentState;
+  const utf8 = handler?._utf8Decoder?.interim;
+  const utf16 = handler?._stringDecoder?._interim;
+  // ParserState.GROUND is 0 in xterm's escape sequence parser.
+  return state === 0 && utf8 instanceof Uint8Array && utf8[0] === 0 && utf16 === 0;
 }
 
 /** Shrinks the parser's decode buffer; xterm makes it again at the size of the next write. */

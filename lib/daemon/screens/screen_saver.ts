@@ -123,6 +123,11 @@ export class ScreenSaver {
     this.#arm(this.#due(entry));
   }
 
+  /** Whether the pane's screen changed since its last save. */
+  unsaved(pane: Pane): boolean {
+    return this.#entries.get(pane.id)?.dirtySince !== undefined;
+  }
+
   /** Saves the pane's screen now, if it changed since its last save. */
   saveNow(pane: Pane): void {
     const entry = this.#entries.get(pane.id);

@@ -37,7 +37,13 @@ import type { LiveWorkspaceOptions, MakeAdopted, WorkspaceMemory } from "./works
 import type { PaneInfo } from "../../protocol/panes.ts";
 import type { ListedPane } from "../../protocol/workspace.ts";
 import { SessionEndings } from "./session_endings.ts";
-import { ScreenSaver, type ScreenSaveStats, ScreenStore } from "../screens/mod.ts";
+import {
+  ScreenSaver,
+  type ScreenSaveStats,
+  ScreenSleeper,
+  type ScreenSleepStats,
+  ScreenStore,
+} from "../screens/mod.ts";
 import { Conversations, restorePanes, resumeSteps } from "../restore/mod.ts";
 import { PaneLives } from "./pane_lives.ts";
 
@@ -53,6 +59,7 @@ export class LiveWorkspace {
   readonly #reaper = new SessionReaper();
   readonly #screens: ScreenStore;
   readonly #screenSaver: ScreenSaver;
+  readonly #sleeper: ScreenSleeper;
   readonly #endings: SessionEndings;
   /** The agent watch of every pane. */
   readonly watches: AgentWatches;
@@ -89,6 +96,12 @@ export class LiveWorkspace {
       exited: (pane, exit) => this.#exited(pane, exit),
       running: (session) => this.#endings.running(session),
     });
+    this.#sleeper = new ScreenSleeper({
+      panes: () => this.#panes.values(),
+      afterSeconds: () => this.#config.daemon.screenSleepSeconds,
+      unsaved: (pane) => this.#screenSaver.unsaved(pane),
+    });
+    this.#sleeper.start();
   }
 
   /** The current config, re-read when the file changed. */
@@ -247,6 +260,11 @@ export class LiveWorkspace {
     return this.#screenSaver.stats;
   }
 
+  /** What sleeping quiet screens has done so far. */
+  get screenSleeps(): ScreenSleepStats {
+    return this.#sleeper.stats();
+  }
+
   /** Starts a new pane. */
   async newPane(request: NewPaneRequest): Promise<Pane> {
     const { saved, session, argv } = planNewPane(this.records, request, {
@@ -369,6 +387,7 @@ export class LiveWorkspace {
    */
   async shutdown(reason: string, options: AttachEndDetails = {}): Promise<void> {
     this.#stopping = true;
+    this.#sleeper.stop();
     this.watches.stopping();
     // The screens as they are now, before the hang-up changes them.
     this.#screenSaver.saveAllAndStop();

@@ -27,6 +27,7 @@ Deno.test("parseConfig: defaults for an empty file", () => {
       shell: undefined,
       turnStartSeconds: 10,
       resume: true,
+      screenSleepSeconds: 30,
     },
     skiffAgent: {
       enabled: false,

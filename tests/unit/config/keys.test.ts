@@ -93,7 +93,7 @@ Deno.test("parseConfig: an unknown key or table anywhere is refused with file:li
     ],
     [
       "[daemon]\ncolour = 1\n",
-      `${FILE}:2:1: unknown key 'colour' in [daemon]; known keys: scrollback, shell, turn_start_seconds, resume`,
+      `${FILE}:2:1: unknown key 'colour' in [daemon]; known keys: scrollback, shell, turn_start_seconds, resume, screen_sleep_seconds`,
     ],
     [
       "theme = 1\n",

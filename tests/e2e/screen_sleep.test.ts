@@ -1,0 +1,115 @@
+/**
+ * Sleeping screens, through the real program: a quiet, unattached pane's
+ * screen goes to sleep (`[daemon] screen_sleep_seconds`), listings do not
+ * wake it, and everything a person sees of it is the same before and after:
+ * its capture with history and colours, an attached terminal's redraw and
+ * history, output that follows, a restore after `kill -9`, an upgrade.
+ */
+
+import { dirname } from "node:path";
+import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
+import { BASH, MAIN, type SkiffEnv, waitFor, withSkiff } from "../helpers/skiff.ts";
+import { TestTerminal } from "../helpers/terminal.ts";
+import type { DaemonStatus } from "../../lib/protocol/daemon.ts";
+
+/** Prints 300 coloured lines, sets a title and waits at a prompt. */
+const HISTORY = [
+  ...BASH,
+  "-c",
+  `for i in $(seq 1 300); do printf '\\033[3%dmline %d\\033[0m of the history\\n' $((i%8)) $i; done; ` +
+  `printf '\\033]2;sleepy title\\007'; PS1='$ ' exec bash --norc --noprofile`,
+];
+
+async function screens(skiff: SkiffEnv): Promise<NonNullable<DaemonStatus["screens"]>> {
+  return (await skiff.json<DaemonStatus>(["daemon", "status"])).screens!;
+}
+
+async function asleep(skiff: SkiffEnv, count: number): Promise<void> {
+  await waitFor(`${count} screens asleep`, async () => (await screens(skiff)).asleep === count, {
+    timeout: 20_000,
+  });
+}
+
+async function sleepyConfig(skiff: SkiffEnv): Promise<void> {
+  await Deno.mkdir(dirname(skiff.configFile), { recursive: true });
+  await Deno.writeTextFile(skiff.configFile, "[daemon]\nscreen_sleep_seconds = 1\n");
+}
+
+Deno.test("screen sleep: a quiet pane sleeps, listings leave it asleep, and its capture, an attach and more output are as if it never slept", async () => {
+  await withSkiff(async (skiff) => {
+    await sleepyConfig(skiff);
+    await skiff.ok(["new", "--name", "web", "--", ...HISTORY]);
+    await skiff.waitForScreen("web", /^\$ ?$/m);
+    const before = await skiff.ok(["capture", "web", "--scrollback", "1000", "--ansi"]);
+    assert(before.includes("\x1b[0;31mline\x1b[0m \x1b[0;31m1\x1b[0m of the history"), "colours");
+    await asleep(skiff, 1);
+    const slept = await screens(skiff);
+
+    // What lists and tells the state reads the sleeping screen's summary.
+    const listed = await skiff.json<{ panes: { title: string }[] }>(["ls"]);
+    assertEquals(listed.panes[0].title, "sleepy title");
+    await skiff.ok(["wait", "web", "--until", "idle", "--timeout", "5"]).catch(() => "");
+    assertEquals((await screens(skiff)).wakes, slept.wakes, "ls and wait did not wake it");
+
+    assertEquals(await skiff.ok(["capture", "web", "--scrollback", "1000", "--ansi"]), before);
+    assertEquals((await screens(skiff)).wakes, slept.wakes! + 1, "a capture woke it");
+
+    // Asleep again, an attached terminal gets the screen and its history as before.
+    await asleep(skiff, 1);
+    const term = await TestTerminal.start([
+      Deno.execPath(),
+      "run",
+      "-A",
+      "-q",
+      MAIN,
+      "attach",
+      "web",
+    ], {
+      env: skiff.env,
+      cwd: skiff.env.HOME,
+      cols: 80,
+      rows: 24,
+    });
+    try {
+      await term.waitForText(/line 300 of the history/);
+      term.type("echo after-$((40+2))\r");
+      await term.waitForText(/^after-42$/m);
+      term.type("\x1c");
+      assertEquals(await term.exited, 0);
+    } finally {
+      term.kill();
+    }
+    const after = await skiff.ok(["capture", "web", "--scrollback", "1000", "--ansi"]);
+    assert(after.startsWith(before.trimEnd()), "the history before the sleep is whole");
+    assertMatch(after, /^after-42$/m);
+  });
+});
+
+Deno.test("screen sleep: sleeping screens are handed over whole by an upgrade and come back after kill -9", async () => {
+  await withSkiff(async (skiff) => {
+    await sleepyConfig(skiff);
+    await skiff.ok(["new", "--name", "web", "--", ...HISTORY]);
+    await skiff.ok(["new", "--name", "api", "--", ...HISTORY]);
+    await skiff.waitForScreen("web", /^\$ ?$/m);
+    await skiff.waitForScreen("api", /^\$ ?$/m);
+    const web = await skiff.ok(["capture", "web", "--scrollback", "1000", "--ansi"]);
+    await asleep(skiff, 2);
+
+    const upgraded = await skiff.json<{ panes: number }>(["daemon", "upgrade"]);
+    assertEquals(upgraded.panes, 2);
+    assertEquals(await skiff.ok(["capture", "web", "--scrollback", "1000", "--ansi"]), web);
+    assertEquals(
+      (await skiff.json<{ panes: { title: string }[] }>(["ls"])).panes[1].title,
+      "sleepy title",
+    );
+
+    await asleep(skiff, 2);
+    const pid = (await skiff.json<DaemonStatus>(["daemon", "status"])).pid;
+    Deno.kill(pid, "SIGKILL");
+    await skiff.ok(["ls"]);
+    await skiff.waitForScreen("api", /skiffd restarted/);
+    const history = await skiff.ok(["capture", "api", "--scrollback", "1000"]);
+    assertMatch(history, /^line 1 of the history$/m);
+    assertMatch(history, /^line 300 of the history$/m);
+  });
+});
