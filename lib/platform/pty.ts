@@ -1,66 +1,20 @@
 /**
- * The PTY interface skiffd uses, and its first implementation on
- * `@lydell/node-pty`. The rest of the daemon sees only {@linkcode Pty}, so a
- * libc-FFI implementation can replace this one later. node-pty starts the
- * program and writes to it; on Linux its output is read by the reader
- * thread of `pty_reader.ts`, elsewhere by node-pty's stream.
+ * The PTY interface skiffd uses, and how a program is started on one. On
+ * Linux with glibc, libc does it (`pty_spawn.ts`): the terminal is a
+ * descriptor read by the reader thread of `pty_reader.ts`. Elsewhere, and
+ * for a program that cannot be started, `@lydell/node-pty` starts it and
+ * writes to it; its output is read by the reader thread where there is one,
+ * else by node-pty's stream. The rest of the daemon sees only {@linkcode Pty}.
  *
  * @module
  */
 
 import { closeOnExec } from "./cloexec.ts";
 import { ptyReader, type PtySource } from "./pty_reader.ts";
+import { spawnPtyDirect } from "./pty_spawn.ts";
+import type { Pty, PtyExit, SpawnPtyOptions } from "./pty_types.ts";
 
-/** How a pane's process ended. */
-export interface PtyExit {
-  /** The exit code, or 0 when a signal ended it. */
-  exitCode: number;
-  /** The signal number that ended it, or 0. */
-  signal: number;
-  /**
-   * Set when how it ended is not known: an adopted process (see
-   * `pty_adopted.ts`) that ended in the instant of the exec in place.
-   */
-  unknown?: true;
-}
-
-/** A process on a pseudo-terminal. */
-export interface Pty {
-  /** The child's process id. */
-  readonly pid: number;
-  /**
-   * The PTY master's descriptor, while it can be handed to another program
-   * (`skiff daemon upgrade`): output is read only where a pause stops all
-   * reading at once (the reader thread, or an adopted terminal).
-   */
-  readonly fd?: number;
-  /** Sets the handler for output bytes. */
-  onData(handler: (data: Uint8Array) => void): void;
-  /** Sets the handler for the child's exit. */
-  onExit(handler: (exit: PtyExit) => void): void;
-  /** Writes input bytes to the terminal. */
-  write(data: Uint8Array): void;
-  /** Changes the terminal's size. */
-  resize(cols: number, rows: number): void;
-  /** Sends a signal to the child (default `SIGHUP`). */
-  kill(signal?: string): void;
-  /** Stops reading output, so the child blocks once the terminal's buffer is full. */
-  pause(): void;
-  /** Reads output again. */
-  resume(): void;
-}
-
-/** Options for {@linkcode spawnPty}. */
-export interface SpawnPtyOptions {
-  /** The working folder. */
-  cwd: string;
-  /** The whole environment of the child. */
-  env: Record<string, string>;
-  /** Columns. */
-  cols: number;
-  /** Rows. */
-  rows: number;
-}
+export type { Pty, PtyExit, SpawnPtyOptions } from "./pty_types.ts";
 
 interface NodePtyModule {
   spawn(file: string, args: string[], options: Record<string, unknown>): NodePty;
@@ -87,6 +41,9 @@ interface NodePtySocket {
   /** The stream's native handle, which reads the descriptor once started. */
   _handle?: { readStart(): number; readStop(): number };
 }
+
+/** Set to 1, every program starts through node-pty, as on a system without glibc (tests). */
+export const NODE_PTY_ENV = "SKIFF_NODE_PTY";
 
 /** How long a read stream may stay open after the child exited, as node-pty allows. */
 const CLOSE_GRACE_MS = 200;
@@ -115,6 +72,8 @@ export async function spawnPty(
   args: string[],
   options: SpawnPtyOptions,
 ): Promise<Pty> {
+  const direct = Deno.env.get(NODE_PTY_ENV) === "1" ? null : spawnPtyDirect(file, args, options);
+  if (direct) return direct;
   const module = await loadNodePty();
   // The program gets its terminal, not this process's sockets and other terminals.
   closeOnExec();

@@ -1,8 +1,8 @@
 /**
- * A {@linkcode Pty} around a terminal this process did not open: a PTY
- * master descriptor and the pid of the process on it, both inherited across
- * `skiff daemon upgrade`'s exec in place. node-pty cannot take such a
- * descriptor, so this implementation does its work by hand:
+ * A {@linkcode Pty} around a bare PTY master descriptor and the pid of the
+ * process on it: one this process started through libc (`pty_spawn.ts`),
+ * or one inherited across `skiff daemon upgrade`'s exec in place, which
+ * node-pty cannot take. This implementation does its work by hand:
  *
  * - output is read on the reader thread (`pty_reader.ts`), as node-pty
  *   panes are, or on the event loop where the thread cannot run;
@@ -21,7 +21,7 @@
  */
 
 import { type ChildExit, childReaper } from "./child_reaper.ts";
-import type { Pty, PtyExit } from "./pty.ts";
+import type { Pty, PtyExit } from "./pty_types.ts";
 import { ptyReader, type PtySink, type PtySource } from "./pty_reader.ts";
 
 interface Libc {
