@@ -122,6 +122,33 @@ Deno.test("land --push: rebased, pushed to the remote under its own name with it
   });
 });
 
+Deno.test("land --push=REMOTE pushes there, as REMOTE after PANE does; a remote named twice is refused", async () => {
+  await withSkiff(async (skiff) => {
+    const { repo, path } = await withRemote(skiff);
+    const upstream = join(skiff.root, "upstream.git");
+    git(skiff.root, "init", "-q", "--bare", upstream);
+    git(repo, "remote", "add", "upstream", upstream);
+    const before = await both(repo, path);
+    const twice = await refusedJson(skiff, ["land", "fix", "origin", "--push=upstream"]);
+    assertEquals(twice.code, 2);
+    assertMatch(twice.error.message, /named 2 times \(origin, upstream\): name it once/);
+    const empty = await skiff.run(["land", "fix", "--push="]);
+    assertEquals(empty.code, 2);
+    assertEquals(
+      empty.stderr.trim(),
+      "skiff: Option '--push=' needs a REMOTE after '='. See 'skiff land --help'.",
+    );
+    assertEquals(await both(repo, path), before, "a refused line changes nothing");
+    const pushed = await skiff.json<LandResult>(["land", "fix", "--push=upstream"]);
+    const tip = git(path, "rev-parse", "HEAD");
+    assertEquals(pushed.push, { remote: "upstream", branch: "skiff/fix", commit: tip });
+    assertEquals(git(upstream, "rev-parse", "refs/heads/skiff/fix"), tip);
+    assertEquals(git(repo, "config", "branch.skiff/fix.remote"), "upstream");
+    const help = await skiff.ok(["land", "--help"]);
+    assertMatch(help, /--push\[=REMOTE\] +Push the branch to REMOTE/);
+  });
+});
+
 Deno.test("land --pr without gh: pushed, one line, exit 22, and the push stays", async () => {
   await withSkiff(async (skiff) => {
     const { bare, path } = await withRemote(skiff);
