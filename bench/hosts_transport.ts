@@ -1,7 +1,7 @@
 /**
  * How a link to another host should carry skiffd's protocol: the
- * measurement behind the choice written down in `lib/hosts/mod.ts` and the
- * README. Not part of `deno task bench`'s table (it compares two designs,
+ * measurement behind the choice written down in `lib/hosts/mod.ts` and
+ * docs/hosts.md. Not part of `deno task bench`'s table (it compares two designs,
  * one of which Skiff does not ship); run it on its own:
  *
  * ```sh

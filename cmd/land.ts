@@ -65,7 +65,7 @@ export const command = defineCommand({
   name: "land",
   summary: "Land a pane's worktree on its base: rebase, check, fast-forward, all or nothing",
   description:
-    "Put the work of a pane's git worktree (see 'skiff new --worktree') on its base branch, or change nothing. The branch is rebased onto the base's tip (--merge: a merge commit; --squash: one commit), the project's check (check = \"COMMAND\" in projects.toml) runs in the worktree, and the base moves: fast-forwarded in the checkout that has it checked out when that checkout is clean (refused when it is not), or its ref moved with a compare-and-swap when none has it. A conflict, a failing check, a dirty base checkout or a base that moved meanwhile refuses the landing with every ref, the index and every file as they were. Uncommitted work is refused unless --commit. The ledger tasks sent on the branch are marked landed with the commit range; the worktree and its pane stay unless --remove. One landing at a time per repository: a second waits, then rebases onto the first. --push [REMOTE] pushes the branch instead (upstream set); --pr also opens a pull request with gh. Ctrl-C stops a landing and puts everything back.",
+    "Put the work of a pane's git worktree (see 'skiff new --worktree') on its base branch, or change nothing. The branch is rebased onto the base's tip (--merge: a merge commit; --squash: one commit), the project's check (check = \"COMMAND\" in projects.toml) runs in the worktree, and the base moves: fast-forwarded in the checkout that has it checked out when that checkout is clean (refused when it is not), or its ref moved with a compare-and-swap when none has it. A conflict, a failing check, a dirty base checkout or a base that moved meanwhile refuses the landing with every ref, the index and every file as they were. Uncommitted work is refused unless --commit. The ledger tasks sent on the branch are marked landed with the commit range; the worktree and its pane stay unless --remove. One landing at a time per repository: a second waits, then rebases onto the first. --push pushes the branch instead (upstream set), to origin or to the remote named as --push=REMOTE or as REMOTE after PANE; --pr also opens a pull request with gh. Ctrl-C stops a landing and puts everything back.",
   args: [
     {
       name: "PANE",
@@ -73,7 +73,10 @@ export const command = defineCommand({
         "The pane (id, name, project/name), or a worktree (NAME, PROJECT/NAME) whose pane is gone",
       complete: "pane",
     },
-    { name: "REMOTE", help: "With --push or --pr: the remote (default origin)" },
+    {
+      name: "REMOTE",
+      help: "With --push or --pr: the remote (default origin); --push=REMOTE says the same",
+    },
   ],
   options: [
     {
@@ -129,11 +132,15 @@ export const command = defineCommand({
     {
       name: "push",
       type: "boolean",
+      value: "REMOTE",
+      inlineValue: true,
       help: "Push the branch to REMOTE (default origin, upstream set) instead of landing it here",
     },
     {
       name: "pr",
       type: "boolean",
+      value: "REMOTE",
+      inlineValue: true,
       help: "Push, then open a pull request with 'gh pr create' (title and body from the tasks)",
     },
     { name: "draft", type: "boolean", help: "With --pr: open it as a draft", requires: ["pr"] },
@@ -150,6 +157,7 @@ export const command = defineCommand({
     "skiff land --worktree api/login --dry-run --json",
     "skiff land login --to-pane",
     "skiff land login --pr --draft",
+    "skiff land login --push=upstream",
   ],
   exits: [
     ["USAGE", "Bad usage, or git has no name and email to commit with; nothing was changed"],
@@ -190,6 +198,17 @@ export const command = defineCommand({
         exit: "USAGE",
       });
     }
+    // The remote as --push=REMOTE or --pr=REMOTE, or as the word after PANE: named once.
+    const named = [remote, opts.push, opts.pr].filter((v): v is string => typeof v === "string");
+    if (named.length > 1) {
+      throw new SkiffError(
+        `The remote is named ${named.length} times (${
+          named.join(", ")
+        }): name it once, as --push=REMOTE or after PANE`,
+        { exit: "USAGE" },
+      );
+    }
+    remote = named[0];
     const stop = new AbortController();
     const onSignal = () => stop.abort();
     // Ctrl-C, a kill, or the terminal (or a host's ssh) going: the landing stops and puts all back.
@@ -210,7 +229,7 @@ export const command = defineCommand({
         deleteBranch: opts["delete-branch"],
         dryRun: opts["dry-run"],
         push: opts.push || opts.pr ? remote ?? DEFAULT_REMOTE : undefined,
-        pr: opts.pr,
+        pr: opts.pr !== false,
         draft: opts.draft,
         toPane: opts["to-pane"],
         onProgress: (line) => ctx.out.notice(line),

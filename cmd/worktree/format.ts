@@ -4,6 +4,7 @@
  * @module
  */
 
+import { plural } from "../../lib/words.ts";
 import type { WorktreeInfo } from "../../lib/protocol/worktrees.ts";
 
 /** `project/name`. */
@@ -26,5 +27,5 @@ export function worktreeState(tree: WorktreeInfo): string {
 export function diffText(tree: WorktreeInfo): string {
   if (!tree.diff) return "-";
   const { files, added, removed } = tree.diff;
-  return `${files} file${files === 1 ? "" : "s"} +${added} -${removed}`;
+  return `${plural(files, "file")} +${added} -${removed}`;
 }

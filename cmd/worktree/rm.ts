@@ -5,6 +5,7 @@
  * @module
  */
 
+import { plural } from "../../lib/words.ts";
 import { defineCommand } from "../../lib/cli/mod.ts";
 import { withDaemon } from "../../lib/client/mod.ts";
 import { worktreeLabel } from "./format.ts";
@@ -61,9 +62,7 @@ export const command = defineCommand({
       const branch = removed.branch_deleted
         ? `branch ${tree.made_branch} deleted`
         : unique > 0
-        ? `branch ${tree.made_branch} kept: it alone holds ${unique} commit${
-          unique === 1 ? "" : "s"
-        } that are on no other branch`
+        ? `branch ${tree.made_branch} kept: it alone holds ${plural(unique, "commit")}`
         : `branch ${tree.made_branch} kept`;
       ctx.out.line(`Removed worktree ${worktreeLabel(tree)} (${branch})`);
       for (const line of removed.discarded) ctx.out.line(`Discarded: ${line}`);

@@ -15,7 +15,7 @@
  */
 
 import { join } from "../platform/path.ts";
-import type { AgentProfile } from "./profile.ts";
+import type { AgentProfile } from "./profiles/mod.ts";
 import {
   geminiAcceptsSystemFile,
   personSystemSettings,

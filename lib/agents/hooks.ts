@@ -6,8 +6,7 @@
  */
 
 import type { HookState } from "../protocol/agents.ts";
-import type { AgentProfile, HookMeaning } from "./profile.ts";
-import { COMMON_HOOK_EVENTS } from "./profiles/hook_events.ts";
+import { type AgentProfile, COMMON_HOOK_EVENTS, type HookMeaning } from "./profiles/mod.ts";
 
 /** Reads a dotted path (`status.type`) from a payload, as text, or undefined. */
 function fieldText(payload: Record<string, unknown>, path: string): string | undefined {

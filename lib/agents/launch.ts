@@ -16,7 +16,7 @@ import { ensureDir, writeFileAtomic } from "../platform/files.ts";
 import { shellLine } from "../platform/shell.ts";
 import { selfCommand } from "../platform/spawn_self.ts";
 import { type HookCommand, hookSetup } from "./hook_setup.ts";
-import type { AgentProfile } from "./profile.ts";
+import type { AgentProfile } from "./profiles/mod.ts";
 import { AgentRegistry } from "./registry.ts";
 
 /** Options for {@linkcode agentLaunch}. */

@@ -5,12 +5,11 @@
  * @module
  */
 
-export * from "./profile.ts";
+export * from "./profiles/mod.ts";
 export * from "./profile_toml.ts";
 export * from "./rules.ts";
 export * from "./registry.ts";
 export * from "./tracker.ts";
 export * from "./hooks.ts";
 export * from "./hook_setup.ts";
-export { BUILT_IN } from "./profiles/mod.ts";
 export * from "./launch.ts";

@@ -11,8 +11,14 @@ import { SkiffError } from "../errors.ts";
 import { splitCommand } from "../config/tables.ts";
 import { ConfigPlaces } from "../config/keys.ts";
 import type { HookState } from "../protocol/agents.ts";
-import type { AgentProfile, HookCases, HookKind, HookMeaning, Rule } from "./profile.ts";
-import { COMMON_HOOK_EVENTS } from "./profiles/hook_events.ts";
+import {
+  type AgentProfile,
+  COMMON_HOOK_EVENTS,
+  type HookCases,
+  type HookKind,
+  type HookMeaning,
+  type Rule,
+} from "./profiles/mod.ts";
 
 /** Agent ids name panes (`skiff new --agent ID`) and hook commands. */
 const AGENT_ID = /^[A-Za-z0-9_.-]+$/;

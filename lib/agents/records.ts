@@ -10,7 +10,7 @@
  * @module
  */
 
-import type { RecordRule } from "./profile.ts";
+import type { RecordRule } from "./profiles/mod.ts";
 
 /** What a conversation id may hold: it names files and goes on a command line. */
 export const CONVERSATION_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$/;

@@ -10,9 +10,8 @@ import { basename } from "../platform/path.ts";
 import { SkiffError } from "../errors.ts";
 import type { ConfigPlaces } from "../config/keys.ts";
 import type { ForegroundProcess } from "../platform/proc.ts";
-import type { AgentProfile } from "./profile.ts";
+import { type AgentProfile, BUILT_IN } from "./profiles/mod.ts";
 import { parseAgentProfile } from "./profile_toml.ts";
-import { BUILT_IN } from "./profiles/mod.ts";
 
 /** Interpreters whose script, not themselves, names the program. */
 const INTERPRETERS = new Set([

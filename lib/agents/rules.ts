@@ -6,7 +6,7 @@
  */
 
 import type { ScreenView, ViewRow } from "../screen/view.ts";
-import type { AgentProfile, Rule } from "./profile.ts";
+import type { AgentProfile, Rule } from "./profiles/mod.ts";
 
 /** How many non-blank rows from the bottom count as live. */
 export const LIVE_ROWS = 16;

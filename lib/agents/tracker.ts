@@ -10,7 +10,7 @@
  * @module
  */
 
-import { type AgentProfile, type PaneState, SETTLE_MS } from "./profile.ts";
+import { type AgentProfile, type PaneState, SETTLE_MS } from "./profiles/mod.ts";
 import type { AgentRegistry } from "./registry.ts";
 import { readScreen, type ScreenReading, type Signal } from "./rules.ts";
 import type {

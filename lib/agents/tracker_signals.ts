@@ -7,7 +7,7 @@
  */
 
 import type { ForegroundProcess } from "../platform/proc.ts";
-import type { AgentProfile } from "./profile.ts";
+import type { AgentProfile } from "./profiles/mod.ts";
 import type { ScreenReading, Signal } from "./rules.ts";
 import type { HookReport } from "./tracker_types.ts";
 

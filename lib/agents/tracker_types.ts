@@ -9,7 +9,7 @@
 import type { ForegroundProcess } from "../platform/proc.ts";
 import type { HookState } from "../protocol/agents.ts";
 import type { ScreenView } from "../screen/view.ts";
-import type { PaneState } from "./profile.ts";
+import type { PaneState } from "./profiles/mod.ts";
 import type { ScreenReading, Signal } from "./rules.ts";
 
 /** What a hook said, as a state. */

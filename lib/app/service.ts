@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { DaemonService, ServiceHost } from "../daemon/server/mod.ts";
+import type { DaemonService, ServiceHost } from "../daemon/mod.ts";
 import { SkiffError } from "../errors.ts";
 import type { AppStatus } from "../protocol/app.ts";
 import {

@@ -15,7 +15,12 @@ function argUsage(arg: ArgSpec): string {
 
 function optionLabel(option: OptionSpec): string {
   const long = `--${option.name}`;
-  const value = option.type === "boolean" ? "" : ` ${option.value ?? "VALUE"}`;
+  const placeholder = option.value ?? "VALUE";
+  const value = option.type !== "boolean"
+    ? ` ${placeholder}`
+    : option.inlineValue
+    ? `[=${placeholder}]`
+    : "";
   const short = option.short ? `-${option.short}, ` : "    ";
   const repeat = option.type === "list" ? " (repeatable)" : "";
   const required = option.required ? " (required)" : "";

@@ -60,7 +60,8 @@ function readValue(option: OptionSpec, raw: string, path: string[]): unknown {
  * Parses `argv` for `root`, descending into subcommands.
  *
  * Options may come before or after positional arguments. `--name=value` and
- * `--name value` both work; a `list` option may repeat.
+ * `--name value` both work; a `list` option may repeat. A boolean option
+ * with `inlineValue` takes a value only as `--name=value`.
  */
 export function parse(
   root: CommandSpec,
@@ -115,10 +116,15 @@ export function parse(
         throw usageError(`Unknown option '${word}'`, where());
       }
       if (option.type === "boolean") {
-        if (inline !== undefined) {
+        if (inline !== undefined && !option.inlineValue) {
           throw usageError(`Option '--${option.name}' takes no value`, where());
         }
-        opts[option.name] = true;
+        if (inline === "") {
+          const value = option.value ?? "VALUE";
+          throw usageError(`Option '--${option.name}=' needs a ${value} after '='`, where());
+        }
+        // A flag that may carry a value has it only when written on it: `--push=upstream`.
+        opts[option.name] = inline ?? true;
         i++;
         continue;
       }

@@ -36,6 +36,13 @@ export interface OptionSpec {
   readonly type: OptionType;
   /** The placeholder shown in help, such as `NAME`. */
   readonly value?: string;
+  /**
+   * For a `boolean` option: it may carry a value written on it with `=`
+   * (`--push=REMOTE`, named by `value`), and is then that value instead of
+   * `true`. The next word is never taken for it, so `--push PANE` stays the
+   * flag and an argument (as getopt's optional arguments are read).
+   */
+  readonly inlineValue?: boolean;
   /** One line of help. */
   readonly help: string;
   /** The command fails without it. */
@@ -146,7 +153,8 @@ export const PANE_ARG = {
 type ValueOf<O extends OptionSpec> = O["type"] extends "number" ? number : string;
 
 /** The type of option `O`'s value in `run`. */
-export type OptionValue<O extends OptionSpec> = O["type"] extends "boolean" ? boolean
+export type OptionValue<O extends OptionSpec> = O["type"] extends "boolean"
+  ? O extends { readonly inlineValue: true } ? boolean | string : boolean
   : O["type"] extends "list" ? string[]
   : O extends { readonly required: true } ? ValueOf<O>
   : ValueOf<O> | undefined;

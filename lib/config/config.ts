@@ -12,7 +12,7 @@ import { parse, TomlError } from "smol-toml";
 import { SkiffError } from "../errors.ts";
 import { projectsFile } from "./paths.ts";
 import type { AttachKey, AttachKeys } from "./attach_keys.ts";
-import { ConfigPlaces } from "./keys.ts";
+import { ConfigPlaces, type KeptElsewhere } from "./keys.ts";
 import {
   type DaemonConfig,
   type LandSetting,
@@ -85,6 +85,19 @@ export const TOP_LEVEL_TABLES = [
 ] as const;
 
 /**
+ * Tables people write that Skiff keeps under another name: an unknown one
+ * of these is refused with where its settings are. The Skiff agent is
+ * "Skipper" in its own words, but its settings have always been
+ * `[skiff_agent]`; one place for them, and a `[skipper]` table says so.
+ */
+export const TABLES_ELSEWHERE: Readonly<Record<string, KeptElsewhere>> = {
+  skipper: {
+    name: "skiff_agent",
+    hint: "the Skiff agent's settings live under [skiff_agent] (land, agent, folder, …)",
+  },
+};
+
+/**
  * The Skiff agent's folder. Throws one clear error (exit `USAGE`) when the
  * setting needs a home folder and `HOME` is not set: there is no default
  * folder then, and `/skiff-agent` would be a guess.
@@ -121,7 +134,7 @@ export function parseConfig(text: string, file: string, exists = true): Config {
     throw error;
   }
   const places = new ConfigPlaces(file, text);
-  places.onlyKnown(doc, [], TOP_LEVEL_TABLES, "table");
+  places.onlyKnown(doc, [], TOP_LEVEL_TABLES, "table", TABLES_ELSEWHERE);
   return {
     file,
     exists,

@@ -199,6 +199,14 @@ export function nearestWord(word: string, known: readonly string[]): string | un
   });
 }
 
+/** A name Skiff does not know that stands for one it keeps under another name. */
+export interface KeptElsewhere {
+  /** The known name. */
+  name: string;
+  /** What the refusal says after the unknown name: where the settings are. */
+  hint: string;
+}
+
 /** Formats a dotted path as the user would write it. */
 function dotted(path: readonly string[]): string {
   return path.map((p) => /^[A-Za-z0-9_-]+$/.test(p) ? p : JSON.stringify(p)).join(".");
@@ -240,20 +248,26 @@ export class ConfigPlaces {
   /**
    * Refuses the first key of `table` (found at `path`) that is not in
    * `known`, naming it, its place and the nearest known key. `kind` words
-   * the refusal: the top level holds tables.
+   * the refusal: the top level holds tables. A name in `elsewhere` (one
+   * that people write for a setting Skiff keeps under another name) gets
+   * its own hint and suggestion instead.
    */
   onlyKnown(
     table: Record<string, unknown>,
     path: readonly string[],
     known: readonly string[],
     kind: "key" | "table" = "key",
+    elsewhere: Readonly<Record<string, KeptElsewhere>> = {},
   ): void {
     for (const name of Object.keys(table)) {
       if (known.includes(name)) continue;
       const full = [...path, name];
-      const near = nearestWord(name, known);
+      const moved = Object.hasOwn(elsewhere, name) ? elsewhere[name] : undefined;
+      const near = moved?.name ?? nearestWord(name, known);
       const where = path.length === 0 ? "" : ` in [${dotted(path)}]`;
-      const hint = near !== undefined
+      const hint = moved
+        ? moved.hint
+        : near !== undefined
         ? `did you mean '${near}'?`
         : `${path.length === 0 ? "the tables are" : "known keys:"} ${known.join(", ")}`;
       throw new SkiffError(

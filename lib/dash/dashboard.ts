@@ -3,8 +3,9 @@
  * skiffd's numbered events (through reloads and restarts, keeping the
  * selection), follows the selected pane's screen, reads keys, and draws a
  * frame only when something shown changed, at most one per
- * `FRAME_MS`. Enter hands the terminal to a real attach until
- * the detach key brings it back.
+ * `FRAME_MS`. What a key does that takes the terminal away (Enter's attach,
+ * `d`'s pager) or lands a worktree (`L`) is `pane_actions.ts`'s; the loop
+ * draws nothing while another program has the terminal.
  *
  * @module
  */
@@ -31,6 +32,7 @@ import {
 } from "./draw/mod.ts";
 import { readKeys } from "./input/mod.ts";
 import { LedgerLoader } from "./ledger_loader.ts";
+import { PaneActions } from "./pane_actions.ts";
 import { PanePreview, preloadScreen } from "./preview.ts";
 import { SkiffdRequests } from "./skiffd_requests.ts";
 import { WorktreeCounts } from "./worktree_counts.ts";
@@ -52,7 +54,6 @@ export interface DashOutcome {
 /** The dashboard on a terminal it holds while it runs: what `runDashboard` runs. */
 export class Dashboard implements DashActions {
   readonly state: DashState = initialState();
-  readonly #socket: string;
   readonly #hold = new TerminalHold();
   readonly #painter = new Painter(writeTerminal);
   readonly #preview: PanePreview;
@@ -68,11 +69,8 @@ export class Dashboard implements DashActions {
   readonly #skiffd: SkiffdRequests;
   readonly #clock: FrameClock;
   #deferred: Promise<LaterParts> | undefined;
-  #attached = false;
-  /** A landing under way (`L`): the end stops it and waits until it has put everything back. */
-  #landing: { stop: AbortController; settled: Promise<void> } | undefined;
-  /** The pager has the terminal: Ctrl+C there is the pager's, not a reason to end. */
-  #paging = false;
+  /** The actions that hand over the terminal or land a worktree. */
+  readonly #actions: PaneActions;
   #ended = false;
   #agents: string[] | undefined;
   readonly #stopReading = new AbortController();
@@ -85,11 +83,10 @@ export class Dashboard implements DashActions {
    * asked for already.
    */
   constructor(socket: string, client: DaemonClient, options: { first?: AskedListing } = {}) {
-    this.#socket = socket;
     this.#skiffd = new SkiffdRequests(socket, client);
     this.#clock = new FrameClock({
       draw: () => this.#draw(),
-      paused: () => this.#attached || this.#ended,
+      paused: () => this.#actions.attached || this.#ended,
     });
     const size = terminalSize();
     this.#layout = layout(size.cols, size.rows);
@@ -108,6 +105,16 @@ export class Dashboard implements DashActions {
         this.#drawSoon();
       },
       ended: () => this.#ended,
+    });
+    this.#actions = new PaneActions({
+      state: this.state,
+      socket,
+      hold: this.#hold,
+      painter: this.#painter,
+      preview: this.#preview,
+      skiffd: this.#skiffd,
+      later: () => this.#later(),
+      relist: () => this.relist(),
     });
     this.#workspace = new WorkspaceFollow({
       socket,
@@ -146,7 +153,7 @@ export class Dashboard implements DashActions {
     const release = followSignals({
       resized: () => this.#resized(),
       ended: (signal) => {
-        if (signal === "SIGINT" && this.#paging) return;
+        if (signal === "SIGINT" && this.#actions.paging) return;
         this.end({ code: Exit.OK });
       },
     });
@@ -163,8 +170,7 @@ export class Dashboard implements DashActions {
       this.#readKeys();
       const outcome = await this.finished;
       // A landing that was under way is stopped, and puts everything back before the end.
-      this.#landing?.stop.abort();
-      await this.#landing?.settled;
+      await this.#actions.stopLanding();
       return outcome;
     } finally {
       release();
@@ -196,7 +202,7 @@ export class Dashboard implements DashActions {
     const size = terminalSize();
     this.#layout = layout(size.cols, size.rows);
     this.#painter.invalidate();
-    if (!this.#attached) writeTerminal("\x1b[2J");
+    if (!this.#actions.attached) writeTerminal("\x1b[2J");
     this.#draw();
   }
 
@@ -205,7 +211,7 @@ export class Dashboard implements DashActions {
   /** Draws a frame now. */
   #draw(): void {
     this.#clock.drawing();
-    if (this.#attached || this.#ended) return;
+    if (this.#actions.attached || this.#ended) return;
     this.state.now = Date.now();
     const frame = renderFrame(this.state, this.#layout, {
       lines: (width, height) => this.#preview.lines(width, height),
@@ -264,91 +270,24 @@ export class Dashboard implements DashActions {
     if (gone) this.end({ code: Exit.OK });
   }
 
-  // ---- Actions.
+  // ---- Actions (those that hand over the terminal or land a worktree are `pane_actions.ts`'s).
 
   /** Opens `pane` full screen; the detach key comes back here. */
-  async open(pane: string): Promise<void> {
-    this.#attached = true;
-    this.#preview.close();
-    // The attached program sets its own modes; ours are undone first.
-    writeTerminal("\x1b[?2004l\x1b[?7h\x1b[?25h\x1b[0m");
-    try {
-      const { attachFromDash } = await this.#later();
-      this.state.status = await attachFromDash(pane, { socket: this.#socket });
-    } finally {
-      this.#attached = false;
-      this.#hold.take();
-      this.#painter.invalidate();
-      this.relist();
-    }
+  open(pane: string): Promise<void> {
+    return this.#actions.open(pane);
   }
 
-  /**
-   * Shows `pane`'s worktree diff as `skiff diff` does, through its pager, on
-   * the terminal handed over for the while; an empty diff or a refusal is
-   * said on the status row instead.
-   */
-  async showDiff(pane: ListedPane): Promise<void> {
-    const { diffSummary, pageDiff } = await this.#later();
-    const summary = await diffSummary(pane.id, { socket: this.#socket });
-    if (typeof summary === "string") {
-      this.state.status = { text: `d: ${summary}`, tone: "error" };
-      return;
-    }
-    const what = `${summary.worktree} (${summary.branch}) against ${summary.base}`;
-    if (summary.files === 0) {
-      this.state.status = { text: `No changes in ${what}`, tone: "info" };
-      return;
-    }
-    this.#attached = true;
-    this.#paging = true;
-    this.#preview.close();
-    this.#hold.giveBack();
-    let problem: string | null;
-    try {
-      problem = await pageDiff(pane.id, { socket: this.#socket });
-    } finally {
-      this.#paging = false;
-      this.#attached = false;
-      this.#hold.take();
-      this.#painter.invalidate();
-      this.relist();
-    }
-    this.state.status = problem ? { text: `d: ${problem}`, tone: "error" } : {
-      text: `Diff of ${what}: ${summary.files} file${
-        summary.files === 1 ? "" : "s"
-      }, +${summary.added} −${summary.removed}`,
-      tone: "info",
-    };
+  /** Shows `pane`'s worktree diff in the pager until it quits (see {@linkcode PaneActions.showDiff}). */
+  showDiff(pane: ListedPane): Promise<void> {
+    return this.#actions.showDiff(pane);
   }
 
-  /**
-   * Lands `pane`'s worktree with `landWorktree`, as `skiff land PANE` does
-   * (loaded when first asked for). A landing (not a dry run) is stopped by the
-   * dashboard's end, and the end waits until it has put everything back.
-   */
-  async land(
+  /** Lands `pane`'s worktree as `skiff land PANE` does (see {@linkcode PaneActions.land}). */
+  land(
     pane: string,
     options: { dryRun: boolean; progress?: (line: string) => void },
   ): Promise<LandResult> {
-    const { landWorktree } = await importLater<typeof import("../land/mod.ts")>(
-      "lib/land/mod.ts",
-    );
-    const client = await this.#skiffd.client();
-    if (options.dryRun) return await landWorktree(pane, { as: "pane", dryRun: true, client });
-    const stop = new AbortController();
-    const landing = landWorktree(pane, {
-      as: "pane",
-      client,
-      onProgress: options.progress,
-      signal: stop.signal,
-    });
-    this.#landing = { stop, settled: landing.then(() => {}, () => {}) };
-    try {
-      return await landing;
-    } finally {
-      this.#landing = undefined;
-    }
+    return this.#actions.land(pane, options);
   }
 
   /** Draws a frame soon: something shown changed outside a key's handling. */
@@ -357,19 +296,8 @@ export class Dashboard implements DashActions {
   }
 
   /** Opens the Skiff agent, as `skiff skipper` does. */
-  async openAgent(): Promise<void> {
-    let opened;
-    try {
-      const { openSkiffAgent } = await importLater<typeof import("../skipper/open.ts")>(
-        "lib/skipper/open.ts",
-      );
-      opened = await openSkiffAgent({ client: await this.#skiffd.client() });
-    } catch (error) {
-      this.state.status = { text: `S: ${(error as Error).message}`, tone: "error" };
-      return;
-    }
-    this.state.selected = "agent";
-    await this.open(opened.pane.id);
+  openAgent(): Promise<void> {
+    return this.#actions.openAgent();
   }
 
   /** Makes a pane as `skiff new` does. */
@@ -383,13 +311,8 @@ export class Dashboard implements DashActions {
   }
 
   /** Reads a result file. */
-  async readResult(path: string): Promise<string> {
-    try {
-      return await Deno.readTextFile(path);
-    } catch (error) {
-      if (error instanceof Deno.errors.NotFound) throw new Error(`${path} is not written yet`);
-      throw error;
-    }
+  readResult(path: string): Promise<string> {
+    return this.#actions.readResult(path);
   }
 
   /** Ends the dashboard as the person asked. */

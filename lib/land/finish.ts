@@ -151,7 +151,10 @@ export function landedLine(landed: LandResult): string {
     case "up_to_date":
       return `Nothing to land: ${landed.base.name} has everything on ${branch}`;
     case "dry_run":
-      return `Would land ${count} of ${branch} on ${landed.base.name} (${landed.strategy})`;
+      // The base's tip it would rebase onto, so a landing after a look can be told apart.
+      return `Would land ${count} of ${branch} onto ${landed.base.name} at ${
+        landed.base.before.slice(0, 12)
+      } (${landed.strategy})`;
     case "pushed":
       return `Pushed ${branch} (${count}) to ${landed.push?.remote}`;
     case "pr":

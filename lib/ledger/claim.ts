@@ -41,6 +41,7 @@ import { join } from "../platform/path.ts";
 import type { DatabaseSync } from "node:sqlite";
 import { SkiffError } from "../errors.ts";
 import { usage } from "./inputs.ts";
+import { clearNote, setNote } from "./notes.ts";
 import type { TaskRow } from "./rows.ts";
 import { type Liveness, taskShownState } from "./states.ts";
 
@@ -66,6 +67,18 @@ export interface ClaimOptions {
 
 /** How a send ended: the state to store, or `released` to keep the row as it was. */
 export type SendOutcome = "sent" | "blocked" | "released";
+
+/** What `Ledger.finishSend` stores with a delivered task. */
+export interface SendFacts {
+  /** The pane process's generation at the send. */
+  generation?: number | null;
+  /** The branch of the pane's worktree at the send (null: it has none). */
+  branch?: string | null;
+  /** The id of the pane's worktree at the send (`w3`; null: it has none). */
+  worktree?: string | null;
+  /** Why a blocked task is blocked. */
+  note?: string;
+}
 
 /** Whether the database holds the claims table. */
 export function hasSendClaims(db: DatabaseSync): boolean {
@@ -180,20 +193,19 @@ export function claimRow(
  * Ends a send of `row`: stores the outcome and drops the claim row. Call
  * inside a write transaction. `sent` and `blocked` store the state, the
  * generation, the branch and the id of the pane's worktree and `sent_at`
- * (the text was delivered); `released` changes only the claim.
+ * (the text was delivered); `released` changes only the claim. A blocked
+ * task keeps `facts.note` (why it is blocked); `sent` clears any note.
  */
 export function finishRow(
   db: DatabaseSync,
   row: TaskRow,
   outcome: SendOutcome,
-  facts: {
-    generation: number | null;
-    branch: string | null;
-    worktree: string | null;
-    stamp: string;
-  },
+  facts: SendFacts & { stamp: string },
 ): void {
-  const { generation, branch, worktree, stamp } = facts;
+  const { stamp, note } = facts;
+  const generation = facts.generation ?? null;
+  const branch = facts.branch ?? null;
+  const worktree = facts.worktree ?? null;
   if (row.kind === "plan") throw usage(`${row.uid} is a plan; only tasks are sent`);
   if (outcome !== "sent" && outcome !== "blocked" && outcome !== "released") {
     throw usage(`'${outcome}' is not a send outcome: use sent, blocked or released`);
@@ -205,4 +217,6 @@ export function finishRow(
     ).run(outcome, generation, branch, worktree, stamp, stamp, row.id);
   }
   if (hasSendClaims(db)) db.prepare("DELETE FROM send_claims WHERE task_id = ?").run(row.id);
+  if (outcome === "blocked" && note) setNote(db, row.id, note, stamp);
+  else if (outcome !== "released") clearNote(db, row.id);
 }

@@ -16,10 +16,11 @@ import {
   claimRow,
   finishRow,
   lockClaim,
+  type SendFacts,
   type SendOutcome,
   tasksBeingSent,
 } from "./claim.ts";
-import { clearNote, hasNotes, setNote } from "./notes.ts";
+import { clearNote, hasNotes } from "./notes.ts";
 import { guarded, immediate, writeProblem } from "./db.ts";
 import type { ImportReport } from "./import_md.ts";
 import { buildList, entryOf, type ListFilter, type ResolvedFilter } from "./listing.ts";
@@ -45,7 +46,8 @@ import {
   usage,
 } from "./inputs.ts";
 import { isShownState, type Liveness } from "./states.ts";
-import { insertTask, updateTask } from "./row_writes.ts";
+import { insertTask, markDelivered, updateTask } from "./row_writes.ts";
+import { markLandedRows, onWorktree, type WorktreeTasks } from "./landed.ts";
 
 /** Settings a {@linkcode Ledger} works with. */
 export interface LedgerSettings {
@@ -63,35 +65,6 @@ export interface LedgerSettings {
  * An open ledger. Get one from `openLedger`; call {@linkcode Ledger.close}
  * (or use `using`) when done. Refs are described in `refs.ts`.
  */
-/** What {@linkcode Ledger.finishSend} stores with a delivered task. */
-export interface SendFacts {
-  /** The pane process's generation at the send. */
-  generation?: number | null;
-  /** The branch of the pane's worktree at the send (null: it has none). */
-  branch?: string | null;
-  /** The id of the pane's worktree at the send (`w3`; null: it has none). */
-  worktree?: string | null;
-  /** Why a blocked task is blocked. */
-  note?: string;
-}
-
-/**
- * Which tasks were sent on a worktree's branch: those whose send stored the
- * worktree's id, and (sent before the ledger kept that) those sent to one of
- * its panes while it was on its branch. Only delivered tasks count: stored
- * `sent` or `done`, never pending or blocked ones, whose text no agent took.
- */
-export interface WorktreeTasks {
-  /** The host of its panes, or null on this machine. */
-  host: string | null;
-  /** The worktree's id. */
-  worktree: string;
-  /** Its branch. */
-  branch: string;
-  /** The panes that were in it (ids). */
-  panes: readonly string[];
-}
-
 export class Ledger {
   /** The absolute path of `ledger.db`. */
   readonly path: string;
@@ -262,11 +235,7 @@ export class Ledger {
     const stamp = this.#now().toISOString();
     return this.#write(() => {
       const row = this.#row(resolveRef(this.#db, ref));
-      if (row.kind === "plan") throw usage(`${row.uid} is a plan; only tasks are sent`);
-      this.#db.prepare(
-        `UPDATE tasks SET state = ?, generation = ?, sent_at = ?, done_at = NULL, updated_at = ?
-         WHERE id = ?`,
-      ).run(state, generation, stamp, stamp, row.id);
+      markDelivered(this.#db, row, state, generation, stamp);
       return this.#row(row.id);
     });
   }
@@ -320,18 +289,10 @@ export class Ledger {
    */
   finishSend(ref: string, outcome: SendOutcome, facts: SendFacts = {}): TaskRow {
     const stamp = this.#now().toISOString();
-    const { note } = facts;
     try {
       return this.#write(() => {
         const row = this.#row(resolveRef(this.#db, ref));
-        finishRow(this.#db, row, outcome, {
-          generation: facts.generation ?? null,
-          branch: facts.branch ?? null,
-          worktree: facts.worktree ?? null,
-          stamp,
-        });
-        if (outcome === "blocked" && note) setNote(this.#db, row.id, note, stamp);
-        else if (outcome !== "released") clearNote(this.#db, row.id);
+        finishRow(this.#db, row, outcome, { ...facts, stamp });
         return this.#row(row.id);
       });
     } finally {
@@ -341,21 +302,9 @@ export class Ledger {
     }
   }
 
-  /** The `WHERE` of the tasks sent on a worktree's branch that have not landed yet, and its values. */
-  #onWorktree(match: WorktreeTasks): { where: string; values: (string | null)[] } {
-    const panes = match.panes.map(() => "?").join(", ");
-    return {
-      where: `t.pane IS NOT NULL AND t.state IN ('sent', 'done') AND t.landed_at IS NULL
-        AND t.host IS ? AND (t.worktree = ?${
-        panes ? ` OR (t.worktree IS NULL AND t.branch = ? AND t.pane IN (${panes}))` : ""
-      })`,
-      values: [match.host, match.worktree, ...(panes ? [match.branch, ...match.panes] : [])],
-    };
-  }
-
   /** The tasks sent on a worktree's branch (see {@linkcode WorktreeTasks}) not landed yet, in id order. */
   tasksOn(match: WorktreeTasks): TaskRow[] {
-    const { where, values } = this.#onWorktree(match);
+    const { where, values } = onWorktree(match);
     return this.#read(() =>
       this.#db.prepare(`${this.#select()} WHERE ${where} ORDER BY t.id`).all(...values)
         .map((r) => rowFrom(r, this.folder))
@@ -372,20 +321,9 @@ export class Ledger {
     landing: { into: string; from: string; to: string },
   ): TaskRow[] {
     const stamp = this.#now().toISOString();
-    const { where, values } = this.#onWorktree(match);
-    return this.#write(() => {
-      const ids = this.#db.prepare(`SELECT t.id FROM tasks t WHERE ${where} ORDER BY t.id`)
-        .all(...values).map((r) => Number(r.id));
-      const mark = this.#db.prepare(
-        `UPDATE tasks SET state = 'done', done_at = coalesce(done_at, ?), landed_into = ?,
-         landed_from = ?, landed_to = ?, landed_at = ?, updated_at = ? WHERE id = ?`,
-      );
-      for (const id of ids) {
-        mark.run(stamp, landing.into, landing.from, landing.to, stamp, stamp, id);
-        clearNote(this.#db, id);
-      }
-      return ids.map((id) => this.#row(id));
-    });
+    return this.#write(() =>
+      markLandedRows(this.#db, match, landing, stamp).map((id) => this.#row(id))
+    );
   }
 
   /** Marks a row done. Same as `update(ref, {state: "done"})`. */

@@ -23,7 +23,13 @@
  * @module
  */
 
-export { type ClaimOptions, claimsDir, SEND_CLAIMS_SCHEMA, type SendOutcome } from "./claim.ts";
+export {
+  type ClaimOptions,
+  claimsDir,
+  SEND_CLAIMS_SCHEMA,
+  type SendFacts,
+  type SendOutcome,
+} from "./claim.ts";
 export { TASK_NOTES_SCHEMA } from "./notes.ts";
 export { DEFAULT_TIMEOUT_MS, isLockedError } from "./db.ts";
 export { type ImportReport, type MdRow, parseLedgerMd } from "./import_md.ts";
@@ -42,7 +48,8 @@ export {
   type RemoveOptions,
   type UpdateInput,
 } from "./inputs.ts";
-export { Ledger, type LedgerSettings, type SendFacts, type WorktreeTasks } from "./ledger.ts";
+export { Ledger, type LedgerSettings } from "./ledger.ts";
+export type { WorktreeTasks } from "./landed.ts";
 export { buildList, entryOf, type ListFilter, type ResolvedFilter } from "./listing.ts";
 export type { Migration } from "./migrate.ts";
 export {

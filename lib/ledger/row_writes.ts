@@ -132,3 +132,22 @@ export function checkPlanDone(db: DatabaseSync, plan: TaskRow): void {
     { exit: "CONFLICT", details: { open } },
   );
 }
+
+/**
+ * Marks task `row` delivered without a claim: `sent`, or `blocked` (the
+ * agent did not start on it), with the pane's generation, stamping
+ * `sent_at` since the text was delivered. Refuses (exit `USAGE`) a plan.
+ */
+export function markDelivered(
+  db: DatabaseSync,
+  row: TaskRow,
+  state: "sent" | "blocked",
+  generation: number | null,
+  stamp: string,
+): void {
+  if (row.kind === "plan") throw usage(`${row.uid} is a plan; only tasks are sent`);
+  db.prepare(
+    `UPDATE tasks SET state = ?, generation = ?, sent_at = ?, done_at = NULL, updated_at = ?
+     WHERE id = ?`,
+  ).run(state, generation, stamp, stamp, row.id);
+}

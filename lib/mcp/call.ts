@@ -14,9 +14,7 @@ import { ConnectionClosed } from "../client/client.ts";
 import { TaskNotSent } from "../ops/mod.ts";
 import { allowFlag, type McpGate } from "./gates.ts";
 import { toolError, type ToolResult, toolResult } from "./errors.ts";
-import { TOOLS } from "./tools/mod.ts";
-import type { Tool, ToolContext } from "./tools/tool.ts";
-import { SCHEMA_VERSION } from "./tools/schemas.ts";
+import { SCHEMA_VERSION, type Tool, type ToolContext, TOOLS } from "./tools/mod.ts";
 
 /** A tool as `tools/list` gives it. */
 export interface ListedTool {

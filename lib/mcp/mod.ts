@@ -16,5 +16,4 @@
  */
 
 export { allowFlag, GATE_HELP, MCP_GATES, type McpGate, openGates, parseAllow } from "./gates.ts";
-export { TOOLS } from "./tools/mod.ts";
-export type { Tool, ToolContext } from "./tools/tool.ts";
+export { type Tool, type ToolContext, TOOLS } from "./tools/mod.ts";

@@ -20,7 +20,7 @@ import { ledgerPlace } from "../skipper/ledger.ts";
 import { type PathWatch, watchPath } from "../platform/path_watch.ts";
 import { ScreenFollow } from "./screen_follow.ts";
 import { Throttle } from "./throttle.ts";
-import { paneRef, type ToolContext } from "./tools/tool.ts";
+import { paneRef, type ToolContext } from "./tools/mod.ts";
 
 /** The most updates a second a client hears about one pane. */
 export const UPDATES_PER_SECOND = 4;

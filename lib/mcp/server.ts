@@ -27,7 +27,7 @@ import { KeptSkiffd } from "./access.ts";
 import { callTool, listTools } from "./call.ts";
 import type { McpGate } from "./gates.ts";
 import { Resources, SCREEN_TEMPLATE } from "./resources.ts";
-import type { ToolContext } from "./tools/tool.ts";
+import type { ToolContext } from "./tools/mod.ts";
 
 /** Options for {@linkcode serveMcp}. */
 export interface ServeOptions {

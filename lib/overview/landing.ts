@@ -60,7 +60,9 @@ export function landOutcome(result: LandResult): string {
     case "up_to_date":
       return nothingToLand(result) + warnings;
     case "dry_run":
-      return `Would land ${count} of ${branch} on ${result.base.name} (${result.strategy})${warnings}`;
+      return `Would land ${count} of ${branch} onto ${result.base.name} at ${
+        result.base.before.slice(0, 12)
+      } (${result.strategy})${warnings}`;
     case "pushed":
       return `Pushed ${branch} (${count}) to ${result.push?.remote}${warnings}`;
     case "pr":

@@ -13,7 +13,7 @@ import { clientEnv } from "../client/env.ts";
 import { agentFolder, type Config, loadConfig } from "../config/config.ts";
 import { SkiffError } from "../errors.ts";
 import { which } from "../platform/shell.ts";
-import type { AgentProfile } from "../agents/profile.ts";
+import type { AgentProfile } from "../agents/mod.ts";
 import { bareShellProblem } from "../agents/bare_shell.ts";
 import type { PaneInfo } from "../protocol/panes.ts";
 import type { EnsureHow, EnsureSessionResult } from "../protocol/session_ensure.ts";

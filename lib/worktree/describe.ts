@@ -1,6 +1,7 @@
 /**
  * How a worktree reads in `skiff worktree ls`: its record, what git said at
- * its last inspection, and the pane that runs in it.
+ * its last inspection, and the pane that runs in it; and which running panes
+ * are in it.
  *
  * @module
  */
@@ -21,6 +22,18 @@ export interface PaneFacts {
   cwd: string;
   /** The id of its worktree, if it was made with one. */
   worktree?: string;
+}
+
+/** Whether `path` is `folder` or inside it. */
+export function inside(path: string, folder: string): boolean {
+  return path === folder || path.startsWith(folder.endsWith("/") ? folder : `${folder}/`);
+}
+
+/** The running panes in worktree `record`: made with it, or with their folder in it. */
+export function panesIn(record: WorktreeRecord, panes: readonly PaneFacts[]): PaneFacts[] {
+  return panes.filter((p) =>
+    p.status === "running" && (p.worktree === record.id || inside(p.cwd, record.path))
+  );
 }
 
 /** A worktree as `worktree ls` shows it, from an inspection. */

@@ -12,14 +12,8 @@
  * @module
  */
 
-export {
-  inside,
-  type MadeWorktree,
-  type PaneFacts,
-  panesIn,
-  projectNamed,
-  Worktrees,
-} from "./service.ts";
+export { type MadeWorktree, type PaneFacts, projectNamed, Worktrees } from "./service.ts";
+export { inside, panesIn } from "./describe.ts";
 export type { WorktreeRequest } from "./create.ts";
 export type { WorktreePlace, WorktreeRecord } from "./records.ts";
 export { type WorktreeDiff, worktreeDiff } from "./diff.ts";

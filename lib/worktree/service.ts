@@ -1,14 +1,9 @@
 /**
  * The worktrees of a skiffd: it asks here for everything about them. A pane
  * keeps only its worktree's id (`SavedPane.worktree`); this holds the
- * records, makes and removes worktrees, and keeps each one's last counted
- * changes for `skiff ls`.
- *
- * Counting runs git, so it never happens on a hot path: `skiff ls` reads the
- * last count. A count is taken when a pane's turn ends and on demand
- * (`skiff diff`, `skiff worktree ls`), one worktree at a time, each git run
- * with a time limit, and a worktree asked for while it is being counted is
- * counted once more afterwards, not once per ask.
+ * records, makes, reopens, describes and removes worktrees, and keeps each
+ * one's last counted changes for `skiff ls` (in `counts.ts`, which says when
+ * a count is taken).
  *
  * @module
  */
@@ -28,7 +23,8 @@ import { makeWorktree, planWorktree, unmakeWorktree, type WorktreeRequest } from
 import { type WorktreeRecord, WorktreeStore } from "./records.ts";
 import { pruneGitEntry, removalLosses, removeWorktree, uniqueCommits } from "./remove.ts";
 import { inspect, type Inspection, missingInspection, missingReason } from "./status.ts";
-import { describeAs, type PaneFacts } from "./describe.ts";
+import { WorktreeCounts } from "./counts.ts";
+import { describeAs, inside, type PaneFacts, panesIn } from "./describe.ts";
 import { deleteMergedBranch, leftBranches } from "./branches.ts";
 import { reopenCheck } from "./reopen.ts";
 
@@ -52,18 +48,6 @@ export interface MadeWorktree {
   reopened: boolean;
 }
 
-/** The last count of a worktree. */
-interface Count {
-  /** The branch checked out then, or null when detached. */
-  branch: string | null;
-  /** Its changes against the base. */
-  stat: DiffStat;
-  /** The whole inspection, when the count came from one. */
-  seen?: Inspection;
-}
-
-const NO_CHANGES: DiffStat = { files: 0, added: 0, removed: 0 };
-
 function folderExists(path: string): boolean {
   try {
     return Deno.statSync(path).isDirectory;
@@ -72,29 +56,12 @@ function folderExists(path: string): boolean {
   }
 }
 
-/** Whether `path` is `folder` or inside it. */
-export function inside(path: string, folder: string): boolean {
-  return path === folder || path.startsWith(folder.endsWith("/") ? folder : `${folder}/`);
-}
-
-/** The running panes in worktree `record`: made with it, or with their folder in it. */
-export function panesIn(record: WorktreeRecord, panes: readonly PaneFacts[]): PaneFacts[] {
-  return panes.filter((p) =>
-    p.status === "running" && (p.worktree === record.id || inside(p.cwd, record.path))
-  );
-}
-
 /** The worktrees Skiff made, for one skiffd. */
 export class Worktrees {
   readonly #store: WorktreeStore;
   readonly #log: (line: string) => void;
-  readonly #counts = new Map<string, Count>();
-  readonly #counted = new Set<(id: string) => void>();
-  /** Worktrees waiting to be counted, in order. */
-  readonly #queue = new Set<string>();
-  #counting: Promise<void> | null = null;
-  /** Worktrees whose last count failed, so the failure is logged once. */
-  readonly #failing = new Set<string>();
+  /** The last count of each worktree. */
+  readonly #counts: WorktreeCounts;
   /** Worktrees made or opened for a pane that has not started yet: held already. */
   readonly #opening = new Set<string>();
 
@@ -102,6 +69,7 @@ export class Worktrees {
   constructor(options: WorktreesOptions) {
     this.#store = new WorktreeStore(options.file, { log: options.log });
     this.#log = options.log;
+    this.#counts = new WorktreeCounts({ get: (id) => this.#store.get(id), log: options.log });
   }
 
   /**
@@ -110,8 +78,7 @@ export class Worktrees {
    * changed, or Skiff landed it. Returns the function that stops it.
    */
   whenCounted(listener: (id: string) => void): () => void {
-    this.#counted.add(listener);
-    return () => this.#counted.delete(listener);
+    return this.#counts.whenCounted(listener);
   }
 
   /** Every record, oldest first. */
@@ -185,7 +152,7 @@ export class Worktrees {
       this.#store.remove(record.id);
       throw error;
     }
-    this.#counts.set(record.id, { branch: record.branch, stat: NO_CHANGES });
+    this.#counts.made(record);
     this.#log(`worktree ${record.id} (${record.project}/${record.name}) made at ${record.path}`);
     return { record, cwd: plan.cwd, reopened: false };
   }
@@ -209,28 +176,13 @@ export class Worktrees {
     } catch (error) {
       this.#log(`worktree ${made.record.id}: could not take it away: ${(error as Error).message}`);
     }
-    this.#counts.delete(made.record.id);
+    this.#counts.forget(made.record.id);
     this.#store.remove(made.record.id);
   }
 
   /** What `skiff ls` shows of a pane's worktree: the last count, never a git run. */
   paneView(id: string | undefined): { worktree: PaneWorktree; diff: DiffStat | null } | null {
-    const record = this.#store.get(id);
-    if (!record) return null;
-    const count = this.#counts.get(record.id);
-    return {
-      worktree: {
-        id: record.id,
-        name: record.name,
-        branch: count?.branch ?? record.branch,
-        path: record.path,
-        ahead: count?.seen?.ahead ?? null,
-        behind: count?.seen?.behind ?? null,
-        merged: count?.seen?.merged ?? null,
-        landed: record.landed ? { ...record.landed } : null,
-      },
-      diff: count ? { ...count.stat } : null,
-    };
+    return this.#counts.paneView(id);
   }
 
   /** The folder a restored pane of worktree `id` comes back in, when it is there. */
@@ -239,50 +191,14 @@ export class Worktrees {
     return record ? record.path : undefined;
   }
 
-  /** Asks for a count of worktree `id` (coalesced: see the module's notes). */
+  /** Asks for a count of worktree `id` (coalesced: see `counts.ts`). */
   recount(id: string | undefined): void {
-    if (!this.#store.get(id)) return;
-    this.#queue.add(id!);
-    this.#counting ??= this.#drain().finally(() => this.#counting = null);
+    this.#counts.recount(id);
   }
 
   /** Resolves once every count asked for so far is done. */
-  async settled(): Promise<void> {
-    while (this.#counting) await this.#counting;
-  }
-
-  async #drain(): Promise<void> {
-    while (this.#queue.size > 0) {
-      const id = this.#queue.values().next().value!;
-      this.#queue.delete(id);
-      const record = this.#store.get(id);
-      if (!record) continue;
-      try {
-        this.#keep(record, await inspect(record));
-      } catch (error) {
-        if (!this.#failing.has(id)) {
-          this.#log(`worktree ${id}: count failed: ${(error as Error).message}`);
-        }
-        this.#failing.add(id);
-      }
-    }
-  }
-
-  #keep(record: WorktreeRecord, seen: Inspection): void {
-    const before = this.#counted.size > 0 ? JSON.stringify(this.paneView(record.id)) : "";
-    if (seen.missing || !seen.changes) {
-      this.#counts.delete(record.id);
-    } else {
-      this.#failing.delete(record.id);
-      this.#counts.set(record.id, {
-        branch: seen.status?.branch ?? null,
-        stat: { ...seen.changes.stat },
-        seen,
-      });
-    }
-    if (this.#counted.size > 0 && JSON.stringify(this.paneView(record.id)) !== before) {
-      for (const listener of this.#counted) listener(record.id);
-    }
+  settled(): Promise<void> {
+    return this.#counts.settled();
   }
 
   /** Describes one worktree with what git says now (and keeps its count). */
@@ -295,7 +211,7 @@ export class Worktrees {
       if (error instanceof SkiffError && error.details.reason === "git_missing") throw error;
       seen = missingInspection((error as Error).message);
     }
-    this.#keep(record, seen);
+    this.#counts.keep(record, seen);
     return describeAs(record, seen, panes);
   }
 
@@ -305,7 +221,7 @@ export class Worktrees {
    */
   brief(record: WorktreeRecord, panes: readonly PaneFacts[]): WorktreeInfo {
     const missing = missingReason(record);
-    const seen = this.#counts.get(record.id)?.seen;
+    const seen = this.#counts.last(record.id)?.seen;
     this.recount(record.id);
     return describeAs(
       record,
@@ -344,7 +260,7 @@ export class Worktrees {
     );
     const described = await this.describe(this.#store.get(id)!, panes);
     // The landing shows even when the count came out the same.
-    for (const listener of this.#counted) listener(id);
+    this.#counts.tell(id);
     return described;
   }
 
@@ -417,7 +333,7 @@ export class Worktrees {
   #forget(record: WorktreeRecord): void {
     if (!this.#store.get(record.id)) return;
     this.#store.remove(record.id);
-    this.#counts.delete(record.id);
+    this.#counts.forget(record.id);
   }
 
   /**

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { AgentProfile } from "../../lib/agents/profile.ts";
+import type { AgentProfile } from "../../lib/agents/profiles/profile.ts";
 import type { AgentRegistry } from "../../lib/agents/registry.ts";
 import { AgentTracker, type HookReport } from "../../lib/agents/tracker.ts";
 import type { HookState } from "../../lib/protocol/agents.ts";

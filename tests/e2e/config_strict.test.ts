@@ -27,6 +27,10 @@ Deno.test("unknown keys and tables in projects.toml are refused: file:line:col, 
         /projects\.toml:4:2: unknown table 'projeccts'; did you mean 'projects'\?$/,
       ],
       [
+        `[skipper]\nland = "auto"\n`,
+        /projects\.toml:1:2: unknown table 'skipper'; the Skiff agent's settings live under \[skiff_agent\] \(land, agent, folder, …\)$/,
+      ],
+      [
         `${site}comand = "make"\n`,
         /projects\.toml:3:1: unknown key 'comand' in \[projects\.site\]; did you mean 'command'\?$/,
       ],

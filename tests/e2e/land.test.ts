@@ -179,7 +179,8 @@ Deno.test("land --dry-run says what would land and changes nothing", async () =>
     assertEquals(plan.diff, { files: 3, added: 3, removed: 0 });
     assertEquals([await snapshot(repo), await snapshot(path)], before);
     const text = await skiff.ok(["land", "fix", "--dry-run", "--commit"]);
-    assertMatch(text, /^Would land 3 commits of skiff\/fix on main \(rebase\)\n/);
+    const onto = `onto main at ${git(repo, "rev-parse", "main").slice(0, 12)}`;
+    assertEquals(text.split("\n")[0], `Would land 3 commits of skiff/fix ${onto} (rebase)`);
     assertMatch(text, /would fast-forward main in /);
     assertMatch(text, /would run the check: touch ran-the-check/);
     assertEquals([await snapshot(repo), await snapshot(path)], before);

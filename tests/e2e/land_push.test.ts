@@ -13,7 +13,14 @@ import { join } from "node:path";
 import { assertEquals, assertMatch } from "../helpers/assert.ts";
 import { useFakeAgent } from "../helpers/fake_agent.ts";
 import { git } from "../helpers/git.ts";
-import { commitFiles, landingRepo, refusedJson, shellInWorktree } from "../helpers/land.ts";
+import {
+  commitFiles,
+  landingRepo,
+  refusedJson,
+  shellInWorktree,
+  type Snapshot,
+  snapshot,
+} from "../helpers/land.ts";
 import { type SkiffEnv, withSkiff } from "../helpers/skiff.ts";
 import type { LandResult } from "../../lib/protocol/land.ts";
 import type { TaskJson } from "../../lib/ledger/json.ts";
@@ -29,6 +36,11 @@ async function withRemote(skiff: SkiffEnv): Promise<{ repo: string; path: string
   await commitFiles(path, { "fix.txt": "fixed\n" }, "The fix");
   await commitFiles(repo, { "docs.txt": "docs\n" }, "Docs");
   return { repo, path, bare };
+}
+
+/** Both checkouts as they are, the main one and the worktree: every ref, the index, the files. */
+async function both(repo: string, path: string): Promise<Snapshot[]> {
+  return [await snapshot(repo), await snapshot(path)];
 }
 
 /** A PATH with none of the folders that hold a `gh`. */
@@ -89,7 +101,7 @@ Deno.test("land --push: rebased, pushed to the remote under its own name with it
     const theirs = git(bare, "commit-tree", git(bare, "rev-parse", "main^{tree}"), "-m", "theirs");
     git(bare, "update-ref", "refs/heads/skiff/fix", theirs);
     await commitFiles(path, { "last.txt": "last\n" }, "Last");
-    const before = git(path, "rev-parse", "HEAD");
+    const before = await both(repo, path);
     const refused = await refusedJson(skiff, ["land", "fix", "--push"]);
     assertEquals([refused.code, refused.error.reason, refused.error.remote], [
       21,
@@ -101,10 +113,39 @@ Deno.test("land --push: rebased, pushed to the remote under its own name with it
       /not what this repository last saw of it \(fetch it first\)/,
     );
     assertEquals(git(bare, "rev-parse", "refs/heads/skiff/fix"), theirs);
-    assertEquals(git(path, "rev-parse", "HEAD"), before, "the worktree is put back");
+    // The rebase made for the push is put back: every ref, the index and the files as they were.
+    assertEquals(await both(repo, path), before, "the repository is exactly as before");
     const noRemote = await refusedJson(skiff, ["land", "fix", "--push", "upstream"]);
     assertEquals(noRemote.code, 2);
     assertMatch(noRemote.error.message, /has no remote 'upstream'/);
+    assertEquals(await both(repo, path), before, "the repository is exactly as before");
+  });
+});
+
+Deno.test("land --push=REMOTE pushes there, as REMOTE after PANE does; a remote named twice is refused", async () => {
+  await withSkiff(async (skiff) => {
+    const { repo, path } = await withRemote(skiff);
+    const upstream = join(skiff.root, "upstream.git");
+    git(skiff.root, "init", "-q", "--bare", upstream);
+    git(repo, "remote", "add", "upstream", upstream);
+    const before = await both(repo, path);
+    const twice = await refusedJson(skiff, ["land", "fix", "origin", "--push=upstream"]);
+    assertEquals(twice.code, 2);
+    assertMatch(twice.error.message, /named 2 times \(origin, upstream\): name it once/);
+    const empty = await skiff.run(["land", "fix", "--push="]);
+    assertEquals(empty.code, 2);
+    assertEquals(
+      empty.stderr.trim(),
+      "skiff: Option '--push=' needs a REMOTE after '='. See 'skiff land --help'.",
+    );
+    assertEquals(await both(repo, path), before, "a refused line changes nothing");
+    const pushed = await skiff.json<LandResult>(["land", "fix", "--push=upstream"]);
+    const tip = git(path, "rev-parse", "HEAD");
+    assertEquals(pushed.push, { remote: "upstream", branch: "skiff/fix", commit: tip });
+    assertEquals(git(upstream, "rev-parse", "refs/heads/skiff/fix"), tip);
+    assertEquals(git(repo, "config", "branch.skiff/fix.remote"), "upstream");
+    const help = await skiff.ok(["land", "--help"]);
+    assertMatch(help, /--push\[=REMOTE\] +Push the branch to REMOTE/);
   });
 });
 

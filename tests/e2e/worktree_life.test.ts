@@ -166,7 +166,7 @@ Deno.test("behind and merged are git's own counts; rm says what only the kept br
     await skiff.ok(["kill", "text"]);
     assertEquals(
       await skiff.ok(["worktree", "rm", "demo/text"]),
-      "Removed worktree demo/text (branch skiff/text kept: it alone holds 2 commits that are on no other branch)\n",
+      "Removed worktree demo/text (branch skiff/text kept: it alone holds 2 commits)\n",
     );
   });
 });

@@ -14,7 +14,7 @@ import { ROOT, type SkiffEnv, waitFor, type WaitOptions } from "./skiff.ts";
 /** The Chromium the tests drive (`apt-get install chromium`; `.ci/run` installs it). */
 export const CHROMIUM = Deno.env.get("SKIFF_CHROMIUM") ?? "/usr/bin/chromium";
 
-/** Where the tests write their screenshots (the README names it). */
+/** Where the tests write their screenshots (docs/development.md names it). */
 export const SCREENSHOTS = Deno.env.get("SKIFF_SCREENSHOTS") ?? join(ROOT, "dist", "screenshots");
 
 /** Options every browser test passes to `Deno.test`: the browser's pipes outlive single steps. */

@@ -182,12 +182,24 @@ export function shellLines(markdown: string, file: string): ShellLine[] {
   return found;
 }
 
+/** The command `words` as a {@linkcode DocCommand}, when its program is Skiff. */
+function skiffCommand(words: string[], file: string, line: number): DocCommand[] {
+  const argv = skiffArgs(words);
+  return argv ? [{ file, line, argv, text: words.join(" ") }] : [];
+}
+
 /** Every `skiff` command line in the shell examples of `markdown`, a doc named `file`. */
 export function docCommands(markdown: string, file: string): DocCommand[] {
-  return shellLines(markdown, file).flatMap(({ line, words }) => {
-    const argv = skiffArgs(words);
-    return argv ? [{ file, line, argv, text: words.join(" ") }] : [];
-  });
+  return shellLines(markdown, file).flatMap(({ line, words }) => skiffCommand(words, file, line));
+}
+
+/**
+ * The `skiff` command lines of one example of a command's spec (its
+ * `examples:`, which `--help` and docs/cli.md print), read as a line of a
+ * doc's shell block is; `where` names it in a failure.
+ */
+export function exampleCommands(example: string, where: string): DocCommand[] {
+  return shellCommands(example).flatMap((words) => skiffCommand(words, where, 1));
 }
 
 const GLOBAL_FLAGS = new Set(["--json", "--help", "-h"]);

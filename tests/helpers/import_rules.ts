@@ -10,9 +10,11 @@
  *   for the programs' entries (`main.ts`, `cmd/`, the npm package's).
  * - **skiffd's inside.** `lib/client`, `lib/dash` and the app's page
  *   (`app/`) never import `lib/daemon`.
- * - **Sub-rooms.** A room that grew past about 25 files is cut into
- *   sub-rooms ({@linkcode SUB_ROOMS}), ranked as rooms are. A module outside
- *   a sub-room enters it only through its `mod.ts`.
+ * - **Sub-rooms.** Every folder inside a room is a sub-room
+ *   ({@linkcode SUB_ROOMS}), ranked as rooms are: a room that grew past about
+ *   25 files is cut into them, and a smaller room keeps a part with an
+ *   entrance of its own in one. A module outside a sub-room enters it only
+ *   through its `mod.ts`.
  * - **No cycles**, module by module.
  *
  * Tests of a module may import it directly, so `tests/` is not read.
@@ -49,9 +51,9 @@ export const ROOMS: readonly (readonly string[])[] = [
 ];
 
 /**
- * The sub-rooms of each room that has them, from the bottom up. The room's
- * own top-level files (its `mod.ts` and what composes the sub-rooms) rank
- * above all of them.
+ * The sub-rooms of each room that has them (every folder inside a room), from
+ * the bottom up. The room's own top-level files (its `mod.ts` and what
+ * composes the sub-rooms) rank above all of them.
  */
 export const SUB_ROOMS: Readonly<Record<string, readonly string[]>> = {
   "lib/daemon": [
@@ -65,6 +67,8 @@ export const SUB_ROOMS: Readonly<Record<string, readonly string[]>> = {
     "server",
     "upgrade",
   ],
+  "lib/agents": ["profiles"],
+  "lib/mcp": ["install", "tools"],
   "lib/dash": ["model", "input", "draw", "later"],
 };
 

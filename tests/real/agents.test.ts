@@ -81,7 +81,7 @@ for (const agent of AGENTS) {
       assertInstalled(agent);
       // The tool call runs skiff itself: every pane, an agent's included, can reach its skiffd.
       const llm = await startFakeLlm({ delayMs: 120, toolCommand: TOOL_COMMAND });
-      // Gemini reads Skiff's hooks only from a root-owned state folder (see the README).
+      // Gemini reads Skiff's hooks only from a root-owned state folder (see docs/agents.md, Hooks).
       const secure = agent === "gemini" ? await rootOwnedTempDir() : undefined;
       try {
         await withSkiff(async (skiff) => {

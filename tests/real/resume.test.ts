@@ -148,7 +148,7 @@ for (const agent of AGENTS) {
       assertInstalled(agent);
       const llm = await startFakeLlm({ delayMs: 60 });
       // Gemini reads Skiff's hooks only from a root-owned folder; elsewhere it runs on the
-      // id Skiff gave its session, and a rotation goes unseen (see the README).
+      // id Skiff gave its session, and a rotation goes unseen (see docs/agents.md, Hooks).
       const secure = agent === "gemini" ? await rootOwnedTempDir() : undefined;
       try {
         await withSkiff(async (skiff) => {

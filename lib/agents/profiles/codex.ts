@@ -12,7 +12,7 @@
  * @module
  */
 
-import type { AgentProfile } from "../profile.ts";
+import type { AgentProfile } from "./profile.ts";
 import { CLAUDE_HOOK_EVENTS } from "./hook_events.ts";
 
 /** Codex's notice, in its input box, while it waits for another Codex's database backfill. */

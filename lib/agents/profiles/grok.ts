@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { AgentProfile } from "../profile.ts";
+import type { AgentProfile } from "./profile.ts";
 import { COMMON_HOOK_EVENTS } from "./hook_events.ts";
 
 /** The Grok profile. */

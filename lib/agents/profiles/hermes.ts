@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { AgentProfile } from "../profile.ts";
+import type { AgentProfile } from "./profile.ts";
 import { COMMON_HOOK_EVENTS } from "./hook_events.ts";
 
 /** The Hermes profile. */

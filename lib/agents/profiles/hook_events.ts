@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { HookCases, HookMeaning } from "../profile.ts";
+import type { HookCases, HookMeaning } from "./profile.ts";
 
 /**
  * A `Notification` hook: a permission or a question is waiting; an idle

@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { AgentProfile } from "../profile.ts";
+import type { AgentProfile } from "./profile.ts";
 
 /** The opencode profile. */
 export const opencode: AgentProfile = {

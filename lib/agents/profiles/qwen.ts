@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { AgentProfile } from "../profile.ts";
+import type { AgentProfile } from "./profile.ts";
 import { CLAUDE_HOOK_EVENTS } from "./hook_events.ts";
 
 /** The Qwen Code profile. */

@@ -16,7 +16,7 @@
  */
 
 import { isAbsolute } from "../../platform/path.ts";
-import type { AgentProfile } from "../../agents/profile.ts";
+import type { AgentProfile } from "../../agents/mod.ts";
 import { CONVERSATION_ID, findRecord } from "../../agents/records.ts";
 import type { PaneConversation } from "../../protocol/panes.ts";
 import type { Pane } from "../panes/mod.ts";

@@ -2,7 +2,7 @@
  * What the dashboard reads from the config after its first frame: the known
  * agents' ids, which the new-pane prompt offers, and how the detach key is
  * named in the help. It loads with the dashboard's later parts
- * (`deferred.ts`), so its imports are not in the first frame's way.
+ * (`later/mod.ts`), so its imports are not in the first frame's way.
  *
  * @module
  */

@@ -21,7 +21,7 @@ export async function attachFromDash(
   try {
     // The dashboard holds the alternate screen already: the pane is drawn on it. A pane of
     // another host (HOST:ID) is attached through its link. (This module loads with the
-    // dashboard's later parts, `deferred.ts`, so the attach's code is not in the first frame's way.)
+    // dashboard's later parts, `later/mod.ts`, so the attach's code is not in the first frame's way.)
     const outcome = await attachPane(pane, { alternateScreen: false, socket: options.socket });
     const label = `${outcome.name} (${outcome.pane})`;
     const lines: Record<string, string> = {

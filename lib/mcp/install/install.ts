@@ -16,9 +16,7 @@ import { SkiffError } from "../../errors.ts";
 import { dirname } from "../../platform/path.ts";
 import { ensureDir, writeFileAtomic } from "../../platform/files.ts";
 import { selfCommand } from "../../platform/spawn_self.ts";
-import { hasTable, removeTable, setTableKeys } from "../../config/mod.ts";
-import type { McpGate } from "../gates.ts";
-import { MCP_GATES } from "../gates.ts";
+import { hasTable, MCP_GATES, type McpGate, removeTable, setTableKeys } from "../../config/mod.ts";
 import { type AgentConfig, agentConfig, type InstallAgent, type ServerCommand } from "./agents.ts";
 import { type JsonValue, removeEntry, setEntry, valueAt } from "./jsonc_edit.ts";
 

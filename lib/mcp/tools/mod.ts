@@ -13,6 +13,7 @@ import { LAND_PANE } from "./land.ts";
 import type { Tool } from "./tool.ts";
 
 export { defineTool, ms, paneRef, type Tool, type ToolContext } from "./tool.ts";
+export { SCHEMA_VERSION } from "./schemas.ts";
 
 /** The tools, read-only ones first. */
 export const TOOLS: readonly Tool[] = [

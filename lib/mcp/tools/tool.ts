@@ -12,7 +12,7 @@ import type { z } from "zod";
 import type { Ledger } from "../../ledger/mod.ts";
 import type { OpenAgentLedgerOptions } from "../../skipper/ledger.ts";
 import type { SkiffdAccess } from "../../hosts/resolve.ts";
-import type { McpGate } from "../gates.ts";
+import type { McpGate } from "../../config/mod.ts";
 
 /** What a tool's call may use. */
 export interface ToolContext {

@@ -9,7 +9,7 @@ import { assertEquals, assertMatch } from "../../helpers/assert.ts";
 import { waitFor } from "../../helpers/skiff.ts";
 import { hookState } from "../../../lib/agents/hooks.ts";
 import { hookSetup } from "../../../lib/agents/hook_setup.ts";
-import type { AgentProfile } from "../../../lib/agents/profile.ts";
+import type { AgentProfile } from "../../../lib/agents/profiles/profile.ts";
 import { AgentRegistry } from "../../../lib/agents/registry.ts";
 
 const registry = new AgentRegistry();

@@ -5,7 +5,7 @@
  */
 
 import { assert, assertEquals } from "../../helpers/assert.ts";
-import { SETTLE_MS } from "../../../lib/agents/profile.ts";
+import { SETTLE_MS } from "../../../lib/agents/profiles/profile.ts";
 import {
   HOOK_OVERRULE_MS,
   STARTUP_GRACE_MS,

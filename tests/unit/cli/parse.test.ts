@@ -153,6 +153,38 @@ Deno.test("parse: boolean options take no value; value options need one", () => 
   );
 });
 
+Deno.test("parse: a flag that may carry a value takes it only on itself, after '='", () => {
+  const land: CommandSpec = {
+    name: "land",
+    summary: "Land",
+    args: [{ name: "PANE", required: true }, { name: "REMOTE" }],
+    options: [
+      { name: "push", type: "boolean", value: "REMOTE", inlineValue: true, help: "Push" },
+      { name: "dry-run", type: "boolean", help: "Dry run" },
+    ],
+    run,
+  };
+  const read = (argv: string[]) => {
+    const parsed = parse(land, argv);
+    return [parsed.opts.push, parsed.args.PANE, parsed.args.REMOTE];
+  };
+  assertEquals(read(["web", "--push=upstream"]), ["upstream", "web", undefined]);
+  assertEquals(read(["--push=upstream", "web"]), ["upstream", "web", undefined]);
+  assertEquals(read(["web", "--push"]), [true, "web", undefined]);
+  // The next word is never the flag's: it stays an argument.
+  assertEquals(read(["web", "--push", "upstream"]), [true, "web", "upstream"]);
+  assertEquals(read(["--push", "web"]), [true, "web", undefined]);
+  assertEquals(read(["web"]), [false, "web", undefined]);
+  assertEquals(
+    usage(() => parse(land, ["web", "--push="], { prefix: ["land"] })),
+    "Option '--push=' needs a REMOTE after '='. See 'skiff land --help'.",
+  );
+  assertEquals(
+    usage(() => parse(land, ["web", "--dry-run=yes"], { prefix: ["land"] })),
+    "Option '--dry-run' takes no value. See 'skiff land --help'.",
+  );
+});
+
 Deno.test("parse: the global options work everywhere", () => {
   assertEquals(GLOBAL_OPTIONS.map((o) => o.name), ["json", "help"]);
   assertEquals(given(parse(root, ["--json", "send", "web"]).opts), { json: true });

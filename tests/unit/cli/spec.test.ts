@@ -20,6 +20,7 @@ const add = defineCommand({
     { name: "loud", type: "boolean", help: "Loud" },
     { name: "until", type: "string", help: "State", choices: ["idle", "working"] },
     { name: "env", type: "list", help: "K=V" },
+    { name: "push", type: "boolean", value: "REMOTE", inlineValue: true, help: "Push" },
   ],
   exits: ["NOT_FOUND", ["CONFLICT", "The name is taken"]],
   run: (ctx) => {
@@ -28,13 +29,16 @@ const add = defineCommand({
     const count: number | undefined = ctx.opts.count;
     const send: boolean = ctx.opts.send;
     const env: string[] = ctx.opts.env;
+    const push: boolean | string = ctx.opts.push;
+    // @ts-expect-error: a flag that may carry a value is not only a boolean.
+    const flag: boolean = ctx.opts.push;
     const pane: string = ctx.args.PANE;
     const more: string[] = ctx.args.MORE;
     // @ts-expect-error: a number option is not a string.
     const wrong: string = ctx.opts.count;
     // @ts-expect-error: there is no such option.
     void ctx.opts.nothing;
-    seen.push({ task, count, send, env, pane, more, wrong });
+    seen.push({ task, count, send, env, push, flag, pane, more, wrong });
   },
 });
 
@@ -51,6 +55,7 @@ Deno.test("defineCommand: run gets typed options and arguments, with defaults fi
     quiet: false,
     loud: false,
     env: [],
+    push: false,
     json: false,
     help: false,
   });
@@ -86,4 +91,6 @@ Deno.test("exits: named once, with the command's own meaning where it has one", 
   assert(help.includes("  5  The name is taken"), help);
   assert(help.includes("--task VALUE (required)"), help);
   assert(help.includes("State (idle, working)"), help);
+  assert(/\n {6}--push\[=REMOTE\] +Push\n/.test(help), help);
+  assert(/\n {6}--send +Send\n/.test(help), "a plain flag shows no value");
 });

@@ -100,6 +100,11 @@ Deno.test("parseConfig: an unknown key or table anywhere is refused with file:li
       `${FILE}:1:1: unknown table 'theme'; the tables are daemon, projects, skiff_agent, attach, agents, hosts, mcp`,
     ],
     [
+      // The issue that brought `skiff land` named the Skiff agent's table [skipper]: it is [skiff_agent].
+      '[skipper]\nland = "auto"\n',
+      `${FILE}:1:2: unknown table 'skipper'; the Skiff agent's settings live under [skiff_agent] (land, agent, folder, …)`,
+    ],
+    [
       "daemon = { shell = 'x', scrolback = 1 }\n",
       `${FILE}:1:25: unknown key 'scrolback' in [daemon]; did you mean 'scrollback'?`,
     ],

@@ -10,10 +10,12 @@ import { join } from "node:path";
 import { assert, assertEquals } from "../../helpers/assert.ts";
 import { ROOT } from "../../helpers/skiff.ts";
 import { COMMANDS } from "../../../cmd/loaders.ts";
+import type { CommandSpec } from "../../../lib/cli/spec.ts";
 import {
   checkCommand,
   type DocCommand,
   docCommands,
+  exampleCommands,
   shellCommands,
   shellLines,
 } from "../../helpers/doc_examples.ts";
@@ -140,6 +142,38 @@ Deno.test("doc examples: every skiff line in README.md and docs/*.md parses", as
     assert(files.has(file), `${file} has shell examples`);
   }
   assert(commands.length >= 40, `only ${commands.length} example lines found`);
+});
+
+/** Every example of `spec` and of its subcommands, each with the command it belongs to. */
+function* specExamples(spec: CommandSpec, path: string[]): Generator<[string, string]> {
+  for (const example of spec.examples ?? []) yield [`skiff ${path.join(" ")}`, example];
+  for (const sub of spec.subcommands ?? []) yield* specExamples(sub, [...path, sub.name]);
+}
+
+Deno.test("doc examples: every example of every command's spec parses", async () => {
+  const failed: string[] = [];
+  let seen = 0;
+  for (const entry of COMMANDS) {
+    for (const [command, example] of specExamples(await entry.load(), [entry.name])) {
+      seen++;
+      const commands = exampleCommands(example, command);
+      if (commands.length === 0) failed.push(`${command}: ${example}: runs no skiff command`);
+      for (const found of commands) {
+        const error = await checkCommand(COMMANDS, found.argv);
+        if (error) failed.push(`${command}: ${example}: ${error}`);
+      }
+    }
+  }
+  assertEquals(failed, []);
+  assert(seen >= 50, `only ${seen} examples found`);
+});
+
+Deno.test("doc examples: a spec's example with a bad option fails, naming its command", async () => {
+  const [found] = exampleCommands("skiff land login --bogus && echo landed", "skiff land");
+  assertEquals(found.file, "skiff land");
+  const error = await checkCommand(COMMANDS, found.argv);
+  assert(error?.includes("'--bogus'"), String(error));
+  assertEquals(exampleCommands("echo hello", "skiff ls"), []);
 });
 
 Deno.test("doc examples: every 'deno task' they run is a task of deno.json", async () => {

@@ -53,6 +53,11 @@ Deno.test("landing words: every outcome reads as skiff land prints it", () => {
     landOutcome(result("landed")),
     `Landed 2 commits of skiff/fix-a on main (rebase): ${A.slice(0, 12)}..${B.slice(0, 12)}`,
   );
+  // A dry run names the base's commit it would rebase onto.
+  assertEquals(
+    landedLine(result("dry_run")),
+    `Would land 2 commits of skiff/fix-a onto main at ${A.slice(0, 12)} (rebase)`,
+  );
   // A warning (the ledger could not be written) follows the line; the landing stands.
   assertEquals(
     landOutcome(result("landed", { warnings: ["The ledger is locked"] })),

@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { HookState } from "../protocol/agents.ts";
+import type { HookState } from "../../protocol/agents.ts";
 
 /** A named pattern, so `skiff explain` can say which rule fired. */
 export interface Rule {
