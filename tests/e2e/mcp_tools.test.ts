@@ -14,6 +14,7 @@ import { addProject, commitAll, defaultWorktreePath, git, makeRepo } from "../he
 import { commitFiles, landingRepo, shellInWorktree, snapshot } from "../helpers/land.ts";
 import { BASH, waitFor, withSkiff } from "../helpers/skiff.ts";
 import { call, type CallResult, connectMcp, type McpSession, toolErrorOf } from "../helpers/mcp.ts";
+import { TOOLS } from "../../lib/mcp/tools/mod.ts";
 
 const READ_TOOLS = [
   "list_panes",
@@ -115,17 +116,22 @@ Deno.test("mcp: a closed tool is refused with the flag that opens it, and the se
   await withSkiff(async (skiff) => {
     await skiff.ok(["new", "--name", "sh", "--", ...BASH]);
     const session = await connectMcp(skiff);
+    const closed = [
+      ["send_to_pane", { pane: "sh", text: "hi" }, "send"],
+      ["new_pane", {}, "new"],
+      ["land_pane", { pane: "sh" }, "land"],
+      ["ledger_add", { task: "x" }, "ledger"],
+      ["ledger_update", { id: "1", state: "done" }, "ledger"],
+      ["mark_seen", { pane: "sh" }, "seen"],
+      ["kill_pane", { pane: "sh" }, "kill"],
+    ] as const;
+    // Every gated tool is tried: a tool added behind a gate must be added here too.
+    assertEquals(
+      closed.map(([tool, , gate]) => [tool, gate]),
+      TOOLS.filter((t) => t.gate !== null).map((t) => [t.name, t.gate]),
+    );
     try {
-      for (
-        const [tool, args, gate] of [
-          ["send_to_pane", { pane: "sh", text: "hi" }, "send"],
-          ["new_pane", {}, "new"],
-          ["ledger_add", { task: "x" }, "ledger"],
-          ["ledger_update", { id: "1", state: "done" }, "ledger"],
-          ["mark_seen", { pane: "sh" }, "seen"],
-          ["kill_pane", { pane: "sh" }, "kill"],
-        ] as const
-      ) {
+      for (const [tool, args, gate] of closed) {
         const error = toolErrorOf(await call(session, tool, args));
         assertEquals(error.code, "usage", tool);
         assertEquals(
