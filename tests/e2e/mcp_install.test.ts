@@ -221,6 +221,21 @@ Deno.test("mcp install: a missing file is made; --print changes nothing; a broke
       "codex",
     ]);
     assertEquals(printedJson.file, join(home, ".codex", "config.toml"));
+    // Without --allow the entry names no gate (the server opens [mcp] allow's); with
+    // --allow none it says so, so [mcp] allow opens nothing for that agent.
+    assertEquals(printedJson.entry.args.slice(-1), ["mcp"]);
+    await skiff.ok(["mcp", "install", "claude", "--allow", "none"]);
+    const none = JSON.parse(await Deno.readTextFile(join(home, ".claude.json")));
+    assertEquals(none.mcpServers.skiff.args.slice(-3), ["mcp", "--allow", "none"]);
+    const printedNone = await skiff.json<{ entry: { args: string[] } }>([
+      "mcp",
+      "install",
+      "--print",
+      "codex",
+      "--allow",
+      "none",
+    ]);
+    assertEquals(printedNone.entry.args.slice(-3), ["mcp", "--allow", "none"]);
 
     const broken = join(skiff.root, "broken");
     await Deno.mkdir(join(broken, ".gemini"), { recursive: true });

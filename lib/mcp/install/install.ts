@@ -37,7 +37,10 @@ export const PLACE_VARIABLES = [
 
 /** What the installed server is started with. */
 export interface ServeArgs {
-  /** The gates it opens. */
+  /**
+   * The gates it opens. Left out, the entry names none and the server opens
+   * what `[mcp] allow` says; given empty, the entry says `--allow none`.
+   */
   gates?: readonly McpGate[];
   /** The project it is limited to. */
   project?: string;
@@ -60,8 +63,11 @@ export interface InstallResult {
 /** The command line of `skiff mcp` with `serve`'s options, as this `skiff` runs itself. */
 export function serverCommand(serve: ServeArgs = {}): ServerCommand {
   const args = ["mcp"];
-  const gates = serve.gates ?? [];
-  if (gates.length > 0) {
+  const gates = serve.gates;
+  if (gates !== undefined && gates.length === 0) {
+    // Asked for nothing that changes anything: without the flag, [mcp] allow would open gates.
+    args.push("--allow", "none");
+  } else if (gates !== undefined) {
     const all = MCP_GATES.every((g) => gates.includes(g));
     // In the gates' own order, so the same gates always make the same entry.
     args.push("--allow", all ? "all" : MCP_GATES.filter((g) => gates.includes(g)).join(","));
