@@ -52,6 +52,18 @@ Deno.test({
       } finally {
         await session.close();
       }
+      // Limited to a project, a host's count is of that project's panes there: none here.
+      const scoped = await connectMcp(local, ["--project", "api"]);
+      try {
+        const listed = ok(await call(scoped, "list_panes", { all_hosts: true }));
+        assertEquals(listed.panes, []);
+        assertEquals(
+          (listed.hosts as { host: string; panes: number }[]).map((h) => [h.host, h.panes]),
+          [[remote.name, 0]],
+        );
+      } finally {
+        await scoped.close();
+      }
       const onHost = await connectMcp(local, ["--host", remote.name]);
       try {
         const listed = ok(await call(onHost, "list_panes"));

@@ -74,6 +74,39 @@ Deno.test("mcp --project: every tool sees only that project's panes and ledger r
       ]);
       const made = ok(await call(session, "new_pane", { name: "a2", command: [...BASH] }));
       assertEquals((made.pane as { project: string }).project, "api");
+      // A folder outside api's root, or a session of another project, is not there for it.
+      const api = join(skiff.root, "api");
+      for (
+        const [args, message] of [
+          [
+            { cwd: join(skiff.root, "web") },
+            `No folder '${join(skiff.root, "web")}' in project api`,
+          ],
+          [{ cwd: skiff.root }, `No folder '${skiff.root}' in project api`],
+          [{ cwd: `${api}-old` }, `No folder '${api}-old' in project api`],
+          [{ session: "w1" }, "No session 'w1' in project api. See 'skiff ls'"],
+          [{ session: "p2" }, "No session 'p2' in project api. See 'skiff ls'"],
+          [{ session: "loose" }, "No session 'loose' in project api. See 'skiff ls'"],
+        ] as const
+      ) {
+        const refused = toolErrorOf(
+          await call(session, "new_pane", { ...args, name: "sneak", command: [...BASH] }),
+        );
+        assertEquals(refused.code, "not_found", JSON.stringify(args));
+        assert(refused.message.startsWith(message), refused.message);
+      }
+      // Within the root, and in a session of its own project, it starts.
+      await Deno.mkdir(join(api, "sub"));
+      const below = ok(
+        await call(session, "new_pane", { name: "a3", cwd: join(api, "sub"), command: [...BASH] }),
+      );
+      assertEquals((below.pane as { cwd: string }).cwd, join(api, "sub"));
+      const joined = ok(
+        await call(session, "new_pane", { name: "a4", session: "a1", command: [...BASH] }),
+      );
+      assertEquals((joined.pane as { project: string }).project, "api");
+      await skiff.ok(["kill", "a3"]);
+      await skiff.ok(["kill", "a4"]);
       // The resources are scoped too.
       const uris = (await session.client.listResources()).resources.map((r) => r.uri);
       assertEquals(uris, ["skiff://pane/p1/screen", "skiff://pane/p4/screen", "skiff://ledger"]);
