@@ -55,7 +55,7 @@ export const LATER: Record<string, () => Promise<unknown>> = {
   "lib/dash/ledger_follow.ts": () => import("../lib/dash/ledger_follow.ts"),
   "lib/screen/screen.ts": () => import("../lib/screen/screen.ts"),
   "lib/hosts/resolve.ts": () => import("../lib/hosts/resolve.ts"),
-  "lib/agents/launch.ts": () => import("../lib/agents/launch.ts"),
+  "lib/ops/new_pane.ts": () => import("../lib/ops/new_pane.ts"),
   "lib/overview/older_skiffd.ts": () => import("../lib/overview/older_skiffd.ts"),
   "lib/skipper/open.ts": () => import("../lib/skipper/open.ts"),
   "lib/land/mod.ts": () => import("../lib/land/mod.ts"),

@@ -27,7 +27,8 @@ export const command = defineCommand({
       name: "allow",
       type: "list",
       value: "G,G…",
-      help: "The gates the server opens: send, new, land, ledger, seen, kill, or all",
+      help:
+        "The gates the server opens: send, new, land, ledger, seen, kill, all, or none (whatever [mcp] allow says)",
     },
     {
       name: "project",

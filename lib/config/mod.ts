@@ -14,6 +14,7 @@ export * from "./projects.ts";
 export {
   hasTable,
   removeTable,
+  type RemoveTableOptions,
   setTableKeys,
   tablePath,
   type TomlValue,

@@ -156,11 +156,28 @@ export function setTableKeys(
   return checked(lines.join("\n"));
 }
 
+/** Options for {@linkcode removeTable}. */
+export interface RemoveTableOptions {
+  /**
+   * Remove only the table itself: its header, its keys and what lies
+   * between them. The comment lines above its header and the blank and
+   * comment lines after its last key stay, for they may be about something
+   * else (a table a program wrote is removed this way: it wrote no comments).
+   * By default the comment lines directly above the header go with it.
+   */
+  keepComments?: boolean;
+}
+
 /**
  * Removes table `path` and its sub-tables, with the comment lines directly
- * above it. Returns the text unchanged when the table is not there.
+ * above it (unless `keepComments`). Returns the text unchanged when the
+ * table is not there.
  */
-export function removeTable(text: string, path: string[]): string {
+export function removeTable(
+  text: string,
+  path: string[],
+  options: RemoveTableOptions = {},
+): string {
   const name = tablePath(path);
   let lines = text.split("\n");
   for (;;) {
@@ -168,8 +185,15 @@ export function removeTable(text: string, path: string[]): string {
     const index = all.findIndex((h) => h.path === name || h.path.startsWith(`${name}.`));
     if (index === -1) break;
     let start = all[index].line;
-    const end = all[index + 1]?.line ?? lines.length;
-    while (start > 0 && /^\s*#/.test(lines[start - 1])) start--;
+    let end = all[index + 1]?.line ?? lines.length;
+    if (options.keepComments) {
+      // The table ends at its last key: what follows introduces the next table, or ends the file.
+      while (end > start + 1 && /^\s*(#.*)?\s*$/.test(lines[end - 1])) end--;
+    } else {
+      while (start > 0 && /^\s*#/.test(lines[start - 1])) start--;
+      // The comment lines directly above the next header are that table's, by the same rule.
+      if (end < lines.length) { while (end > start + 1 && /^\s*#/.test(lines[end - 1])) end--; }
+    }
     lines = [...lines.slice(0, start), ...lines.slice(end)];
     // Drop one blank line where the cut leaves two in a row, or a blank tail.
     while (start > 0 && lines[start - 1].trim() === "" && (lines[start] ?? "").trim() === "") {

@@ -8,9 +8,8 @@
 
 import type { DaemonClient } from "../client/client.ts";
 import { connectDaemon } from "../client/connect.ts";
-import { clientEnv } from "../client/env.ts";
 import type { MethodName, ParamsOf, ResultOf } from "../protocol/methods.ts";
-import type { NewPaneParams, PaneInfo } from "../protocol/panes.ts";
+import type { PaneInfo } from "../protocol/panes.ts";
 import { importLater } from "../platform/later.ts";
 
 /** Asks skiffd (or another host's) for the dashboard. */
@@ -59,30 +58,30 @@ export class SkiffdRequests {
   }
 
   /**
-   * Makes a pane as `skiff new` does: project, agent, worktree and name as
-   * typed (empty: none). A pane in a worktree is named after it unless named.
+   * Makes a pane as `skiff new` does, through the same operation
+   * (`lib/ops/new_pane.ts`, loaded when a pane is made, never for the first
+   * frame) on this connection: project, agent, worktree and name as typed
+   * (empty: none). An agent is launched with Skiff's hooks and a
+   * conversation of its own, resumed after a restart as `skiff new`'s is.
    */
   async newPane(answers: Record<string, string>): Promise<PaneInfo> {
-    const project = answers.project || undefined;
-    const agent = answers.agent || undefined;
-    const worktree = answers.worktree || undefined;
-    const params: NewPaneParams = {
-      project,
-      name: answers.name || (worktree === undefined ? agent : undefined),
-      client_env: clientEnv(),
-      ...(worktree === undefined ? {} : { worktree: { name: worktree } }),
-    };
-    if (agent) {
-      const { agentLaunchFor } = await importLater<typeof import("../agents/launch.ts")>(
-        "lib/agents/launch.ts",
-      );
-      const launch = agentLaunchFor(agent);
-      params.command = launch.command;
-      params.env = launch.env;
-    }
-    // Without a project, a pane starts where the dashboard was started, as with 'skiff new'.
-    if (!project) params.cwd = Deno.cwd();
-    return await this.call("pane.new", params);
+    const { newPane } = await importLater<typeof import("../ops/new_pane.ts")>(
+      "lib/ops/new_pane.ts",
+    );
+    const made = await newPane({
+      project: answers.project || undefined,
+      agent: answers.agent || undefined,
+      worktree: answers.worktree || undefined,
+      name: answers.name || undefined,
+      access: {
+        open: async (host) => {
+          // The prompt names no host: the pane is this machine's.
+          if (host !== null) throw new Error(`the dashboard starts no pane on ${host}`);
+          return { client: await this.client(), release: () => {} };
+        },
+      },
+    });
+    return made.pane;
   }
 
   /** Closes the connection. */

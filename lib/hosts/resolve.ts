@@ -79,6 +79,12 @@ export interface LinkOptions {
    * connection for each call, closed after it.
    */
   access?: SkiffdAccess;
+  /**
+   * The connection to the local skiffd to ask for the link on (and, with
+   * `hold`, to hold it with, for as long as it stays open): its owner's, left
+   * open. By default one is made for the asking.
+   */
+  via?: DaemonClient;
 }
 
 /** A connection lent for one piece of work: `release` it when done. */
@@ -116,13 +122,15 @@ export function linkError(link: HostLink): SkiffError {
 /**
  * Asks the local skiffd (starting it unless `start` is false) for the link
  * to `host`, and waits for it. Returns the link, and the connection that
- * holds it when `hold` was asked.
+ * holds it when `hold` was asked (none with `via`: that one holds it, and
+ * stays its owner's).
  */
 export async function linkTo(
   host: string,
   options: LinkOptions = {},
 ): Promise<{ link: HostLink; holder?: DaemonClient }> {
-  const local = await connectDaemon({ start: options.start } satisfies ConnectOptions);
+  const via = options.via;
+  const local = via ?? await connectDaemon({ start: options.start } satisfies ConnectOptions);
   try {
     const link = await local.call("hosts.link", {
       host,
@@ -130,11 +138,12 @@ export async function linkTo(
       ...(options.waitMs !== undefined ? { wait_ms: options.waitMs } : {}),
       ...(options.hold ? { hold: true } : {}),
     });
+    if (via) return { link };
     if (options.hold) return { link, holder: local };
     local.close();
     return { link };
   } catch (error) {
-    local.close();
+    if (!via) local.close();
     throw error;
   }
 }

@@ -4,7 +4,9 @@
  *
  * - `server.ts`: the stdio server on the official SDK; `call.ts`: tools
  *   within the gates; `resources.ts`: pane screens and the ledger, with
- *   subscriptions; `access.ts`: the kept connections to skiffd.
+ *   subscriptions (`screen_follow.ts`: a pane's output; `throttle.ts`: at
+ *   most 4 notices a second); `access.ts`: the kept connections to skiffd
+ *   and the hosts, whose events `event_feed.ts` hands to the subscriptions.
  * - `tools/`: one table of tools (`tools/mod.ts`), each calling one
  *   operation of `lib/ops`.
  * - `gates.ts`: `--allow` and `[mcp] allow`.

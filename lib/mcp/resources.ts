@@ -5,19 +5,22 @@
  * `notifications/resources/updated` when a pane's screen changes (skiffd
  * streams the pane's output: no polling), at most
  * {@linkcode UPDATES_PER_SECOND} a second per pane, and when the pane's
- * state changes (skiffd's events); the ledger's, when its file changes
- * (the system's file events) or a pane of its tasks exits or goes.
+ * state changes (the events of the skiffd the pane is on, this machine's or
+ * a host's, heard on the server's kept connection to it); the ledger's, when
+ * its file changes (the system's file events) or a pane of its tasks exits
+ * or goes.
  *
  * @module
  */
 
 import { SkiffError } from "../errors.ts";
-import { followEvents } from "../client/follow.ts";
 import type { Event } from "../protocol/events.ts";
+import { paneRefText, parsePaneRef } from "../hosts/resolve.ts";
 import { capturePane, ledgerList, listPanes } from "../ops/mod.ts";
 import { ledgerStamp } from "../ledger/mod.ts";
 import { ledgerPlace } from "../skipper/ledger.ts";
 import { type PathWatch, watchPath } from "../platform/path_watch.ts";
+import type { KeptSkiffd } from "./access.ts";
 import { ScreenFollow } from "./screen_follow.ts";
 import { Throttle } from "./throttle.ts";
 import { paneRef, type ToolContext } from "./tools/mod.ts";
@@ -76,19 +79,38 @@ const STATE_EVENTS = new Set<Event["event"]>([
 /** The events that change a ledger task's shown state. */
 const LEDGER_EVENTS = new Set<Event["event"]>(["exit", "gone", "pane-restored", "pane-created"]);
 
+/** A followed pane: its screen's connection, its throttle, and the URIs it was subscribed as. */
+interface FollowedPane {
+  /** Its host, or null for this machine's. */
+  host: string | null;
+  /** Its output, followed. */
+  follow: ScreenFollow;
+  /** At most {@linkcode UPDATES_PER_SECOND} notices a second, for every URI of the pane. */
+  throttle: Throttle;
+  /** The URIs subscribed that name it (`p3`, `worker`, `gpu1:p2`, …). */
+  uris: Set<string>;
+}
+
 /** The resources, and the subscriptions to them. */
 export class Resources {
   readonly #context: ToolContext;
+  readonly #access: KeptSkiffd;
   readonly #updated: (uri: string) => void;
-  readonly #screens = new Map<string, { follow: ScreenFollow; throttle: Throttle }>();
-  /** The URI each followed local pane was subscribed as, by its id (events name the id). */
-  readonly #byId = new Map<string, string>();
+  /** The followed panes, by `HOST:ID` (or `ID`): events name a pane by its id on its host. */
+  readonly #panes = new Map<string, FollowedPane>();
+  /** The pane each subscribed screen URI names, as a key of `#panes`. */
+  readonly #uris = new Map<string, string>();
   #ledger: { watch: PathWatch; stamp: string; path: string } | undefined;
-  #events: AsyncGenerator<Event> | undefined;
+  /** The skiffds whose events are followed (null: this machine's), and how to stop each. */
+  readonly #feeds = new Map<string | null, () => void>();
 
-  /** The resources for `context`; `updated` sends a client the notice for a URI. */
-  constructor(context: ToolContext, updated: (uri: string) => void) {
+  /**
+   * The resources for `context`, whose connections are `access`'s;
+   * `updated` sends a client the notice for a URI.
+   */
+  constructor(context: ToolContext, access: KeptSkiffd, updated: (uri: string) => void) {
     this.#context = context;
+    this.#access = access;
     this.#updated = updated;
   }
 
@@ -148,17 +170,33 @@ export class Resources {
   /** Subscribes to `uri`'s changes. A pane's is checked first: it must be there, in the scope. */
   async subscribe(uri: string): Promise<void> {
     if (uri === LEDGER_URI) return this.#followLedger();
-    const pane = paneRef(this.#pane(uri), this.#context);
-    if (this.#screens.has(uri)) return;
+    const ref = paneRef(this.#pane(uri), this.#context);
+    if (this.#uris.has(uri)) return;
     // The pane must be there (and in scope) now: a subscription to nothing is refused.
-    const found = await capturePane(pane, {
+    const found = await capturePane(ref, {
       project: this.#context.project,
       access: this.#context.access,
     });
-    if (!pane.includes(":")) this.#byId.set(found.pane, uri);
-    const throttle = new Throttle(() => this.#updated(uri), 1000 / UPDATES_PER_SECOND);
-    this.#screens.set(uri, { follow: new ScreenFollow(pane, () => throttle.poke()), throttle });
-    this.#followEvents();
+    if (this.#uris.has(uri)) return;
+    const host = parsePaneRef(ref).host;
+    const key = paneRefText(host, found.pane);
+    this.#uris.set(uri, key);
+    const followed = this.#panes.get(key);
+    if (followed) {
+      followed.uris.add(uri);
+      return;
+    }
+    const uris = new Set([uri]);
+    const throttle = new Throttle(() => {
+      for (const each of uris) this.#updated(each);
+    }, 1000 / UPDATES_PER_SECOND);
+    const follow = new ScreenFollow(
+      found.pane,
+      () => this.#access.stream(host),
+      () => throttle.poke(),
+    );
+    this.#panes.set(key, { host, follow, throttle, uris });
+    this.#syncFeeds();
   }
 
   /** Ends the subscription to `uri`. */
@@ -166,13 +204,18 @@ export class Resources {
     if (uri === LEDGER_URI) {
       this.#ledger?.watch.close();
       this.#ledger = undefined;
-      return;
+      return this.#syncFeeds();
     }
-    const screen = this.#screens.get(uri);
-    screen?.follow.close();
-    screen?.throttle.close();
-    this.#screens.delete(uri);
-    for (const [id, subscribed] of this.#byId) if (subscribed === uri) this.#byId.delete(id);
+    const key = this.#uris.get(uri);
+    if (key === undefined) return;
+    this.#uris.delete(uri);
+    const followed = this.#panes.get(key)!;
+    followed.uris.delete(uri);
+    if (followed.uris.size > 0) return;
+    followed.follow.close();
+    followed.throttle.close();
+    this.#panes.delete(key);
+    this.#syncFeeds();
   }
 
   #followLedger(): void {
@@ -192,39 +235,51 @@ export class Resources {
       }),
     };
     this.#ledger = ledger;
-    this.#followEvents();
+    this.#syncFeeds();
   }
 
-  /** skiffd's events, followed while anything is subscribed, through reloads and restarts. */
-  #followEvents(): void {
-    if (this.#events) return;
-    const events = followEvents({ reconnectMs: 30_000 });
-    this.#events = events;
-    (async () => {
-      try {
-        for await (const event of events) this.#onEvent(event);
-      } catch {
-        // skiffd went and did not come back: the next subscription follows it again.
+  /**
+   * Follows the events of each skiffd something subscribed is on (this
+   * machine's for the ledger and its panes, each host's for its panes), and
+   * no other.
+   */
+  #syncFeeds(): void {
+    const wanted = new Set<string | null>([...this.#panes.values()].map((p) => p.host));
+    if (this.#ledger) wanted.add(null);
+    for (const [host, stop] of this.#feeds) {
+      if (wanted.has(host)) continue;
+      stop();
+      this.#feeds.delete(host);
+    }
+    for (const host of wanted) {
+      if (this.#feeds.has(host)) continue;
+      this.#feeds.set(host, this.#access.follow(host, (event) => this.#onEvent(host, event)));
+    }
+  }
+
+  #onEvent(host: string | null, event: Event): void {
+    if (event.event === "resync") {
+      // Events were missed (skiffd restarted, or fell behind): every pane there may have changed.
+      for (const followed of this.#panes.values()) {
+        if (followed.host === host) followed.throttle.poke();
       }
-      if (this.#events === events) this.#events = undefined;
-    })();
-  }
-
-  #onEvent(event: Event): void {
+      if (host === null && this.#ledger) this.#updated(LEDGER_URI);
+      return;
+    }
     if (!("pane" in event)) return;
     if (STATE_EVENTS.has(event.event)) {
-      // A local pane's screen URI; one on another host hears of its state through its output.
-      const uri = this.#byId.get(event.pane);
-      if (uri !== undefined) this.#screens.get(uri)?.throttle.poke();
+      this.#panes.get(paneRefText(host, event.pane))?.throttle.poke();
     }
-    if (this.#ledger && LEDGER_EVENTS.has(event.event)) this.#updated(LEDGER_URI);
+    if (host === null && this.#ledger && LEDGER_EVENTS.has(event.event)) {
+      this.#updated(LEDGER_URI);
+    }
   }
 
   /** Ends every subscription. */
   close(): void {
-    for (const uri of [...this.#screens.keys()]) this.unsubscribe(uri);
+    for (const uri of [...this.#uris.keys()]) this.unsubscribe(uri);
     this.unsubscribe(LEDGER_URI);
-    this.#events?.return(undefined);
-    this.#events = undefined;
+    for (const stop of this.#feeds.values()) stop();
+    this.#feeds.clear();
   }
 }

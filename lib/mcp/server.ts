@@ -1,8 +1,10 @@
 /**
  * The MCP server over stdio, on the official SDK: the tools within the
  * gates (`call.ts`), the resources and their subscriptions
- * (`resources.ts`), and one kept connection to skiffd (`access.ts`) for
- * the server's whole life.
+ * (`resources.ts`), and one kept connection to skiffd, and to each host
+ * touched (`access.ts`), for the server's whole life, which answers the
+ * calls and carries the events; a subscribed pane's screen is followed on
+ * a connection of its own.
  *
  * @module
  */
@@ -75,7 +77,7 @@ export function mcpServer(options: ServeOptions): { server: Server; close(): voi
         "Skiff's workspace: the panes where coding agents run (list_panes, capture_pane, wait_for_pane, pane_diff) and the Skiff agent's task ledger (ledger_list, ledger_show). Tools that change anything are offered only when the person opened their gate (skiff mcp --allow). A pane is named by its id, its name, project/name, or HOST:PANE.",
     },
   );
-  const resources = new Resources(context, (uri) => {
+  const resources = new Resources(context, access, (uri) => {
     server.sendResourceUpdated({ uri }).catch(() => {});
   });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listTools(context.gates) }));

@@ -33,7 +33,7 @@ export interface ListedHost {
   state: HostState | "unreachable";
   /** Why it is not up, or null. */
   why: string | null;
-  /** How many panes it listed, or null. */
+  /** How many of its panes the listing holds (those of the mark and project asked for), or null. */
   panes: number | null;
   /** When it was last reached (ISO 8601), or null when it never was. */
   last_up: string | null;
@@ -95,9 +95,13 @@ export async function listPanes(options: ListPanesOptions = {}): Promise<ListPan
   const inProject = (p: PaneInfo) => options.project === undefined || p.project === options.project;
   const panes: ListedPane[] = [];
   for (const p of local) if (inProject(p)) panes.push({ ...p, host: null });
+  // Each host's count is of the panes it lists here: a scope's or a mark's, not all of its own.
+  const counts = new Map<string, number>();
   for (const host of hosts) {
     for (const p of host.panes ?? []) {
-      if (hasMark(p, mark) && inProject(p)) panes.push({ ...p, host: host.host });
+      if (!hasMark(p, mark) || !inProject(p)) continue;
+      panes.push({ ...p, host: host.host });
+      counts.set(host.host, (counts.get(host.host) ?? 0) + 1);
     }
   }
   if (!all) return { panes };
@@ -107,7 +111,7 @@ export async function listPanes(options: ListPanesOptions = {}): Promise<ListPan
       host: h.host,
       state: h.panes === null && h.state === "up" ? "unreachable" : h.state,
       why: h.why,
-      panes: h.panes?.length ?? null,
+      panes: h.panes === null ? null : counts.get(h.host) ?? 0,
       last_up: h.last_up,
       next_try: h.next_try,
     })),

@@ -14,6 +14,7 @@ import { type SkiffdAccess, withSkiffd } from "../hosts/resolve.ts";
 import type { NewPaneParams, PaneInfo } from "../protocol/panes.ts";
 import type { PaneWorktree } from "../protocol/worktrees.ts";
 import { agentLaunchFor } from "../agents/launch.ts";
+import { checkNewPaneScope } from "./scope.ts";
 
 /** How long `wait-ready` waits by default, in milliseconds. */
 export const DEFAULT_READY_MS = 120_000;
@@ -64,6 +65,12 @@ export interface NewPaneOptions {
   readyMs?: number;
   /** Where connections come from (default: one for this call). */
   access?: SkiffdAccess;
+  /**
+   * The project the caller is limited to (`skiff mcp --project`): a folder
+   * outside its root, or a session of another project, is `NOT_FOUND` as
+   * if it were not there, and nothing starts.
+   */
+  scope?: string;
 }
 
 /** What `skiff new --json` prints. */
@@ -109,6 +116,9 @@ export async function newPane(options: NewPaneOptions = {}): Promise<NewPaneResu
   const readyMs = options.readyMs ?? DEFAULT_READY_MS;
   let reopened = false;
   const pane = await withSkiffd(options.host, async (client) => {
+    if (options.scope !== undefined) {
+      await checkNewPaneScope(client, params.request, options.scope, options.host === undefined);
+    }
     const { worktree_reopened, ...made } = await client.call("pane.new", params.request);
     reopened = worktree_reopened ?? false;
     if (!options.waitReady) return made;

@@ -13,6 +13,7 @@ import {
   withSkiff,
 } from "../helpers/skiff.ts";
 import type { PaneInfo } from "../../lib/protocol/panes.ts";
+import { PROTOCOL_VERSION } from "../../lib/version.ts";
 
 async function panes(skiff: SkiffEnv): Promise<PaneInfo[]> {
   return (await skiff.json<{ panes: PaneInfo[] }>(["ls"])).panes;
@@ -511,5 +512,41 @@ Deno.test("stop and kill end what a pane's shell left behind: a background job t
     assert(pidAlive(pids[0]), "the other pane's job is not touched by a kill");
     await skiff.ok(["daemon", "stop"]);
     await waitFor("the job to end with skiffd", () => !pidAlive(pids[0]), { timeout: 5000 });
+  });
+});
+
+Deno.test("reload answers the requests in flight on a connection that also hears events, then ends it", async () => {
+  await withSkiff(async (skiff) => {
+    await skiff.ok(["new", "--name", "sh", "--", ...BASH]);
+    const sock = await RawSocket.connect(skiff.socket);
+    try {
+      assertEquals((await sock.request(1, "hello", { protocol: PROTOCOL_VERSION })).id, 1);
+      assertEquals((await sock.request(2, "events.subscribe")).id, 2);
+      // A wait that is still under way when skiffd reloads: its answer (a timeout) must come.
+      await sock.send(
+        JSON.stringify({
+          id: 3,
+          method: "pane.wait",
+          params: { pane: "sh", until: "exited", timeout_ms: 1500 },
+        }) + "\n",
+      );
+      await skiff.ok(["daemon", "reload"]);
+      const lines: Record<string, unknown>[] = [];
+      for (;;) {
+        let line: string;
+        try {
+          line = await sock.readLine(10_000);
+        } catch {
+          break;
+        }
+        lines.push(JSON.parse(line));
+      }
+      // Events went on until then (the reload's own among them), and the wait was answered.
+      assert(lines.some((l) => l.event === "daemon-reloaded"), JSON.stringify(lines));
+      const answer = lines.find((l) => l.id === 3) as { error?: { code: string } } | undefined;
+      assertEquals(answer?.error?.code, "timeout", JSON.stringify(lines));
+    } finally {
+      sock.close();
+    }
   });
 });

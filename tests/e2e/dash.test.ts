@@ -410,6 +410,23 @@ Deno.test("case 5: dash: c in a project in a Git repository asks for a worktree,
       await press(term, "no good\r", /New pane: name/);
       await press(term, "\r", /worktree name|letters, digits/i);
       assertEquals((await panes(skiff)).length, 3);
+      // An agent is started as 'skiff new --agent' starts it: with a conversation Skiff chose,
+      // which a restart resumes.
+      await press(term, "c", /New pane: project/);
+      await press(term, "api\r", /New pane: agent/);
+      await press(term, "fake\r", /New pane: worktree/);
+      await press(term, "\r", /New pane: name \(Enter for fake\): /);
+      await press(term, "\r", /Made fake \(p4\)/);
+      await skiff.ok(["new", "--project", "api", "--agent", "fake", "--name", "by-cli"]);
+      const listed = await panes(skiff);
+      const byDash = listed.find((p) => p.name === "fake")!;
+      const byCli = listed.find((p) => p.name === "by-cli")!;
+      assertEquals(byDash.conversation?.agent, "fake");
+      assertEquals([byDash.project, byDash.cwd, byDash.command.slice(0, -2)], [
+        byCli.project,
+        byCli.cwd,
+        byCli.command.slice(0, -2),
+      ]);
     } finally {
       term.kill();
     }

@@ -221,6 +221,21 @@ Deno.test("mcp install: a missing file is made; --print changes nothing; a broke
       "codex",
     ]);
     assertEquals(printedJson.file, join(home, ".codex", "config.toml"));
+    // Without --allow the entry names no gate (the server opens [mcp] allow's); with
+    // --allow none it says so, so [mcp] allow opens nothing for that agent.
+    assertEquals(printedJson.entry.args.slice(-1), ["mcp"]);
+    await skiff.ok(["mcp", "install", "claude", "--allow", "none"]);
+    const none = JSON.parse(await Deno.readTextFile(join(home, ".claude.json")));
+    assertEquals(none.mcpServers.skiff.args.slice(-3), ["mcp", "--allow", "none"]);
+    const printedNone = await skiff.json<{ entry: { args: string[] } }>([
+      "mcp",
+      "install",
+      "--print",
+      "codex",
+      "--allow",
+      "none",
+    ]);
+    assertEquals(printedNone.entry.args.slice(-3), ["mcp", "--allow", "none"]);
 
     const broken = join(skiff.root, "broken");
     await Deno.mkdir(join(broken, ".gemini"), { recursive: true });
@@ -237,5 +252,82 @@ Deno.test("mcp install: a missing file is made; --print changes nothing; a broke
     const bad = await skiff.run(["mcp", "install", "cursor"]);
     assertEquals(bad.code, 2);
     assertEquals((await skiff.run(["mcp", "install", "claude", "--allow", "everything"])).code, 2);
+  });
+});
+
+Deno.test("mcp uninstall: the person's comments stay, and only what install made goes", async () => {
+  await withSkiff(async (skiff) => {
+    const dir = join(skiff.root, "claude");
+    skiff.env.CLAUDE_CONFIG_DIR = dir;
+    await Deno.mkdir(dir);
+    const file = join(dir, ".claude.json");
+    const roundTrip = async (text: string | null) => {
+      if (text === null) await Deno.remove(file).catch(() => {});
+      else await Deno.writeTextFile(file, text);
+      await skiff.ok(["mcp", "install", "claude"]);
+      await skiff.ok(["mcp", "uninstall", "claude"]);
+      return await Deno.readTextFile(file).catch(() => null);
+    };
+    // No servers before: install made mcpServers, and uninstall takes it away again.
+    const plain = '{\n  "theme": "dark"\n}\n';
+    assertEquals(await roundTrip(plain), plain);
+    // No file before: install made it, and nothing else was written to it.
+    assertEquals(await roundTrip(null), null);
+    // The person's empty mcpServers stays, as they wrote it.
+    const empty = '{\n  "theme": "dark",\n  "mcpServers": {}\n}\n';
+    assertEquals(await roundTrip(empty), empty);
+    // Skiff the only server, beside the person's comments in mcpServers: the comments stay.
+    const commented = '{\n  "mcpServers": {\n    // gh-mcp is off for now\n  }\n}\n';
+    await Deno.writeTextFile(file, commented);
+    await skiff.ok(["mcp", "install", "claude"]);
+    const withSkiff = await Deno.readTextFile(file);
+    assert(withSkiff.includes("// gh-mcp is off for now"));
+    // The person adds a comment inside mcpServers after the install.
+    await Deno.writeTextFile(
+      file,
+      withSkiff.replace('"skiff": {', '// Skiff, from skiff mcp install:\n    "skiff": {'),
+    );
+    await skiff.ok(["mcp", "uninstall", "claude"]);
+    assertEquals(
+      await Deno.readTextFile(file),
+      '{\n  "mcpServers": {\n    // gh-mcp is off for now\n    // Skiff, from skiff mcp install:\n  }\n}\n',
+    );
+
+    // Codex: a comment above Skiff's table and keys of the person's in it.
+    skiff.env.CODEX_HOME = join(skiff.root, "codex");
+    await Deno.mkdir(skiff.env.CODEX_HOME);
+    const toml = join(skiff.env.CODEX_HOME, "config.toml");
+    const before = '[mcp_servers.linear]\ncommand = "linear-mcp"\n';
+    await Deno.writeTextFile(toml, before);
+    await skiff.ok(["mcp", "install", "codex"]);
+    const installed = await Deno.readTextFile(toml);
+    const edited = installed
+      .replace("[mcp_servers.skiff]\n", "# Skiff drives my panes.\n[mcp_servers.skiff]\n")
+      .replace(/(\nargs = .*\n)/, "$1tool_timeout_sec = 600\n")
+      .replace("[mcp_servers.skiff.env]\n", '[mcp_servers.skiff.env]\nRUST_LOG = "debug"\n');
+    await Deno.writeTextFile(toml, edited);
+    // Installing again: the person's key and variable are theirs, not a change of Skiff's.
+    const again = await skiff.json<{ changed: boolean }>(["mcp", "install", "codex"]);
+    assertEquals(again.changed, false);
+    assertEquals(await Deno.readTextFile(toml), edited);
+    // A variable Skiff wrote and no longer has (SKIFF_LEDGER unset): it goes, theirs stay.
+    const ledger = skiff.env.SKIFF_LEDGER;
+    skiff.env.SKIFF_LEDGER = join(skiff.root, "ledger.jsonl");
+    await skiff.ok(["mcp", "install", "codex"]);
+    assertMatch(await Deno.readTextFile(toml), /SKIFF_LEDGER = /);
+    if (ledger === undefined) delete skiff.env.SKIFF_LEDGER;
+    else skiff.env.SKIFF_LEDGER = ledger;
+    assertEquals(
+      (await skiff.json<{ changed: boolean }>(["mcp", "install", "codex"])).changed,
+      true,
+    );
+    assertEquals(await Deno.readTextFile(toml), edited);
+    assertEquals(
+      (await skiff.json<{ changed: boolean }>(["mcp", "install", "codex"])).changed,
+      false,
+    );
+    // Uninstall: the server's table goes, the person's comment above it stays.
+    await skiff.ok(["mcp", "uninstall", "codex"]);
+    assertEquals(await Deno.readTextFile(toml), `${before}\n# Skiff drives my panes.\n`);
   });
 });

@@ -11,7 +11,14 @@ import { join } from "node:path";
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { startFakeAgent, useFakeAgent } from "../helpers/fake_agent.ts";
 import { BASH, waitFor, withSkiff } from "../helpers/skiff.ts";
-import { call, type CallResult, connectMcp, toolErrorOf } from "../helpers/mcp.ts";
+import {
+  call,
+  type CallResult,
+  connectMcp,
+  ringBell,
+  seenIsTold,
+  toolErrorOf,
+} from "../helpers/mcp.ts";
 
 function ok(result: CallResult): Record<string, unknown> {
   assert(!result.isError, `the call failed: ${result.content[0]?.text}`);
@@ -74,6 +81,39 @@ Deno.test("mcp --project: every tool sees only that project's panes and ledger r
       ]);
       const made = ok(await call(session, "new_pane", { name: "a2", command: [...BASH] }));
       assertEquals((made.pane as { project: string }).project, "api");
+      // A folder outside api's root, or a session of another project, is not there for it.
+      const api = join(skiff.root, "api");
+      for (
+        const [args, message] of [
+          [
+            { cwd: join(skiff.root, "web") },
+            `No folder '${join(skiff.root, "web")}' in project api`,
+          ],
+          [{ cwd: skiff.root }, `No folder '${skiff.root}' in project api`],
+          [{ cwd: `${api}-old` }, `No folder '${api}-old' in project api`],
+          [{ session: "w1" }, "No session 'w1' in project api. See 'skiff ls'"],
+          [{ session: "p2" }, "No session 'p2' in project api. See 'skiff ls'"],
+          [{ session: "loose" }, "No session 'loose' in project api. See 'skiff ls'"],
+        ] as const
+      ) {
+        const refused = toolErrorOf(
+          await call(session, "new_pane", { ...args, name: "sneak", command: [...BASH] }),
+        );
+        assertEquals(refused.code, "not_found", JSON.stringify(args));
+        assert(refused.message.startsWith(message), refused.message);
+      }
+      // Within the root, and in a session of its own project, it starts.
+      await Deno.mkdir(join(api, "sub"));
+      const below = ok(
+        await call(session, "new_pane", { name: "a3", cwd: join(api, "sub"), command: [...BASH] }),
+      );
+      assertEquals((below.pane as { cwd: string }).cwd, join(api, "sub"));
+      const joined = ok(
+        await call(session, "new_pane", { name: "a4", session: "a1", command: [...BASH] }),
+      );
+      assertEquals((joined.pane as { project: string }).project, "api");
+      await skiff.ok(["kill", "a3"]);
+      await skiff.ok(["kill", "a4"]);
       // The resources are scoped too.
       const uris = (await session.client.listResources()).resources.map((r) => r.uri);
       assertEquals(uris, ["skiff://pane/p1/screen", "skiff://pane/p4/screen", "skiff://ledger"]);
@@ -241,5 +281,78 @@ Deno.test("mcp: skiffd reloads and restarts under a live server; calls wait for 
       await session.close();
     }
     assertEquals(session.stderr().includes("Internal error"), false);
+  });
+});
+
+Deno.test("mcp resources: a state change with no output (a seen) is told to a screen's subscriber", async () => {
+  await withSkiff(async (skiff) => {
+    await skiff.ok(["new", "--name", "sh", "--", ...BASH]);
+    await skiff.waitForScreen("sh", /[$#] ?$/m);
+    const updates: string[] = [];
+    const session = await connectMcp(skiff, [], { onUpdated: (uri) => updates.push(uri) });
+    try {
+      const uri = "skiff://pane/sh/screen";
+      await session.client.subscribeResource({ uri });
+      await ringBell(skiff, "sh");
+      await seenIsTold(skiff, "sh", uri, updates);
+    } finally {
+      await session.close();
+    }
+  });
+});
+
+Deno.test("mcp: one kept connection to skiffd carries the calls and every subscription's events, and each subscribed pane's screen has one of its own, through a reload", async () => {
+  await withSkiff(async (skiff) => {
+    for (const name of ["a", "b", "c"]) await skiff.ok(["new", "--name", name, "--", ...BASH]);
+    for (const name of ["a", "b", "c"]) await skiff.waitForScreen(name, /[$#] ?$/m);
+    const clients = async () =>
+      (await skiff.json<{ clients: number }>(["daemon", "status"])).clients;
+    // The status command's own connection.
+    const alone = await clients();
+    const updates: string[] = [];
+    const session = await connectMcp(skiff, [], { onUpdated: (uri) => updates.push(uri) });
+    const settled = async (want: number, why: string) => {
+      await waitFor(why, async () => (await clients()) === alone + want, { timeout: 15_000 });
+      // And stays so: nothing else opens a moment later.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      assertEquals(await clients(), alone + want, why);
+    };
+    try {
+      ok(await call(session, "list_panes"));
+      await settled(1, "the server's one connection");
+      // Many subscriptions: the ledger, and three panes, one of them under three URIs.
+      await session.client.subscribeResource({ uri: "skiff://ledger" });
+      for (const pane of ["a", "p1", "b", "c"]) {
+        await session.client.subscribeResource({ uri: `skiff://pane/${pane}/screen` });
+      }
+      await session.client.subscribeResource({ uri: "skiff://pane/p1/screen" });
+      await settled(1 + 3, "the kept connection, and one a pane's screen");
+      // The events come on the kept connection: a state change with no output is told.
+      await ringBell(skiff, "b");
+      await seenIsTold(skiff, "b", "skiff://pane/b/screen", updates);
+      // A pane's output is told under each URI it was subscribed as.
+      updates.length = 0;
+      await skiff.ok(["keys", "a", "echo printed", "Enter"]);
+      await waitFor(
+        "both URIs of a told",
+        () =>
+          updates.includes("skiff://pane/a/screen") && updates.includes("skiff://pane/p1/screen"),
+      );
+
+      // A reload: each connection is made again, one each, and the subscriptions go on.
+      await skiff.ok(["daemon", "reload"]);
+      ok(await call(session, "list_panes"));
+      await settled(1 + 3, "the same connections after the reload");
+      await ringBell(skiff, "c");
+      await seenIsTold(skiff, "c", "skiff://pane/c/screen", updates);
+      await skiff.ok(["ledger", "add", "--task", "a plan"]);
+      await waitFor("the ledger's update", () => updates.includes("skiff://ledger"));
+      // Unsubscribed from every URI of a pane, its connection goes.
+      await session.client.unsubscribeResource({ uri: "skiff://pane/a/screen" });
+      await session.client.unsubscribeResource({ uri: "skiff://pane/p1/screen" });
+      await settled(1 + 2, "one connection fewer once pane a has no subscription");
+    } finally {
+      await session.close();
+    }
   });
 });

@@ -9,11 +9,17 @@
 
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { loggedPrompts, startFakeAgent, useFakeAgent } from "../helpers/fake_agent.ts";
+import {
+  loggedPrompts,
+  newFakeAgentArgs,
+  startFakeAgent,
+  useFakeAgent,
+} from "../helpers/fake_agent.ts";
 import { addProject, commitAll, defaultWorktreePath, git, makeRepo } from "../helpers/git.ts";
 import { commitFiles, landingRepo, shellInWorktree, snapshot } from "../helpers/land.ts";
 import { BASH, waitFor, withSkiff } from "../helpers/skiff.ts";
 import { call, type CallResult, connectMcp, type McpSession, toolErrorOf } from "../helpers/mcp.ts";
+import { TOOLS } from "../../lib/mcp/tools/mod.ts";
 
 const READ_TOOLS = [
   "list_panes",
@@ -115,17 +121,22 @@ Deno.test("mcp: a closed tool is refused with the flag that opens it, and the se
   await withSkiff(async (skiff) => {
     await skiff.ok(["new", "--name", "sh", "--", ...BASH]);
     const session = await connectMcp(skiff);
+    const closed = [
+      ["send_to_pane", { pane: "sh", text: "hi" }, "send"],
+      ["new_pane", {}, "new"],
+      ["land_pane", { pane: "sh" }, "land"],
+      ["ledger_add", { task: "x" }, "ledger"],
+      ["ledger_update", { id: "1", state: "done" }, "ledger"],
+      ["mark_seen", { pane: "sh" }, "seen"],
+      ["kill_pane", { pane: "sh" }, "kill"],
+    ] as const;
+    // Every gated tool is tried: a tool added behind a gate must be added here too.
+    assertEquals(
+      closed.map(([tool, , gate]) => [tool, gate]),
+      TOOLS.filter((t) => t.gate !== null).map((t) => [t.name, t.gate]),
+    );
     try {
-      for (
-        const [tool, args, gate] of [
-          ["send_to_pane", { pane: "sh", text: "hi" }, "send"],
-          ["new_pane", {}, "new"],
-          ["ledger_add", { task: "x" }, "ledger"],
-          ["ledger_update", { id: "1", state: "done" }, "ledger"],
-          ["mark_seen", { pane: "sh" }, "seen"],
-          ["kill_pane", { pane: "sh" }, "kill"],
-        ] as const
-      ) {
+      for (const [tool, args, gate] of closed) {
         const error = toolErrorOf(await call(session, tool, args));
         assertEquals(error.code, "usage", tool);
         assertEquals(
@@ -295,6 +306,101 @@ Deno.test("mcp: the pane tools, with good and bad input, give what the commands 
   });
 });
 
+/**
+ * `value` with what differs by nature between two panes made alike (their
+ * ids, names and sessions, process ids, generations, times, durations and
+ * the conversation id an agent's launch chooses) put as placeholders, so the
+ * rest must be equal.
+ */
+function alike(value: unknown, names: Record<string, string>): unknown {
+  const uuid = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+  const text = (s: string) => {
+    if (/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/.test(s)) return "<time>";
+    for (const [from, to] of Object.entries(names)) s = s.split(from).join(to);
+    return s.replace(uuid, "<uuid>");
+  };
+  const byNature = new Set(["pid", "generation", "elapsed_ms", "agent_wait_ms", "waited_ms"]);
+  const walk = (v: unknown, key?: string): unknown => {
+    if (key !== undefined && byNature.has(key) && typeof v === "number") return "<n>";
+    if (typeof v === "string") return text(v);
+    if (Array.isArray(v)) return v.map((x) => walk(x));
+    if (v && typeof v === "object") {
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, k)]));
+    }
+    return v;
+  };
+  return walk(value);
+}
+
+Deno.test("mcp: new_pane (an agent, wait_ready), send_to_pane, wait_for_pane, mark_seen and kill_pane give what their commands print with --json", async () => {
+  await withSkiff(async (skiff) => {
+    await useFakeAgent(skiff);
+    const session = await connectMcp(skiff, ["--allow", "all"], { cwd: skiff.root });
+    const cwd = skiff.root;
+    try {
+      // The same operation on two panes made alike: one through the tool, one through the command.
+      const made = ok(
+        await call(session, "new_pane", {
+          agent: "fake",
+          name: "by-tool",
+          cwd,
+          wait_ready: true,
+          timeout_seconds: 60,
+        }),
+      );
+      const printed = await skiff.json([
+        ...newFakeAgentArgs("by-cli", { cwd }),
+        "--wait-ready",
+        "--timeout",
+        "60",
+      ], { cwd });
+      const tool = { [made.id as string]: "<id>", "by-tool": "<name>" };
+      const cli = { [printed.id as string]: "<id>", "by-cli": "<name>" };
+      // A pane's session's id (its name is the pane's, placed already).
+      const sessions = (pane: unknown) => ({
+        [(pane as { session: string }).session]: "<session>",
+      });
+      assertEquals(
+        alike(made, { ...sessions(made.pane), ...tool }),
+        alike({ schema_version: made.schema_version, ...printed }, {
+          ...sessions(printed.pane),
+          ...cli,
+        }),
+      );
+      assertEquals((made.pane as { state: string; agent: string }).state, "idle");
+      assertEquals((made.pane as { state: string; agent: string }).agent, "fake");
+
+      const sent = ok(
+        await call(session, "send_to_pane", { pane: "by-tool", text: "Do it", enter: true }),
+      );
+      assertEquals(
+        alike(sent, tool),
+        alike(await skiff.json(["send", "by-cli", "Do it", "--enter"]), cli),
+      );
+      assertEquals(sent.turn_started, true);
+
+      const waited = ok(await call(session, "wait_for_pane", { pane: "by-tool", until: "idle" }));
+      assertEquals(
+        alike(waited, tool),
+        alike(await skiff.json(["wait", "by-cli", "--until", "idle"]), cli),
+      );
+
+      const seen = ok(await call(session, "mark_seen", { pane: "by-tool" }));
+      assertEquals(alike(seen, tool), alike(await skiff.json(["seen", "by-cli"]), cli));
+      assertEquals(seen.was_unread, true);
+
+      const killed = ok(await call(session, "kill_pane", { pane: "by-tool" }));
+      const killedByCli = await skiff.json(["kill", "by-cli"]);
+      assertEquals(
+        alike(killed, { ...sessions(killed.killed), ...tool }),
+        alike(killedByCli, { ...sessions(killedByCli.killed), ...cli }),
+      );
+    } finally {
+      await session.close();
+    }
+  });
+});
+
 Deno.test("mcp: pane_diff is skiff diff --json; a pane with no worktree is not_found", async () => {
   await withSkiff(async (skiff) => {
     const repo = await makeRepo(join(skiff.root, "repo"));
@@ -338,6 +444,7 @@ Deno.test("mcp: land_pane is skiff land --json: a dry run changes nothing, a lan
       const before = await snapshot(repo);
       const dry = ok(await call(session, "land_pane", { pane: "fix", dry_run: true }));
       assertEquals([dry.outcome, dry.dry_run], ["dry_run", true]);
+      assertEquals(dry, await skiff.json(["land", "fix", "--dry-run"]));
       assertEquals((dry.commits as { subject: string }[]).map((c) => c.subject), ["Fix it"]);
       assertEquals(await snapshot(repo), before);
       // Limited to another project, the worktree is not there, and nothing changes.
@@ -367,6 +474,28 @@ Deno.test("mcp: land_pane is skiff land --json: a dry run changes nothing, a lan
       assertEquals(await snapshot(fix), worktree);
       // Bad input is refused by the tool's schema before anything runs.
       assert((await call(session, "land_pane", { pane: "fix", strategy: "octopus" })).isError);
+
+      // Two worktrees alike, one landed by the tool, one by the command: the same JSON, but for
+      // the commits and the names.
+      const byTool = await shellInWorktree(skiff, "demo", "by-tool");
+      const byCli = await shellInWorktree(skiff, "demo", "by-cli");
+      await commitFiles(byTool, { "by-tool.txt": "one\n" }, "Add a file");
+      await commitFiles(byCli, { "by-cli.txt": "one\n" }, "Add a file");
+      const toolLanded = ok(await call(session, "land_pane", { pane: "by-tool" }));
+      const cliLanded = await skiff.json(["land", "by-cli"]);
+      const shas = (r: Record<string, unknown>) => {
+        const found = JSON.stringify(r).match(/\b[0-9a-f]{40}\b|\b[0-9a-f]{7,12}\b/g) ?? [];
+        return Object.fromEntries(found.map((sha) => [sha, "<sha>"]));
+      };
+      const paneOf = (r: Record<string, unknown>) => ({
+        [(r.pane as { id: string }).id]: "<id>",
+        [(r.worktree as { id: string }).id]: "<worktree>",
+      });
+      assertEquals(
+        alike(toolLanded, { ...shas(toolLanded), ...paneOf(toolLanded), "by-tool": "<name>" }),
+        alike(cliLanded, { ...shas(cliLanded), ...paneOf(cliLanded), "by-cli": "<name>" }),
+      );
+      assertEquals(toolLanded.outcome, "landed");
     } finally {
       await session.close();
       await scoped.close();

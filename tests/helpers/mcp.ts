@@ -12,7 +12,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { MAIN, type SkiffEnv } from "./skiff.ts";
+import { assertEquals } from "./assert.ts";
+import { MAIN, type SkiffEnv, waitFor } from "./skiff.ts";
 
 /** A connected client, and the server's stderr so far. */
 export interface McpSession {
@@ -74,4 +75,43 @@ export async function call(
 export function toolErrorOf(result: CallResult): { code: string; exit: number; message: string } {
   if (!result.isError) throw new Error(`not a tool error: ${JSON.stringify(result)}`);
   return JSON.parse(result.content[0].text).error;
+}
+
+/**
+ * Rings pane `pane`'s bell (`PANE` or `HOST:PANE`, a shell), waits until it
+ * is unread for it, and its screen is quiet again.
+ */
+export async function ringBell(skiff: SkiffEnv, pane: string): Promise<void> {
+  const host = pane.includes(":") ? pane.slice(0, pane.indexOf(":")) : null;
+  const name = pane.slice(pane.indexOf(":") + 1);
+  await skiff.ok(["keys", pane, "printf '\\a'; echo rang", "Enter"]);
+  await skiff.waitForScreen(pane, /^rang$/m);
+  await waitFor("the bell to make it unread", async () => {
+    const { panes } = await skiff.json<{
+      panes: { host: string | null; name: string; unread: boolean }[];
+    }>(["ls", ...(host === null ? [] : ["--all-hosts"])]);
+    return panes.some((p) => p.host === host && p.name === name && p.unread);
+  });
+  // Its prompt printed after the bell: a told change from now on is not output.
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+}
+
+/**
+ * Marks `pane` seen (a state change that prints nothing) and checks that a
+ * subscriber of `uri` is told, while the screen stays as it was.
+ */
+export async function seenIsTold(
+  skiff: SkiffEnv,
+  pane: string,
+  uri: string,
+  updates: string[],
+): Promise<void> {
+  const before = (await skiff.json<{ text: string }>(["capture", pane])).text;
+  updates.length = 0;
+  const seen = await skiff.json<{ was_unread: boolean }>(["seen", pane]);
+  assertEquals(seen.was_unread, true);
+  await waitFor(`an update for ${uri} after seen`, () => updates.includes(uri), {
+    timeout: 10_000,
+  });
+  assertEquals((await skiff.json<{ text: string }>(["capture", pane])).text, before);
 }

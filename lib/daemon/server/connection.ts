@@ -126,19 +126,21 @@ export class Connection {
   /** Notes that a request was answered; ends the connection if it waited to be idle. */
   requestFinished(): void {
     this.#inflight = Math.max(0, this.#inflight - 1);
-    if (this.#endWhenIdle && this.#inflight === 0 && this.#mode === "rpc") this.end();
+    if (this.#endWhenIdle && this.#inflight === 0 && this.#mode !== "attach") this.end();
   }
 
   /**
    * Ends the connection once no request is in flight (a reload): every
-   * request gets its answer first. Event streams end at once; their clients
-   * reconnect and resume. An attached terminal is told to come back (an
-   * `END` frame with `returning`), and its input is still read until it
+   * request gets its answer first, on an event stream too (a client may
+   * call methods on the connection it hears events on: the watcher, `skiff
+   * mcp`), whose events go on until then; its client reconnects and resumes
+   * after the last event it saw. An attached terminal is told to come back
+   * (an `END` frame with `returning`), and its input is still read until it
    * answers with `DETACH`: keys typed before it heard are never dropped.
    */
   endWhenIdle(): void {
     if (this.#attach) this.#sendAway({ reason: "reload", returning: true });
-    else if (this.#mode !== "rpc" || this.#inflight === 0) this.end();
+    else if (this.#inflight === 0) this.end();
     else this.#endWhenIdle = true;
   }
 

@@ -63,13 +63,13 @@ export async function promptKey(actions: DashActions, key: Key): Promise<void> {
   if (prompt.kind === "filter") state.filter = prompt.text;
 }
 
-/** The last question of a new pane: its name (by default the worktree's, else one made up). */
+/** The last question of a new pane: its name (by default the worktree's, else the agent's, else one made up). */
 function newName(state: DashState, answers: Record<string, string>): void {
   startPrompt(state, {
     kind: "new-name",
-    label: answers.worktree
-      ? `New pane: name (Enter for ${answers.worktree}): `
-      : "New pane: name (Enter for one made up): ",
+    // The name a pane gets when none is typed, as `skiff new` names it: its worktree's, else its
+    // agent's, else one made up from its command.
+    label: `New pane: name (Enter for ${answers.worktree || answers.agent || "one made up"}): `,
     text: "",
     answers,
   });

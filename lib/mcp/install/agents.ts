@@ -23,6 +23,19 @@ export const INSTALL_AGENTS = ["claude", "codex", "gemini", "opencode"] as const
 /** One of {@linkcode INSTALL_AGENTS}. */
 export type InstallAgent = typeof INSTALL_AGENTS[number];
 
+/** The variables that say where Skiff's files and skiffd are: carried into the entry when set. */
+export const PLACE_VARIABLES = [
+  "SKIFF_CONFIG_DIR",
+  "SKIFF_STATE_DIR",
+  "SKIFF_DATA_DIR",
+  "SKIFF_SOCKET",
+  "SKIFF_LEDGER",
+  "XDG_CONFIG_HOME",
+  "XDG_STATE_HOME",
+  "XDG_DATA_HOME",
+  "XDG_RUNTIME_DIR",
+] as const;
+
 /** The name of Skiff's entry among an agent's servers. */
 export const ENTRY_NAME = "skiff";
 

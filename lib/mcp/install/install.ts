@@ -6,36 +6,45 @@
  * variables that say where Skiff's files are when they are set, so the
  * server reaches the same skiffd as the shell that installed it. Installing
  * again changes nothing when the entry is already so; uninstalling removes
- * only Skiff's entry.
+ * only Skiff's entry, and what install made for it (an `mcpServers` the file
+ * had not, see `made.ts`) once nothing else is in it. In a TOML file the
+ * entry is a table of its own, of which Skiff owns only the keys it writes
+ * (`toml_entry.ts`).
  *
  * @module
  */
 
-import { parse as parseToml } from "smol-toml";
 import { SkiffError } from "../../errors.ts";
 import { dirname } from "../../platform/path.ts";
-import { ensureDir, writeFileAtomic } from "../../platform/files.ts";
+import { ensureDir, pathExists, writeFileAtomic } from "../../platform/files.ts";
 import { selfCommand } from "../../platform/spawn_self.ts";
-import { hasTable, MCP_GATES, type McpGate, removeTable, setTableKeys } from "../../config/mod.ts";
-import { type AgentConfig, agentConfig, type InstallAgent, type ServerCommand } from "./agents.ts";
-import { type JsonValue, removeEntry, setEntry, valueAt } from "./jsonc_edit.ts";
+import { MCP_GATES, type McpGate } from "../../config/mod.ts";
+import {
+  type AgentConfig,
+  agentConfig,
+  type InstallAgent,
+  PLACE_VARIABLES,
+  type ServerCommand,
+} from "./agents.ts";
+import {
+  bareObjectAt,
+  existingDepth,
+  type JsonValue,
+  removeEntry,
+  setEntry,
+  valueAt,
+} from "./jsonc_edit.ts";
+import { madeFor, noteMade } from "./made.ts";
+import { ownedPart, removeTomlEntry, setTomlEntry, tomlEntryAt } from "./toml_entry.ts";
 
-/** The variables that say where Skiff's files and skiffd are: carried into the entry when set. */
-export const PLACE_VARIABLES = [
-  "SKIFF_CONFIG_DIR",
-  "SKIFF_STATE_DIR",
-  "SKIFF_DATA_DIR",
-  "SKIFF_SOCKET",
-  "SKIFF_LEDGER",
-  "XDG_CONFIG_HOME",
-  "XDG_STATE_HOME",
-  "XDG_DATA_HOME",
-  "XDG_RUNTIME_DIR",
-] as const;
+export { PLACE_VARIABLES };
 
 /** What the installed server is started with. */
 export interface ServeArgs {
-  /** The gates it opens. */
+  /**
+   * The gates it opens. Left out, the entry names none and the server opens
+   * what `[mcp] allow` says; given empty, the entry says `--allow none`.
+   */
   gates?: readonly McpGate[];
   /** The project it is limited to. */
   project?: string;
@@ -51,15 +60,21 @@ export interface InstallResult {
   file: string;
   /** Whether the file changed. */
   changed: boolean;
-  /** Skiff's entry as it is in the file now (null after an uninstall). */
+  /**
+   * Skiff's entry as it wrote it (null after an uninstall); a TOML table may
+   * also hold keys the person added, which stay.
+   */
   entry: Record<string, JsonValue> | null;
 }
 
 /** The command line of `skiff mcp` with `serve`'s options, as this `skiff` runs itself. */
 export function serverCommand(serve: ServeArgs = {}): ServerCommand {
   const args = ["mcp"];
-  const gates = serve.gates ?? [];
-  if (gates.length > 0) {
+  const gates = serve.gates;
+  if (gates !== undefined && gates.length === 0) {
+    // Asked for nothing that changes anything: without the flag, [mcp] allow would open gates.
+    args.push("--allow", "none");
+  } else if (gates !== undefined) {
     const all = MCP_GATES.every((g) => gates.includes(g));
     // In the gates' own order, so the same gates always make the same entry.
     args.push("--allow", all ? "all" : MCP_GATES.filter((g) => gates.includes(g)).join(","));
@@ -88,7 +103,7 @@ export function installSnippet(agent: InstallAgent, serve: ServeArgs = {}): {
   const config = agentConfig(agent);
   const entry = config.entry(serverCommand(serve));
   const text = config.format === "toml"
-    ? tomlEntry("", config.path, entry)
+    ? setTomlEntry("", config.path, entry)
     : JSON.stringify(nest(config.path, entry), null, 2) + "\n";
   return { file: config.file, text, entry };
 }
@@ -133,44 +148,19 @@ function writeText(file: string, text: string): void {
   }
 }
 
-/** The TOML table at `path` of `text`, read as the agent reads it (`DATA` when broken). */
-function tomlTable(text: string, path: string[], file: string): unknown {
-  let doc: Record<string, unknown>;
-  try {
-    doc = parseToml(text) as Record<string, unknown>;
-  } catch (error) {
-    throw new SkiffError(
-      `${file}: ${
-        (error as Error).message.split("\n")[0]
-      }; fix it or add Skiff by hand (see 'skiff mcp install --print')`,
-      { exit: "DATA", details: { file } },
-    );
-  }
-  let node: unknown = doc;
-  for (const key of path) node = (node as Record<string, unknown> | undefined)?.[key];
-  return node;
-}
-
-/** `text` with Skiff's TOML table (and its env table) set to `entry`. */
-function tomlEntry(text: string, path: string[], entry: Record<string, JsonValue>): string {
-  const { env, ...keys } = entry;
-  let out = setTableKeys(text, path, {
-    ...Object.fromEntries(Object.keys(keys).map((k) => [k, null])),
-    ...keys,
-  } as Record<string, string | string[]>);
-  const envPath = [...path, "env"];
-  if (env && Object.keys(env).length > 0) {
-    out = setTableKeys(out, envPath, env as Record<string, string>);
-  } else if (hasTable(out, envPath)) {
-    out = removeTable(out, envPath);
-  }
-  return out.endsWith("\n") ? out : `${out}\n`;
-}
-
 function currentEntry(config: AgentConfig, text: string): unknown {
   return config.format === "toml"
-    ? tomlTable(text, config.path, config.file)
+    ? tomlEntryAt(text, config.path, config.file)
     : valueAt(text, config.path, config.file);
+}
+
+/** Whether the entry in the file is `entry` already: for TOML, only the keys Skiff owns count. */
+function alreadySo(config: AgentConfig, current: unknown, entry: Record<string, JsonValue>) {
+  if (config.format === "toml") {
+    return current !== undefined &&
+      ownedPart(current as Record<string, unknown>) === ownedPart(entry);
+  }
+  return canonical(current) === canonical(entry);
 }
 
 /**
@@ -181,14 +171,39 @@ export function installMcp(agent: InstallAgent, serve: ServeArgs = {}): InstallR
   const config = agentConfig(agent);
   const entry = config.entry(serverCommand(serve));
   const text = readText(config.file);
-  if (canonical(currentEntry(config, text)) === canonical(entry)) {
+  const current = currentEntry(config, text);
+  if (alreadySo(config, current, entry)) {
     return { agent, file: config.file, changed: false, entry };
   }
   const next = config.format === "toml"
-    ? tomlEntry(text, config.path, entry)
+    ? setTomlEntry(text, config.path, entry)
     : setEntry(text, config.path, entry, config.file);
+  if (config.format === "json" && current === undefined) {
+    // What this install makes besides the entry, for uninstall to take away again.
+    const existed = existingDepth(text, config.path.slice(0, -1), config.file);
+    const file = !pathExists(config.file);
+    const made = file || existed < config.path.length - 1;
+    noteMade(config.file, config.path, made ? { file, existed } : undefined);
+  }
   writeText(config.file, next);
   return { agent, file: config.file, changed: true, entry };
+}
+
+/**
+ * `text` without Skiff's JSON entry, and without the objects install made
+ * for it (as {@linkcode madeFor} knows them) once they hold nothing;
+ * `null` when the file itself was made and nothing is left in it.
+ */
+function withoutJsonEntry(config: AgentConfig, text: string): string | null {
+  const made = madeFor(config.file, config.path);
+  let out = removeEntry(text, config.path, config.file);
+  if (made === undefined) return out;
+  for (let depth = config.path.length - 1; depth > made.existed; depth--) {
+    const container = config.path.slice(0, depth);
+    if (!bareObjectAt(out, container, config.file)) break;
+    out = removeEntry(out, container, config.file);
+  }
+  return made.file && bareObjectAt(out, [], config.file) ? null : out;
 }
 
 /** Removes Skiff's entry from `agent`'s MCP servers; nothing else changes. */
@@ -199,8 +214,20 @@ export function uninstallMcp(agent: InstallAgent): InstallResult {
     return { agent, file: config.file, changed: false, entry: null };
   }
   const next = config.format === "toml"
-    ? removeTable(text, config.path)
-    : removeEntry(text, config.path, config.file);
-  writeText(config.file, next);
+    ? removeTomlEntry(text, config.path)
+    : withoutJsonEntry(config, text);
+  if (next === null) removeFile(config.file);
+  else writeText(config.file, next);
+  if (config.format === "json") noteMade(config.file, config.path, undefined);
   return { agent, file: config.file, changed: true, entry: null };
+}
+
+/** Removes a file install made and nothing else wrote to (a link, or a folder, is left). */
+function removeFile(file: string): void {
+  try {
+    if (Deno.lstatSync(file).isFile) return Deno.removeSync(file);
+    writeText(file, "{}\n");
+  } catch (error) {
+    throw new SkiffError(`Cannot remove ${file}: ${(error as Error).message}`, { exit: "DATA" });
+  }
 }

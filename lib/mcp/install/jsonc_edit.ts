@@ -61,10 +61,23 @@ function insertProperty(text: string, object: Node, key: string, value: JsonValu
   const props = object.children ?? [];
   const outer = indentAt(text, open);
   if (props.length === 0) {
-    const inner = `${outer}  `;
-    return `${text.slice(0, open + 1)}\n${inner}${JSON.stringify(key)}: ${
-      layout(value, inner)
-    }\n${outer}${text.slice(close)}`;
+    let end = close;
+    while (end > open + 1 && /\s/.test(text[end - 1])) end--;
+    if (end === open + 1) {
+      const inner = `${outer}  `;
+      return `${text.slice(0, open + 1)}\n${inner}${JSON.stringify(key)}: ${
+        layout(value, inner)
+      }\n${outer}${text.slice(close)}`;
+    }
+    // Only comments inside: they stay, and the entry goes after them, at their indent.
+    const first = open + 1 +
+      (text.slice(open + 1).length - text.slice(open + 1).trimStart().length);
+    const ownLine = /^[ \t]*$/.test(text.slice(text.lastIndexOf("\n", first - 1) + 1, first));
+    const inner = ownLine ? indentAt(text, first) : `${outer}  `;
+    const tail = /\n/.test(text.slice(end, close))
+      ? text.slice(end)
+      : `\n${outer}${text.slice(close)}`;
+    return `${text.slice(0, end)}\n${inner}${JSON.stringify(key)}: ${layout(value, inner)}${tail}`;
   }
   const last = props[props.length - 1];
   const lastEnd = last.offset + last.length;
@@ -111,8 +124,39 @@ export function setEntry(text: string, path: string[], value: JsonValue, file: s
 }
 
 /**
+ * How many keys of `path`, from the top, lead to an object in `text`: 0
+ * when not even the first does (or the text is empty).
+ */
+export function existingDepth(text: string, path: string[], file: string): number {
+  if (text.trim() === "") return 0;
+  const root = tree(text, file)!;
+  let depth = 0;
+  while (depth < path.length) {
+    const node = findNodeAtLocation(root, path.slice(0, depth + 1));
+    if (!node || node.type !== "object") break;
+    depth++;
+  }
+  return depth;
+}
+
+/**
+ * Whether the value at `path` (the whole document for `[]`) is an object
+ * that holds nothing: no property, and nothing but blanks between its
+ * braces (a comment is the person's).
+ */
+export function bareObjectAt(text: string, path: string[], file: string): boolean {
+  if (text.trim() === "") return false;
+  const root = tree(text, file)!;
+  const node = path.length === 0 ? root : findNodeAtLocation(root, path);
+  if (!node || node.type !== "object" || (node.children ?? []).length > 0) return false;
+  return text.slice(node.offset + 1, node.offset + node.length - 1).trim() === "";
+}
+
+/**
  * The text without the property at `path`: its lines go, and the comma
  * before it when it was the last property, so the rest stays as it was.
+ * The only property of an object leaves the object's comments; an object
+ * left with nothing but blanks is written `{}`.
  */
 export function removeEntry(text: string, path: string[], file: string): string {
   if (text.trim() === "") return text;
@@ -123,10 +167,8 @@ export function removeEntry(text: string, path: string[], file: string): string 
   const object = property.parent!;
   const props = object.children ?? [];
   const index = props.indexOf(property);
-  if (props.length === 1) {
-    // The only one: the object is left empty, as `{}`.
-    return text.slice(0, object.offset + 1) + text.slice(object.offset + object.length - 1);
-  }
+  const open = object.offset;
+  let close = object.offset + object.length - 1;
   let start = property.offset;
   let end = property.offset + property.length;
   const after = /^[ \t]*,/.exec(text.slice(end));
@@ -140,6 +182,7 @@ export function removeEntry(text: string, path: string[], file: string): string 
       text = text.slice(0, prevEnd) + text.slice(prevEnd + comma[0].length);
       start -= comma[0].length;
       end -= comma[0].length;
+      close -= comma[0].length;
     }
   }
   // Whole lines when the property had its lines to itself.
@@ -149,5 +192,11 @@ export function removeEntry(text: string, path: string[], file: string): string 
     start = lineStart > 0 ? lineStart - 1 : 0;
     end += rest[0].length - rest[1].length;
   }
-  return text.slice(0, start) + text.slice(end);
+  const out = text.slice(0, start) + text.slice(end);
+  close -= end - start;
+  // Nothing left between the braces but blanks: `{}`, as the object would have been written.
+  if (props.length === 1 && out.slice(open + 1, close).trim() === "") {
+    return out.slice(0, open + 1) + out.slice(close);
+  }
+  return out;
 }

@@ -115,6 +115,7 @@ export const NEW_PANE = defineTool({
       waitReady: input.wait_ready,
       readyMs: ms(input.timeout_seconds),
       access: context.access,
+      scope,
     });
   },
 });

@@ -283,3 +283,31 @@ Deno.test({
     );
   },
 });
+
+Deno.test("removeTable with keepComments: only the header, the keys and what lies between them go", () => {
+  const text = [
+    "top = 1",
+    "",
+    "# Mine, above the table.",
+    "[t]",
+    "a = 1",
+    "# between its keys",
+    "b = 2",
+    "",
+    "# Introduces u.",
+    "[u]",
+    "c = 3",
+    "",
+  ].join("\n");
+  assertEquals(
+    removeTable(text, ["t"], { keepComments: true }),
+    "top = 1\n\n# Mine, above the table.\n\n# Introduces u.\n[u]\nc = 3\n",
+  );
+  // Without it, the comment directly above goes too (a project's or a host's own); the one
+  // directly above the next table is that table's, and stays.
+  assertEquals(removeTable(text, ["t"]), "top = 1\n\n# Introduces u.\n[u]\nc = 3\n");
+  assertEquals(
+    removeTable("[t]\na = 1\n# the end\n", ["t"], { keepComments: true }),
+    "# the end\n",
+  );
+});

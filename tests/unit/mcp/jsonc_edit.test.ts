@@ -1,5 +1,11 @@
 import { assertEquals, assertThrows } from "../../helpers/assert.ts";
-import { removeEntry, setEntry, valueAt } from "../../../lib/mcp/install/jsonc_edit.ts";
+import {
+  bareObjectAt,
+  existingDepth,
+  removeEntry,
+  setEntry,
+  valueAt,
+} from "../../../lib/mcp/install/jsonc_edit.ts";
 import type { SkiffError } from "../../../lib/errors.ts";
 
 const ENTRY = { command: "/bin/skiff", args: ["mcp"] };
@@ -67,6 +73,70 @@ Deno.test("jsonc edit: a missing file, object or key is made; the only entry lea
   assertEquals(removeEntry(`{ "x": 1 }`, PATH, "f"), `{ "x": 1 }`);
 });
 
+Deno.test("jsonc edit: the only entry of an object leaves the object's comments, and {} only when nothing else is in it", () => {
+  const commented = `{
+  "mcpServers": {
+    // Servers I may add back:
+    // "old": { "command": "old-mcp" },
+    "skiff": {
+      "command": "/bin/skiff"
+    }
+  }
+}
+`;
+  assertEquals(
+    removeEntry(commented, PATH, "f"),
+    `{
+  "mcpServers": {
+    // Servers I may add back:
+    // "old": { "command": "old-mcp" },
+  }
+}
+`,
+  );
+  assertEquals(bareObjectAt(removeEntry(commented, PATH, "f"), ["mcpServers"], "f"), false);
+  const after = `{
+  "mcpServers": {
+    "skiff": { "a": 1 } /* mine */
+  }
+}
+`;
+  assertEquals(
+    removeEntry(after, PATH, "f"),
+    `{
+  "mcpServers": {
+     /* mine */
+  }
+}
+`,
+  );
+  const bare = removeEntry(
+    `{
+  "mcpServers": {
+    "skiff": 1,
+  },
+}
+`,
+    PATH,
+    "f",
+  );
+  assertEquals(
+    bare,
+    `{
+  "mcpServers": {},
+}
+`,
+  );
+  assertEquals(bareObjectAt(bare, ["mcpServers"], "f"), true);
+  assertEquals(bareObjectAt(bare, [], "f"), false);
+  assertEquals(bareObjectAt(`{ }`, [], "f"), true);
+  assertEquals(bareObjectAt(`{ /* x */ }`, [], "f"), false);
+  assertEquals(existingDepth(`{}`, ["mcpServers"], "f"), 0);
+  assertEquals(existingDepth(`{ "mcpServers": {} }`, ["mcpServers"], "f"), 1);
+  assertEquals(existingDepth(`{ "mcpServers": [] }`, ["mcpServers"], "f"), 0);
+  assertEquals(existingDepth("", ["mcpServers"], "f"), 0);
+});
+
 Deno.test("jsonc edit: a broken file, or a server table that is not an object, is refused with DATA", () => {
   const exitOf = (work: () => unknown, pattern: RegExp) =>
     (assertThrows(work, pattern) as SkiffError).exit;
@@ -85,4 +155,18 @@ Deno.test("jsonc edit: a broken file, or a server table that is not an object, i
     "DATA",
   );
   assertEquals(exitOf(() => setEntry(`[1]`, PATH, ENTRY, "f.json"), /not a JSON object/), "DATA");
+});
+
+Deno.test("jsonc edit: an object with only comments keeps them, the entry going after them", () => {
+  const text = `{\n  "mcpServers": {\n    // gh-mcp is off for now\n  }\n}\n`;
+  const added = setEntry(text, PATH, { a: 1 }, "f");
+  assertEquals(
+    added,
+    `{\n  "mcpServers": {\n    // gh-mcp is off for now\n    "skiff": {\n      "a": 1\n    }\n  }\n}\n`,
+  );
+  assertEquals(removeEntry(added, PATH, "f"), text);
+  assertEquals(
+    setEntry(`{ "mcpServers": { /* none */ } }`, PATH, 1, "f"),
+    `{ "mcpServers": { /* none */\n  "skiff": 1\n} }`,
+  );
 });
