@@ -155,3 +155,41 @@ Deno.test("issue 28, case 6: a preparation that fails shows Deno's error and one
     "skiff: could not prepare its npm packages (see Deno's error above); check access to the npm registry",
   ]);
 });
+
+Deno.test("the launcher remembers the Deno it chose: warm runs start no process of their own until that Deno changes", async () => {
+  await using dir = await tempDir();
+  const versions = join(dir.path, "version-calls");
+  const { env } = await checkoutWithFakeDeno(dir.path, "exit 0");
+  // The stand-in logs each version check; scripts/deno.sh makes one when it chooses.
+  const denoPath = join(dir.path, "bin", "deno");
+  const script = await Deno.readTextFile(denoPath);
+  await Deno.writeTextFile(
+    denoPath,
+    script.replace(
+      'if [ "$1" = --version ]; then',
+      `if [ "$1" = --version ]; then echo x >> '${versions}';`,
+    ),
+  );
+  const checks = async () =>
+    (await Deno.readTextFile(versions).catch(() => "")).split("\n").length - 1;
+  for (let i = 0; i < 3; i++) assertEquals((await runLauncher(dir.path, env)).code, 0);
+  assertEquals(await checks(), 1, "one choice for three runs");
+  // A deno replaced at the same place since the choice is looked at again, once.
+  const choice = join(dir.path, "checkout", ".tools", "deno-choice");
+  const [chosen, replaced] = [new Date(Date.now() - 120_000), new Date(Date.now() - 60_000)];
+  await Deno.utime(choice, chosen, chosen);
+  await Deno.utime(denoPath, replaced, replaced);
+  for (let i = 0; i < 2; i++) assertEquals((await runLauncher(dir.path, env)).code, 0);
+  assertEquals(await checks(), 2);
+  // So is another deno first on PATH, and asking for the pinned one.
+  const other = join(dir.path, "bin2");
+  await Deno.mkdir(other);
+  await Deno.copyFile(denoPath, join(other, "deno"));
+  await Deno.chmod(join(other, "deno"), 0o755);
+  const moved = { ...env, PATH: `${other}:${env.PATH}` };
+  const ran = await runLauncher(dir.path, moved);
+  assertEquals(ran.code, 0, ran.stderr);
+  assertEquals(await checks(), 3);
+  assertEquals((await runLauncher(dir.path, moved)).code, 0);
+  assertEquals(await checks(), 3);
+});
