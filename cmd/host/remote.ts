@@ -6,7 +6,7 @@
  */
 
 import { defineCommand } from "../../lib/cli/mod.ts";
-import { describeThisHost } from "../../lib/hosts/remote.ts";
+import { describeThisHost } from "../../lib/hosts/describe.ts";
 
 /** The `host remote` command. */
 export const command = defineCommand({

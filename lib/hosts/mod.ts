@@ -92,5 +92,5 @@ export {
 } from "./resolve.ts";
 export { checkHost, type CheckOutcome, type HostCheck } from "./check.ts";
 export { HostsService, hostsService, IDLE_MS } from "./service.ts";
-export { describeThisHost } from "./remote.ts";
+export { describeThisHost } from "./describe.ts";
 export { linkTimes } from "./link_times.ts";

@@ -53,3 +53,15 @@ Deno.test("loading: the dashboard's first frame needs neither xterm.js, SQLite n
   );
   assertEquals(heavy, []);
 });
+
+Deno.test("loading: the commands agents run most read no config, no agent profile and no TOML", async () => {
+  // A pane or a host named on the command line is found through skiffd and lib/hosts; the
+  // config reader (smol-toml sets up npm's resolution, 8-10 ms) and the profiles are skiffd's.
+  for (const command of ["ls", "send", "capture", "wait", "keys", "seen"]) {
+    const heavy = (await graph(`cmd/${command}.ts`)).filter((m) =>
+      m.endsWith("/lib/config/config.ts") || m.includes("smol-toml") ||
+      m.includes("/lib/agents/") || m.endsWith("/lib/screen/screen.ts") || m.includes("@xterm")
+    );
+    assertEquals(heavy, [], `skiff ${command}`);
+  }
+});
