@@ -16,6 +16,8 @@ import { benchLoad } from "./load.ts";
 import { benchMcp } from "./mcp.ts";
 import { benchPanes } from "./panes.ts";
 import { benchResume } from "./resume.ts";
+import { benchScale } from "./scale.ts";
+import { benchStart } from "./start.ts";
 import { benchUpgrade } from "./upgrade.ts";
 import { benchWatch } from "./watch.ts";
 import { benchWorktree } from "./worktree.ts";
@@ -47,6 +49,10 @@ if (import.meta.main) {
   rows.push(...await benchHosts(log));
   log("bench: skiff mcp (a warm list_panes with 200 panes, send_to_pane) against the CLI…");
   rows.push(...await benchMcp(log));
+  log("bench: start (the launcher, a pane's skiff, a cold ls against a Deno hello world)…");
+  rows.push(...await benchStart(log));
+  log("bench: scale (10 to 1,000 panes against tmux: memory, ls, echo, dash, restore, upgrade)…");
+  rows.push(...await benchScale(log));
   console.log(renderTable(rows));
   // Done once the table is out: nothing a measured program left open may keep the bench
   // running (the dashboard's rows did).

@@ -61,11 +61,7 @@ export function daemonControl(parts: DaemonParts): DaemonControl {
       log: files.log,
       watcher: watcher.status(),
       upgrade: upgrader.last,
-      screens: {
-        dir: screensDir(files.socket),
-        ...workspace.screenSaves,
-        ...workspace.screenSleeps,
-      },
+      screens: { dir: screensDir(files.socket), ...workspace.screens.stats() },
     }),
     stop: (options) =>
       options?.restart ? parts.stop("restarting", { returning: true }) : parts.stop("stopped"),

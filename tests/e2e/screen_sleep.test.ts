@@ -6,7 +6,7 @@
  * history, output that follows, a restore after `kill -9`, an upgrade.
  */
 
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { BASH, MAIN, type SkiffEnv, waitFor, withSkiff } from "../helpers/skiff.ts";
 import { TestTerminal } from "../helpers/terminal.ts";
@@ -112,4 +112,29 @@ Deno.test("screen sleep: sleeping screens are handed over whole by an upgrade an
     assertMatch(history, /^line 1 of the history$/m);
     assertMatch(history, /^line 300 of the history$/m);
   });
+});
+
+Deno.test("an upgrade hands over which screens were not saved yet: the new skiffd saves them, so a kill -9 after it loses nothing", async () => {
+  const full = join(await Deno.makeTempDir(), "disk-full");
+  await withSkiff(async (skiff) => {
+    await skiff.ok(["new", "--name", "web", "--", ...BASH]);
+    await skiff.waitForScreen("web", /[$#] ?$/m);
+    // The old skiffd cannot save what comes now (its disk is full).
+    await Deno.writeTextFile(full, "");
+    await skiff.ok(["keys", "web", "echo printed-before-the-$((6*7))-upgrade", "Enter"]);
+    await skiff.waitForScreen("web", /^printed-before-the-42-upgrade$/m);
+    await waitFor("a failed save", async () => (await screens(skiff)).failures! > 0);
+    assertEquals((await skiff.json<{ panes: number }>(["daemon", "upgrade"])).panes, 1);
+    const saves = (await screens(skiff)).saves;
+    await Deno.remove(full);
+    // Nothing printed since: the new skiffd saves the screen because it was handed over unsaved.
+    await waitFor("the new skiffd's save", async () => (await screens(skiff)).saves > saves);
+    Deno.kill((await skiff.json<DaemonStatus>(["daemon", "status"])).pid, "SIGKILL");
+    await skiff.ok(["ls"]);
+    await skiff.waitForScreen("web", /skiffd restarted/);
+    assertMatch(
+      await skiff.ok(["capture", "web", "--scrollback", "100"]),
+      /^printed-before-the-42-upgrade$/m,
+    );
+  }, { SKIFF_FAULT_FULL_DISK: full });
 });

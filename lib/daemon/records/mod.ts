@@ -11,6 +11,7 @@ export { EventBus, type SavedEvents } from "./events.ts";
 export { checkName, NAME_PATTERN } from "./names.ts";
 export { WorkspaceSaver } from "./saver.ts";
 export {
+  diskFull,
   loadWorkspace,
   parseWorkspace,
   type SavedPane,

@@ -231,13 +231,14 @@ export function loadWorkspace(path: string): LoadedWorkspace {
 
 /**
  * The fault switch of saves: while the file that `SKIFF_FAULT_FULL_DISK`
- * names exists, every save fails as on a full disk, halfway through writing.
- * It is read at each save, so a test can make the disk full and free again
- * under a running skiffd.
+ * names exists, every save (the workspace's, and each pane's screen) fails
+ * as on a full disk, halfway through writing. It is read at each save, so a
+ * test can make the disk full and free again under a running skiffd.
  */
 export const FULL_DISK_SWITCH = "SKIFF_FAULT_FULL_DISK";
 
-function diskFull(): boolean {
+/** Whether the full-disk fault switch is on (see {@linkcode FULL_DISK_SWITCH}). */
+export function diskFull(): boolean {
   const path = Deno.env.get(FULL_DISK_SWITCH);
   if (!path) return false;
   try {

@@ -123,6 +123,12 @@ export class ScreenSaver {
     this.#arm(this.#due(entry));
   }
 
+  /** Where the pane's saved screen stands: its history file's count, and whether it changed since. */
+  standing(pane: Pane): { unsaved: boolean; history: HistoryCount } | undefined {
+    const entry = this.#entries.get(pane.id);
+    return entry && { unsaved: entry.dirtySince !== undefined, history: { ...entry.history } };
+  }
+
   /** Whether the pane's screen changed since its last save. */
   unsaved(pane: Pane): boolean {
     return this.#entries.get(pane.id)?.dirtySince !== undefined;

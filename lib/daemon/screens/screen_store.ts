@@ -17,6 +17,7 @@ import { join } from "../../platform/path.ts";
 import { ensureDir, writeFileAtomic } from "../../platform/files.ts";
 import type { SavedScreen } from "../../screen/screen.ts";
 import type { HistoryTake } from "../../screen/history_tap.ts";
+import { diskFull } from "../records/mod.ts";
 
 /** The screen file's format version. */
 const VERSION = 1;
@@ -107,6 +108,7 @@ export class ScreenStore {
     ensureDir(this.#dir, 0o700);
     const historyFile = this.#historyFile(pane);
     const text = encoder.encode(take.text);
+    if (diskFull()) throw new Deno.errors.WriteZero(`${historyFile}: no space left on device`);
     let history: HistoryCount;
     if (take.reset) {
       writeFileAtomic(historyFile, text, { mode: 0o600, sync: false });

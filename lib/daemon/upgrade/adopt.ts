@@ -203,7 +203,19 @@ export function adoptPane(
       adopted = build({ version: SCREEN_STATE_VERSION, cols, rows, history: 0, vt: "", title: "" });
     }
     adopted.resume = handed.resume;
-    return { pane: adopted, ...(handed.tracker ? { tracker: handed.tracker } : {}) };
+    const save = handed.screen_save;
+    return {
+      pane: adopted,
+      ...(handed.tracker ? { tracker: handed.tracker } : {}),
+      ...(save
+        ? {
+          screenSave: {
+            unsaved: save.unsaved,
+            history: { bytes: save.history_bytes, lines: save.history_lines },
+          },
+        }
+        : {}),
+    };
   });
 }
 

@@ -77,6 +77,12 @@ export interface HandedPane {
   resume?: PaneResume;
   /** Whether it was busy (a person attached, or output just now): it is taken over first. */
   hot?: boolean;
+  /**
+   * Where its saved screen stood (the files a restore after a crash reads):
+   * what its history file holds, and whether the screen changed since. A
+   * skiffd that hands over no such field counts every screen changed.
+   */
+  screen_save?: { unsaved: boolean; history_bytes: number; history_lines: number };
 }
 
 /** The whole handoff (see the module's description). */

@@ -68,6 +68,7 @@ import {
   otherChildren,
   writeHandoff,
 } from "./handoff.ts";
+import { handedPane } from "./handed_pane.ts";
 import type { Server, UpgradeRequest, UpgradeStep, WatcherRegistry } from "../server/mod.ts";
 import type { LiveWorkspace } from "../workspace/mod.ts";
 import type { Pane } from "../panes/mod.ts";
@@ -78,8 +79,6 @@ const CHECK_TIMEOUT_MS = 30_000;
 const QUIESCE_TIMEOUT_MS = 15_000;
 /** How long a pane whose process just ended may take to tell its exit. */
 const EXIT_SETTLE_MS = 3000;
-/** A pane that printed this recently is taken over first (see `adopt.ts`). */
-const HOT_OUTPUT_MS = 10_000;
 /** Requests that may be cut off by the exec: waits the client can make again. */
 const MAY_CUT = new Set(["daemon.upgrade", "pane.wait"]);
 
@@ -294,25 +293,7 @@ export class Upgrader {
       fds: { listener, lock },
       events: events.save(),
       workspace: workspace.memory(),
-      panes: panes.map((pane) => {
-        const live = pane.status === "running";
-        return {
-          id: pane.id,
-          pid: live ? pane.pid : null,
-          fd: live ? pane.handoffFd ?? -1 : null,
-          exit: live ? null : pane.exit ?? null,
-          exited_at: live ? null : pane.exitedAt ?? null,
-          screen: pane.screen.saveState(),
-          tracker: workspace.watches.get(pane)?.tracker.save() ?? null,
-          state_since: pane.stateSince,
-          person_typed_at: pane.personTypedAt,
-          person_inputs: pane.personInputs,
-          output_bytes: pane.outputBytes,
-          output_at: pane.outputAt,
-          ...(pane.resume ? { resume: pane.resume } : {}),
-          hot: live && (pane.attached > 0 || Date.now() - pane.outputAt < HOT_OUTPUT_MS),
-        };
-      }),
+      panes: panes.map((pane) => handedPane(pane, workspace)),
       told: watcher.toldLines(),
       children: otherChildren(running),
       timings,

@@ -37,13 +37,7 @@ import type { LiveWorkspaceOptions, MakeAdopted, WorkspaceMemory } from "./works
 import type { PaneInfo } from "../../protocol/panes.ts";
 import type { ListedPane } from "../../protocol/workspace.ts";
 import { SessionEndings } from "./session_endings.ts";
-import {
-  ScreenSaver,
-  type ScreenSaveStats,
-  ScreenSleeper,
-  type ScreenSleepStats,
-  ScreenStore,
-} from "../screens/mod.ts";
+import { PaneScreens } from "../screens/mod.ts";
 import { Conversations, restorePanes, resumeSteps } from "../restore/mod.ts";
 import { PaneLives } from "./pane_lives.ts";
 
@@ -57,9 +51,8 @@ export class LiveWorkspace {
   #stopping = false;
   readonly #saver: WorkspaceSaver;
   readonly #reaper = new SessionReaper();
-  readonly #screens: ScreenStore;
-  readonly #screenSaver: ScreenSaver;
-  readonly #sleeper: ScreenSleeper;
+  /** The panes' screens: saved for a restore, and asleep while quiet. */
+  readonly screens: PaneScreens;
   readonly #endings: SessionEndings;
   /** The agent watch of every pane. */
   readonly watches: AgentWatches;
@@ -72,8 +65,12 @@ export class LiveWorkspace {
     this.#configSource = config;
     this.#options = options;
     this.#saver = new WorkspaceSaver(data, options);
-    this.#screens = new ScreenStore(options.screens, { log: options.log });
-    this.#screenSaver = new ScreenSaver({ store: this.#screens, log: options.log });
+    this.screens = new PaneScreens({
+      dir: options.screens,
+      log: options.log,
+      panes: () => this.#panes.values(),
+      sleepAfterSeconds: () => this.#config.daemon.screenSleepSeconds,
+    });
     this.#endings = new SessionEndings(options);
     this.conversations = new Conversations({
       save: () => this.save(),
@@ -90,18 +87,12 @@ export class LiveWorkspace {
     this.#panes = new PaneLives({
       events: options.events,
       watches: this.watches,
-      screenSaver: this.#screenSaver,
+      screenSaver: this.screens.saver,
       env: (saved) => this.#paneEnv(saved),
       scrollback: () => this.#config.daemon.scrollback,
       exited: (pane, exit) => this.#exited(pane, exit),
       running: (session) => this.#endings.running(session),
     });
-    this.#sleeper = new ScreenSleeper({
-      panes: () => this.#panes.values(),
-      afterSeconds: () => this.#config.daemon.screenSleepSeconds,
-      unsaved: (pane) => this.#screenSaver.unsaved(pane),
-    });
-    this.#sleeper.start();
   }
 
   /** The current config, re-read when the file changed. */
@@ -171,7 +162,7 @@ export class LiveWorkspace {
     this.#options.log(`pane ${pane.id} exited code=${code} signal=${exit.signal}`);
     if (!this.#stopping) {
       // Its last screen and its exit are kept, so the pane stays exited through a restart.
-      this.#screenSaver.saveNow(pane);
+      this.screens.saver.saveNow(pane);
       pane.saved.exited = {
         code: exit.exitCode,
         signal: exit.signal,
@@ -191,9 +182,9 @@ export class LiveWorkspace {
    */
   async restore(): Promise<void> {
     const data = this.records.data;
-    this.#screens.prune(new Set(data.panes.map((p) => p.id)));
+    this.screens.store.prune(new Set(data.panes.map((p) => p.id)));
     await restorePanes(data.panes, {
-      screens: this.#screens,
+      screens: this.screens.store,
       log: this.#options.log,
       shell: () => this.#shell(),
       nextGeneration: () => this.records.nextGeneration(),
@@ -216,7 +207,7 @@ export class LiveWorkspace {
     if (data.panes.length > 0) this.save();
     // The new screens (the old history, the marker) are saved before anything else happens.
     for (const pane of this.#panes.values()) {
-      if (pane.status === "running") this.#screenSaver.changed(pane);
+      if (pane.status === "running") this.screens.saver.changed(pane);
     }
   }
 
@@ -253,16 +244,6 @@ export class LiveWorkspace {
     this.records.recallGeneration(memory.last_generation);
     this.#endings.recall(memory.endings);
     for (const doomed of memory.doomed) this.#reaper.doom(doomed);
-  }
-
-  /** What saving screens has cost so far. */
-  get screenSaves(): ScreenSaveStats {
-    return this.#screenSaver.stats;
-  }
-
-  /** What sleeping quiet screens has done so far. */
-  get screenSleeps(): ScreenSleepStats {
-    return this.#sleeper.stats();
   }
 
   /** Starts a new pane. */
@@ -318,8 +299,7 @@ export class LiveWorkspace {
     this.#reaper.hangUp(pane);
     this.#panes.delete(pane.id);
     this.watches.remove(pane);
-    this.#screenSaver.forget(pane);
-    this.#screens.remove(pane.id);
+    this.screens.forget(pane);
     this.conversations.forget(pane);
     const session = pane.saved.session;
     const removed = this.records.remove(pane.id, session);
@@ -387,10 +367,9 @@ export class LiveWorkspace {
    */
   async shutdown(reason: string, options: AttachEndDetails = {}): Promise<void> {
     this.#stopping = true;
-    this.#sleeper.stop();
     this.watches.stopping();
     // The screens as they are now, before the hang-up changes them.
-    this.#screenSaver.saveAllAndStop();
+    this.screens.stop();
     const ending = this.#reaper.endAll(
       [...this.#panes.values()],
       (pane) => pane.endAttachments(reason, options),

@@ -91,7 +91,12 @@ export class PaneLives {
     const scrollback = this.#options.scrollback();
     const made = make(saved, { hooks: this.#hooks(), scrollback });
     this.#follow(made.pane);
-    if (made.pane.status === "running") this.#options.screenSaver.add(made.pane, { scrollback });
+    if (made.pane.status === "running") {
+      const { screenSaver } = this.#options;
+      screenSaver.add(made.pane, { scrollback, history: made.screenSave?.history });
+      // A change the skiffd before had not saved yet must still reach the disk.
+      if (made.screenSave?.unsaved !== false) screenSaver.changed(made.pane);
+    }
     return made;
   }
 

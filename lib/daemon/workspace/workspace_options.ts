@@ -65,4 +65,12 @@ export interface LiveWorkspaceOptions {
 export type MakeAdopted = (
   saved: SavedPane,
   base: Pick<PaneAdoptOptions, "hooks" | "scrollback">,
-) => { pane: Pane; tracker?: TrackerState };
+) => { pane: Pane; tracker?: TrackerState; screenSave?: AdoptedScreenSave };
+
+/** Where an adopted pane's saved screen stood in the skiffd before (unknown: save it again). */
+export interface AdoptedScreenSave {
+  /** The screen changed since it was last saved. */
+  unsaved: boolean;
+  /** What its history file holds. */
+  history: { bytes: number; lines: number };
+}

@@ -1,0 +1,45 @@
+/**
+ * One pane as an upgrade hands it over (see `handoff.ts`): its process and
+ * terminal, its whole screen, what its agent tracker remembers, what it
+ * counted, and where its saved screen stands.
+ *
+ * @module
+ */
+
+import type { Pane } from "../panes/mod.ts";
+import type { LiveWorkspace } from "../workspace/mod.ts";
+import type { HandedPane } from "./handoff.ts";
+
+/** A pane that printed this recently is taken over first (see `adopt.ts`). */
+const HOT_OUTPUT_MS = 10_000;
+
+/** `pane` as the handoff holds it. */
+export function handedPane(pane: Pane, workspace: LiveWorkspace): HandedPane {
+  const live = pane.status === "running";
+  const standing = workspace.screens.standing(pane);
+  return {
+    id: pane.id,
+    pid: live ? pane.pid : null,
+    fd: live ? pane.handoffFd ?? -1 : null,
+    exit: live ? null : pane.exit ?? null,
+    exited_at: live ? null : pane.exitedAt ?? null,
+    screen: pane.screen.saveState(),
+    tracker: workspace.watches.get(pane)?.tracker.save() ?? null,
+    state_since: pane.stateSince,
+    person_typed_at: pane.personTypedAt,
+    person_inputs: pane.personInputs,
+    output_bytes: pane.outputBytes,
+    output_at: pane.outputAt,
+    ...(pane.resume ? { resume: pane.resume } : {}),
+    hot: live && (pane.attached > 0 || Date.now() - pane.outputAt < HOT_OUTPUT_MS),
+    ...(standing
+      ? {
+        screen_save: {
+          unsaved: standing.unsaved,
+          history_bytes: standing.history.bytes,
+          history_lines: standing.history.lines,
+        },
+      }
+      : {}),
+  };
+}
