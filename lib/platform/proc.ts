@@ -132,7 +132,18 @@ export function residentBytes(pid: number): number | undefined {
  * the background and programs that left its process group included.
  */
 export function sessionMembers(sid: number): number[] {
-  const members: number[] = [];
+  return membersOfSessions([sid]).get(sid) ?? [];
+}
+
+/**
+ * The processes of each session of `sids`, from one look at every process
+ * (Linux; empty elsewhere): with a thousand panes, asking session by session
+ * read /proc a thousand times over.
+ */
+export function membersOfSessions(sids: Iterable<number>): Map<number, number[]> {
+  const members = new Map<number, number[]>();
+  for (const sid of sids) members.set(sid, []);
+  if (members.size === 0) return members;
   let entries: Iterable<Deno.DirEntry>;
   try {
     entries = Deno.readDirSync("/proc");
@@ -145,7 +156,7 @@ export function sessionMembers(sid: number): number[] {
     if (!stat) continue;
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     // After the name: state, ppid, pgrp, session.
-    if (Number(fields[3]) === sid && fields[0] !== "Z") members.push(Number(entry.name));
+    if (fields[0] !== "Z") members.get(Number(fields[3]))?.push(Number(entry.name));
   }
   return members;
 }
@@ -197,20 +208,32 @@ export interface KillSessionOptions {
 
 /** Sends SIGKILL to every process of session `sid` but this one; returns how many. */
 export function killSession(sid: number, options: KillSessionOptions = {}): number {
-  if ("leaderStart" in options) {
+  return killSessions(new Map([[sid, options]]));
+}
+
+/**
+ * {@linkcode killSession} for each session of `sessions` (its id → its
+ * options), with one look at every process for all of them; returns how
+ * many processes were killed.
+ */
+export function killSessions(sessions: Map<number, KillSessionOptions>): number {
+  const ending = [...sessions].filter(([sid, options]) => {
+    if (!("leaderStart" in options)) return true;
     // Linux keeps a pid from being used again while any process has it as its session id, so
     // the one way to meet a stranger here is a new process that got the leader's pid.
     const leader = processStartTicks(sid);
-    if (leader !== undefined && leader !== options.leaderStart) return 0;
-  }
+    return leader === undefined || leader === options.leaderStart;
+  }).map(([sid]) => sid);
   let killed = 0;
-  for (const pid of sessionMembers(sid)) {
-    if (pid === Deno.pid) continue;
-    try {
-      Deno.kill(pid, "SIGKILL");
-      killed++;
-    } catch {
-      // Gone already.
+  for (const pids of membersOfSessions(ending).values()) {
+    for (const pid of pids) {
+      if (pid === Deno.pid) continue;
+      try {
+        Deno.kill(pid, "SIGKILL");
+        killed++;
+      } catch {
+        // Gone already.
+      }
     }
   }
   return killed;

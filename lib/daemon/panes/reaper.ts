@@ -6,7 +6,12 @@
  * @module
  */
 
-import { killSession, processStartTicks, sessionMembers } from "../../platform/proc.ts";
+import {
+  killSession,
+  killSessions,
+  membersOfSessions,
+  processStartTicks,
+} from "../../platform/proc.ts";
 import type { Pane } from "./pane.ts";
 
 /** How long pane processes get to end after SIGHUP when the daemon stops. */
@@ -106,13 +111,16 @@ export class SessionReaper {
       pane.kill("SIGHUP");
     }
     const deadline = Date.now() + SHUTDOWN_GRACE_MS;
+    // One look at every process for all sessions: a thousand panes, a thousand sessions.
     const alive = () =>
       panes.some((p) => p.status === "running") ||
-      [...sessions.keys()].some((sid) => sessionMembers(sid).length > 0);
+      [...membersOfSessions(sessions.keys()).values()].some((members) => members.length > 0);
     while (alive() && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    for (const [sid, leaderStart] of sessions) endSession(sid, leaderStart);
+    if (Deno.build.os === "linux") {
+      killSessions(new Map([...sessions].map(([sid, leaderStart]) => [sid, { leaderStart }])));
+    }
     for (const { pane, kill } of groups) if (pane.status === "running") kill();
   }
 }

@@ -5,6 +5,8 @@ import {
   foregroundProcess,
   ForegroundReader,
   killSession,
+  killSessions,
+  membersOfSessions,
   processCwd,
   processInfo,
   processStartTicks,
@@ -279,6 +281,45 @@ Deno.test({
       assertEquals(reader.read(pty.pid, start + ARGV_SETTLE_MS + 40)?.argv.at(-1), "second");
     } finally {
       pty.kill("SIGKILL");
+    }
+  },
+});
+
+Deno.test({
+  name: "proc: killSessions ends several sessions, each only with its own leader, from one look",
+  ignore: !isLinux,
+  async fn() {
+    const leaders = [0, 1, 2].map(() =>
+      new Deno.Command("setsid", { args: ["sleep", "60"] }).spawn()
+    );
+    try {
+      const pids = leaders.map((l) => l.pid);
+      await until(
+        () => [...membersOfSessions(pids).values()].every((m) => m.length === 1),
+        "three sessions",
+      );
+      const starts = pids.map((pid) => processStartTicks(pid)!);
+      // The third leader's start is not the one seen: a stranger's pid, left alone.
+      const killed = killSessions(
+        new Map([
+          [pids[0], { leaderStart: starts[0] }],
+          [pids[1], {}],
+          [pids[2], { leaderStart: starts[2] + 1 }],
+        ]),
+      );
+      assertEquals(killed, 2);
+      assertEquals((await leaders[0].status).signal, "SIGKILL");
+      assertEquals((await leaders[1].status).signal, "SIGKILL");
+      assertEquals(membersOfSessions([pids[2]]).get(pids[2]), [pids[2]]);
+    } finally {
+      for (const leader of leaders) {
+        try {
+          leader.kill("SIGKILL");
+        } catch {
+          // Already gone.
+        }
+        await leader.status;
+      }
     }
   },
 });
