@@ -178,9 +178,14 @@ async function killRestore(
 }
 
 /** `skiff daemon upgrade` with every pane; checks the ticker lost no line. */
-async function upgrade(env: Record<string, string>, panes: number): Promise<number> {
+async function upgrade(
+  env: Record<string, string>,
+  panes: number,
+  log: (line: string) => void,
+): Promise<number> {
   const { ms, stdout } = await timeSkiff(["daemon", "upgrade", "--json"], env);
   const result = JSON.parse(stdout);
+  log(`  upgrade's steps (ms): ${JSON.stringify(result.ms)}`);
   if (result.panes !== panes) throw new Error(`${result.panes} of ${panes} panes handed over`);
   // The counter goes on past the upgrade, with no number missing.
   await new Promise((resolve) => setTimeout(resolve, 500));
@@ -245,7 +250,7 @@ async function measureSize(n: number, log: (line: string) => void): Promise<Size
     const restoreMs = await killRestore(env, mem.ids.slice(flooding));
     await skiff(["new", "--name", "ticker", "--", ...TICKER], env);
     const status1 = await status(env);
-    const upgradeMs = await upgrade(env, status1.panes);
+    const upgradeMs = await upgrade(env, status1.panes, log);
     log(
       `  skiff, ${n} panes: restore after kill -9 ${restoreMs.toFixed(0)} ms, upgrade ${
         upgradeMs.toFixed(0)
@@ -389,7 +394,8 @@ if (import.meta.main) {
   const { renderTable } = await import("./harness.ts");
   const writeAt = Deno.args.indexOf("--write");
   const write = writeAt === -1 ? undefined : Deno.args[writeAt + 1];
-  const sizes = Deno.args.filter((a, i) => /^\d+$/.test(a) && i !== writeAt + 1).map(Number);
+  const sizes = Deno.args.filter((a, i) => /^\d+$/.test(a) && (writeAt === -1 || i !== writeAt + 1))
+    .map(Number);
   const rows = await benchScale((line) => console.error(line), {
     sizes: sizes.length > 0 ? sizes : undefined,
     write,

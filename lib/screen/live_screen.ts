@@ -34,6 +34,9 @@ import {
   shrinkParseBuffer,
 } from "./xterm_memory.ts";
 
+/** What a sleeping screen keeps beside its state: enough to hand it over still asleep. */
+export type SleepSummary = Omit<AsleepScreen, "state" | "vt" | "packer">;
+
 /** The escape sequences of a sleeping screen's state. */
 export function asleepVt(asleep: AsleepScreen): string {
   return decoder.decode(asleep.packer ? asleep.packer.unpack(asleep.vt) : asleep.vt);

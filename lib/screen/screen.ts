@@ -25,11 +25,14 @@ import {
   type BytePacker,
   LiveScreen,
   type ScreenOptions,
+  type SleepSummary,
 } from "./live_screen.ts";
 
 export type { CaptureOptions } from "./screen_lines.ts";
 export type { SavedScreen } from "./screen_state.ts";
-export type { BytePacker, ScreenOptions } from "./live_screen.ts";
+export type { BytePacker, ScreenOptions, SleepSummary } from "./live_screen.ts";
+
+const encoder = new TextEncoder();
 
 /** One pane's terminal model. */
 export class Screen {
@@ -42,10 +45,39 @@ export class Screen {
   #touchedAt = performance.now();
   #wakes = 0;
 
-  /** Makes a blank screen of `cols` × `rows`. */
-  constructor(cols: number, rows: number, options: ScreenOptions) {
+  /** Makes a blank screen of `cols` × `rows` (asleep as `asleep` when given: see {@linkcode Screen.sleeping}). */
+  constructor(cols: number, rows: number, options: ScreenOptions, asleep?: AsleepScreen) {
     this.#options = options;
-    this.#live = new LiveScreen(cols, rows, options);
+    if (asleep) this.#asleep = asleep;
+    else this.#live = new LiveScreen(cols, rows, options);
+  }
+
+  /**
+   * A screen that starts asleep in `state`, with what it kept beside it
+   * (`summary`, from {@linkcode Screen.sleepSummary}): an upgrade hands a
+   * sleeping screen over so, and nothing is parsed until it is used.
+   */
+  static sleeping(
+    state: ScreenState,
+    summary: SleepSummary,
+    options: ScreenOptions & { packer?: BytePacker },
+  ): Screen {
+    const { vt, ...rest } = state;
+    const bytes = encoder.encode(vt);
+    const { packer, ...screenOptions } = options;
+    return new Screen(state.cols, state.rows, screenOptions, {
+      ...summary,
+      state: rest,
+      vt: packer ? packer.pack(bytes) : bytes,
+      packer,
+    });
+  }
+
+  /** What this screen keeps beside its state while it sleeps; `undefined` while it is awake. */
+  get sleepSummary(): SleepSummary | undefined {
+    if (!this.#asleep) return undefined;
+    const { state: _state, vt: _vt, packer: _packer, ...summary } = this.#asleep;
+    return summary;
   }
 
   /** The awake screen, woken first when it sleeps; counts as a use. */

@@ -97,6 +97,9 @@ Deno.test("screen sleep: sleeping screens are handed over whole by an upgrade an
 
     const upgraded = await skiff.json<{ panes: number }>(["daemon", "upgrade"]);
     assertEquals(upgraded.panes, 2);
+    // Handed over asleep, they are adopted asleep: nothing was parsed yet.
+    const handed = await screens(skiff);
+    assertEquals([handed.asleep, handed.wakes], [2, 0]);
     assertEquals(await skiff.ok(["capture", "web", "--scrollback", "1000", "--ansi"]), web);
     assertEquals(
       (await skiff.json<{ panes: { title: string }[] }>(["ls"])).panes[1].title,

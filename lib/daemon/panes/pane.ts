@@ -11,7 +11,7 @@
 
 import { type Pty, type PtyExit, spawnPty } from "../../platform/pty.ts";
 import type { ForegroundProcess } from "../../platform/proc.ts";
-import { Screen } from "../../screen/screen.ts";
+import { Screen, type ScreenOptions } from "../../screen/screen.ts";
 import type { PaneResume } from "../../protocol/panes.ts";
 import type { AdoptedPaneState, ExitedPaneOptions, PaneStartSpec } from "./pane_options.ts";
 import type { SavedPane } from "../records/mod.ts";
@@ -117,10 +117,11 @@ export class Pane {
     size: { cols: number; rows: number },
     options: { scrollback: number; hooks: PaneHooks },
     prepare: (screen: Screen) => void,
+    make: (options: ScreenOptions) => Screen = (o) => new Screen(size.cols, size.rows, o),
   ): Pane {
     // The screen answers queries through the pane, which needs the screen first.
     const ref: { pane?: Pane } = {};
-    const screen = new Screen(size.cols, size.rows, {
+    const screen = make({
       scrollback: options.scrollback,
       respond: (answer) => ref.pane?.write(encoder.encode(answer)),
     });
@@ -325,9 +326,19 @@ export class Pane {
    * wrote meanwhile waited in the kernel.
    */
   static adopt(saved: SavedPane, options: PaneAdoptOptions): Pane {
-    const pane = Pane.#live(saved, options.screen, options, (screen) => {
-      screen.restoreState(options.screen);
-    });
+    const { asleep } = options;
+    // A screen handed over asleep stays asleep: nothing is parsed until it is used.
+    const pane = asleep
+      ? Pane.#live(
+        saved,
+        options.screen,
+        options,
+        () => {},
+        (o) => Screen.sleeping(options.screen, asleep.summary, { ...o, packer: asleep.packer }),
+      )
+      : Pane.#live(saved, options.screen, options, (screen) => {
+        screen.restoreState(options.screen);
+      });
     pane.stateSince = options.counts.stateSince;
     pane.personTypedAt = options.counts.personTypedAt;
     pane.personInputs = options.counts.personInputs;

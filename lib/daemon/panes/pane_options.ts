@@ -8,7 +8,7 @@
  */
 
 import type { Pty, PtyExit } from "../../platform/pty.ts";
-import type { SavedScreen } from "../../screen/screen.ts";
+import type { BytePacker, SavedScreen, SleepSummary } from "../../screen/screen.ts";
 import type { ScreenState } from "../../screen/screen_state.ts";
 import type { OutputScheduler } from "./scheduler.ts";
 
@@ -47,6 +47,11 @@ export interface AdoptedPaneState {
   pty?: Pty;
   /** The screen as saved. */
   screen: ScreenState;
+  /**
+   * The screen slept in the skiffd before: what it kept beside its state,
+   * and how to pack that state, so it is adopted still asleep.
+   */
+  asleep?: { summary: SleepSummary; packer?: BytePacker };
   /** How the process ended, when it had. */
   exit?: PtyExit;
   /** When it ended (ms since the epoch). */

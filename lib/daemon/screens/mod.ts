@@ -8,5 +8,5 @@
 
 export { ScreenSaver, type ScreenSaveStats } from "./screen_saver.ts";
 export { type HistoryCount, ScreenStore } from "./screen_store.ts";
-export { ScreenSleeper, type ScreenSleepStats } from "./screen_sleeper.ts";
+export { DEFLATE, ScreenSleeper, type ScreenSleepStats } from "./screen_sleeper.ts";
 export { PaneScreens } from "./pane_screens.ts";

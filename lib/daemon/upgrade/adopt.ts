@@ -36,6 +36,7 @@ import type { UpgradeStep } from "../server/mod.ts";
 import type { LiveWorkspace } from "../workspace/mod.ts";
 import { Pane } from "../panes/mod.ts";
 import { parseWorkspace } from "../records/mod.ts";
+import { DEFLATE } from "../screens/mod.ts";
 
 /** How many screens the check rebuilds. */
 const CHECK_SCREENS = 3;
@@ -186,6 +187,9 @@ export function adoptPane(
         ...(handed.exit ? { exit: handed.exit } : {}),
         ...(handed.exited_at !== null ? { exitedAt: handed.exited_at } : {}),
         screen,
+        ...(handed.asleep && screen === handed.screen
+          ? { asleep: { summary: handed.asleep, packer: DEFLATE } }
+          : {}),
         counts: {
           stateSince: handed.state_since,
           personTypedAt: handed.person_typed_at,

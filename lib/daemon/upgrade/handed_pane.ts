@@ -32,6 +32,7 @@ export function handedPane(pane: Pane, workspace: LiveWorkspace): HandedPane {
     output_at: pane.outputAt,
     ...(pane.resume ? { resume: pane.resume } : {}),
     hot: live && (pane.attached > 0 || Date.now() - pane.outputAt < HOT_OUTPUT_MS),
+    ...(pane.screen.sleepSummary ? { asleep: pane.screen.sleepSummary } : {}),
     ...(standing
       ? {
         screen_save: {

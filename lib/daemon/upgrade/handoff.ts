@@ -28,6 +28,7 @@ import type { PtyExit } from "../../platform/pty.ts";
 import type { TrackerState } from "../../agents/tracker.ts";
 import type { PaneResume } from "../../protocol/panes.ts";
 import { isScreenState, type ScreenState } from "../../screen/screen_state.ts";
+import type { SleepSummary } from "../../screen/screen.ts";
 import type { SavedEvents } from "../records/mod.ts";
 import type { WorkspaceMemory } from "../workspace/mod.ts";
 import type { UpgradeStep } from "../server/mod.ts";
@@ -83,6 +84,11 @@ export interface HandedPane {
    * skiffd that hands over no such field counts every screen changed.
    */
   screen_save?: { unsaved: boolean; history_bytes: number; history_lines: number };
+  /**
+   * What its screen kept beside {@linkcode HandedPane.screen} while it slept
+   * (see `Screen.sleepSummary`): the new skiffd adopts it still asleep.
+   */
+  asleep?: SleepSummary;
 }
 
 /** The whole handoff (see the module's description). */
@@ -152,7 +158,17 @@ function isPane(value: unknown): value is HandedPane {
   const running = Number.isInteger(value.pid) && Number.isInteger(value.fd);
   const exited = value.pid === null && value.fd === null;
   return typeof value.id === "string" && (running || exited) && isScreenState(value.screen) &&
-    typeof value.state_since === "number" && typeof value.person_inputs === "number";
+    typeof value.state_since === "number" && typeof value.person_inputs === "number" &&
+    (value.asleep === undefined || isSleepSummary(value.asleep));
+}
+
+/** Whether `value` looks like a sleeping screen's summary (its view's rows above all). */
+function isSleepSummary(value: unknown): value is SleepSummary {
+  if (!isRecord(value) || !isRecord(value.view)) return false;
+  const rows = value.view.rows;
+  return Array.isArray(rows) &&
+    rows.every((row) => isRecord(row) && typeof row.text === "string") &&
+    typeof value.bells === "number" && typeof value.alternate === "boolean";
 }
 
 /**
