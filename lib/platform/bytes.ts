@@ -52,3 +52,20 @@ export function writeAllSync(stream: { writeSync(p: Uint8Array): number }, data:
   let offset = 0;
   while (offset < data.length) offset += stream.writeSync(data.subarray(offset));
 }
+
+/** `bytes` as base64 (in chunks: a spread of a large array would overflow the stack). */
+export function encodeBase64(bytes: Uint8Array): string {
+  let binary = "";
+  for (let at = 0; at < bytes.length; at += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(at, at + 0x8000));
+  }
+  return btoa(binary);
+}
+
+/** The bytes of base64 `text`; throws on text that is not base64. */
+export function decodeBase64(text: string): Uint8Array {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}

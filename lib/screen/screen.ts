@@ -60,17 +60,30 @@ export class Screen {
   static sleeping(
     state: ScreenState,
     summary: SleepSummary,
-    options: ScreenOptions & { packer?: BytePacker },
+    options: ScreenOptions & { packer?: BytePacker; packedVt?: Uint8Array },
   ): Screen {
     const { vt, ...rest } = state;
-    const bytes = encoder.encode(vt);
-    const { packer, ...screenOptions } = options;
+    const { packer, packedVt, ...screenOptions } = options;
+    // Escape sequences that come packed already (an upgrade's) are kept as they came.
+    const bytes = packedVt ?? encoder.encode(vt);
     return new Screen(state.cols, state.rows, screenOptions, {
       ...summary,
       state: rest,
-      vt: packer ? packer.pack(bytes) : bytes,
+      vt: packedVt || !packer ? bytes : packer.pack(bytes),
       packer,
     });
+  }
+
+  /**
+   * A sleeping screen's state with its escape sequences as it keeps them
+   * (packed by `packer`), to hand it over without unpacking; `undefined`
+   * while it is awake.
+   */
+  get packedState():
+    | { state: Omit<ScreenState, "vt">; vt: Uint8Array; packer?: BytePacker }
+    | undefined {
+    const asleep = this.#asleep;
+    return asleep && { state: asleep.state, vt: asleep.vt, packer: asleep.packer };
   }
 
   /** What this screen keeps beside its state while it sleeps; `undefined` while it is awake. */

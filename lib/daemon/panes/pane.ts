@@ -334,7 +334,12 @@ export class Pane {
         options.screen,
         options,
         () => {},
-        (o) => Screen.sleeping(options.screen, asleep.summary, { ...o, packer: asleep.packer }),
+        (o) =>
+          Screen.sleeping(options.screen, asleep.summary, {
+            ...o,
+            packer: asleep.packer,
+            packedVt: asleep.packedVt,
+          }),
       )
       : Pane.#live(saved, options.screen, options, (screen) => {
         screen.restoreState(options.screen);

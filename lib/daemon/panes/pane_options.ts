@@ -51,7 +51,7 @@ export interface AdoptedPaneState {
    * The screen slept in the skiffd before: what it kept beside its state,
    * and how to pack that state, so it is adopted still asleep.
    */
-  asleep?: { summary: SleepSummary; packer?: BytePacker };
+  asleep?: { summary: SleepSummary; packer?: BytePacker; packedVt?: Uint8Array };
   /** How the process ended, when it had. */
   exit?: PtyExit;
   /** When it ended (ms since the epoch). */

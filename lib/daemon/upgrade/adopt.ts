@@ -20,6 +20,7 @@ import { execInPlace } from "../../platform/exec.ts";
 import { loadPtyModule } from "../../platform/pty.ts";
 import { adoptPty } from "../../platform/pty_adopted.ts";
 import { ownCpuMs } from "../../platform/proc.ts";
+import { decodeBase64 } from "../../platform/bytes.ts";
 import { Screen } from "../../screen/screen.ts";
 import { SCREEN_STATE_VERSION, type ScreenState } from "../../screen/screen_state.ts";
 import { PROTOCOL_VERSION, VERSION } from "../../version.ts";
@@ -34,7 +35,7 @@ import {
 } from "./handoff.ts";
 import type { UpgradeStep } from "../server/mod.ts";
 import type { LiveWorkspace } from "../workspace/mod.ts";
-import { Pane } from "../panes/mod.ts";
+import { Pane, type PaneAdoptOptions } from "../panes/mod.ts";
 import { parseWorkspace } from "../records/mod.ts";
 import { DEFLATE } from "../screens/mod.ts";
 
@@ -113,15 +114,18 @@ export async function checkHandoff(file: string): Promise<CheckReport> {
     throw new Error(`the handoff is for ${handoff.socket}, and this skiff serves ${socket}`);
   }
   parseWorkspace(handoff.workspace.data);
+  // A sleeping screen is adopted without being unpacked: each is unpacked here once, so a
+  // broken one stops the upgrade before anything changed.
+  const states = handoff.panes.map((pane) => wholeState(pane));
   // Every screen was checked whole by readHandoff; a few are rebuilt to prove
   // the emulator runs (rebuilding all would take as long as the upgrade).
-  for (const pane of handoff.panes.slice(0, CHECK_SCREENS)) {
-    const screen = new Screen(pane.screen.cols, pane.screen.rows, {
-      scrollback: pane.screen.history,
+  for (const state of states.slice(0, CHECK_SCREENS)) {
+    const screen = new Screen(state.cols, state.rows, {
+      scrollback: state.history,
       respond: () => {},
     });
     try {
-      screen.restoreState(pane.screen);
+      screen.restoreState(state);
     } finally {
       screen.dispose();
     }
@@ -187,9 +191,7 @@ export function adoptPane(
         ...(handed.exit ? { exit: handed.exit } : {}),
         ...(handed.exited_at !== null ? { exitedAt: handed.exited_at } : {}),
         screen,
-        ...(handed.asleep && screen === handed.screen
-          ? { asleep: { summary: handed.asleep, packer: DEFLATE } }
-          : {}),
+        ...(handed.asleep && screen === handed.screen ? { asleep: asleepOf(handed.asleep) } : {}),
         counts: {
           stateSince: handed.state_since,
           personTypedAt: handed.person_typed_at,
@@ -335,4 +337,22 @@ export function execBack(
     ),
   };
   return execInPlace(h.from.argv, { env, keep });
+}
+
+/** What a handed-over sleeping screen is adopted with: its summary, and its state as it was packed. */
+function asleepOf(asleep: NonNullable<HandedPane["asleep"]>): PaneAdoptOptions["asleep"] {
+  const { vt_deflate, ...summary } = asleep;
+  return {
+    summary,
+    packer: DEFLATE,
+    ...(vt_deflate !== undefined ? { packedVt: decodeBase64(vt_deflate) } : {}),
+  };
+}
+
+/** A handed pane's whole screen state, its escape sequences unpacked when they came deflated. */
+function wholeState(pane: HandedPane): ScreenState {
+  const packed = pane.asleep?.vt_deflate;
+  if (packed === undefined) return pane.screen;
+  const vt = new TextDecoder().decode(DEFLATE.unpack(decodeBase64(packed)));
+  return { ...pane.screen, vt };
 }

@@ -7,6 +7,9 @@
  */
 
 import type { Pane } from "../panes/mod.ts";
+import { DEFLATE } from "../screens/mod.ts";
+import { encodeBase64 } from "../../platform/bytes.ts";
+import type { ScreenState } from "../../screen/screen_state.ts";
 import type { LiveWorkspace } from "../workspace/mod.ts";
 import type { HandedPane } from "./handoff.ts";
 
@@ -23,7 +26,7 @@ export function handedPane(pane: Pane, workspace: LiveWorkspace): HandedPane {
     fd: live ? pane.handoffFd ?? -1 : null,
     exit: live ? null : pane.exit ?? null,
     exited_at: live ? null : pane.exitedAt ?? null,
-    screen: pane.screen.saveState(),
+    ...screenOf(pane),
     tracker: workspace.watches.get(pane)?.tracker.save() ?? null,
     state_since: pane.stateSince,
     person_typed_at: pane.personTypedAt,
@@ -32,7 +35,6 @@ export function handedPane(pane: Pane, workspace: LiveWorkspace): HandedPane {
     output_at: pane.outputAt,
     ...(pane.resume ? { resume: pane.resume } : {}),
     hot: live && (pane.attached > 0 || Date.now() - pane.outputAt < HOT_OUTPUT_MS),
-    ...(pane.screen.sleepSummary ? { asleep: pane.screen.sleepSummary } : {}),
     ...(standing
       ? {
         screen_save: {
@@ -43,4 +45,18 @@ export function handedPane(pane: Pane, workspace: LiveWorkspace): HandedPane {
       }
       : {}),
   };
+}
+
+/**
+ * The pane's screen as the handoff holds it: a sleeping one with its state
+ * still deflated, as it slept, and what it kept beside it; an awake one whole.
+ */
+function screenOf(pane: Pane): Pick<HandedPane, "screen" | "asleep"> {
+  const packed = pane.screen.packedState;
+  const summary = pane.screen.sleepSummary;
+  if (packed && summary && packed.packer === DEFLATE) {
+    const screen: ScreenState = { ...packed.state, vt: "" };
+    return { screen, asleep: { ...summary, vt_deflate: encodeBase64(packed.vt) } };
+  }
+  return { screen: pane.screen.saveState(), ...(summary ? { asleep: summary } : {}) };
 }

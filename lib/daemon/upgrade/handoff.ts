@@ -33,11 +33,15 @@ import type { SavedEvents } from "../records/mod.ts";
 import type { WorkspaceMemory } from "../workspace/mod.ts";
 import type { UpgradeStep } from "../server/mod.ts";
 
-/** The handoff format this build writes and reads. */
-export const HANDOFF_VERSION = 1;
+/**
+ * The handoff format this build writes. Version 2 hands a sleeping screen's
+ * escape sequences over deflated ({@linkcode HandedPane.asleep}), a tenth of
+ * their size: with a thousand panes the file is megabytes, not tens of them.
+ */
+export const HANDOFF_VERSION = 2;
 
 /** The handoff versions this build reads. */
-export const HANDOFF_READS: readonly number[] = [HANDOFF_VERSION];
+export const HANDOFF_READS: readonly number[] = [1, HANDOFF_VERSION];
 
 /** Where the old skiffd names the handoff file for the new program. */
 export const HANDOFF_ENV = "SKIFF_HANDOFF";
@@ -86,9 +90,11 @@ export interface HandedPane {
   screen_save?: { unsaved: boolean; history_bytes: number; history_lines: number };
   /**
    * What its screen kept beside {@linkcode HandedPane.screen} while it slept
-   * (see `Screen.sleepSummary`): the new skiffd adopts it still asleep.
+   * (see `Screen.sleepSummary`): the new skiffd adopts it still asleep. With
+   * `vt_deflate` (version 2), the state's escape sequences, deflated (raw
+   * zlib stream, base64): the screen's own `vt` is empty then.
    */
-  asleep?: SleepSummary;
+  asleep?: SleepSummary & { vt_deflate?: string };
 }
 
 /** The whole handoff (see the module's description). */
@@ -168,7 +174,8 @@ function isSleepSummary(value: unknown): value is SleepSummary {
   const rows = value.view.rows;
   return Array.isArray(rows) &&
     rows.every((row) => isRecord(row) && typeof row.text === "string") &&
-    typeof value.bells === "number" && typeof value.alternate === "boolean";
+    typeof value.bells === "number" && typeof value.alternate === "boolean" &&
+    (value.vt_deflate === undefined || typeof value.vt_deflate === "string");
 }
 
 /**
