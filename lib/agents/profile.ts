@@ -193,6 +193,14 @@ export interface AgentProfile {
   progress?: boolean;
   /** The `app` name of the agent's OSC 7501 status reports, when it sends them. */
   statusApp?: string;
+  /**
+   * For an agent with a `statusApp`: how long (ms) a report of idle at its
+   * start must hold, with no report of work after it, before the start
+   * counts as done. Codex reports idle as its input box is ready, then works
+   * on its start (its MCP servers) a moment later. Default 0: its first
+   * report of idle ends the start.
+   */
+  startSettleMs?: number;
   /** Its hooks. */
   hooks: HookRules;
   /** How it resumes a conversation by its id after a restore; none when it cannot. */

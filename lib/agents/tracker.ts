@@ -58,7 +58,8 @@ export class AgentTracker {
   #turns = 0;
   #workingSince: number | undefined;
   #signals: Signal[] = [];
-  #awaitingReport = false;
+  /** While the start waits for the agent's own report: when to look again, else undefined. */
+  #awaitUntil: number | undefined;
   readonly #noTurnMs: () => number;
 
   /** Makes a tracker that looks agents up in the registry `registry()` returns. */
@@ -138,8 +139,8 @@ export class AgentTracker {
     if (this.#workingSince !== undefined && !this.#inTurn) {
       times.push(this.#workingSince + TURN_CONFIRM_MS);
     }
-    // Its screen may not change when the grace ends: look again then.
-    if (this.#awaitingReport) times.push(this.#agentSince + STARTUP_GRACE_MS);
+    // Its screen may not change when the wait ends: look again then.
+    if (this.#awaitUntil !== undefined) times.push(this.#awaitUntil);
     return times.length ? Math.min(...times) : undefined;
   }
 
@@ -181,7 +182,7 @@ export class AgentTracker {
       if (profile) events.push({ event: "agent-start", fields: { agent: profile.id } });
     }
     if (!profile) {
-      this.#awaitingReport = false;
+      this.#awaitUntil = undefined;
       this.#reading = undefined;
       this.#signals = processSignals(input.foreground);
       return events;
@@ -205,7 +206,7 @@ export class AgentTracker {
   }
 
   #decide(profile: AgentProfile, reading: ScreenReading, now: number): PaneState {
-    this.#awaitingReport = false;
+    this.#awaitUntil = undefined;
     const next = this.#decideRaw(profile, reading, now);
     const hookWorking = this.#liveHook(profile)?.state === "working";
     // Busy signs with no prompt or hook soon after the agent appeared are it
@@ -222,14 +223,19 @@ export class AgentTracker {
     ) {
       return "starting";
     }
-    this.#awaitingReport = next === "idle" && this.#state === "starting" &&
-      this.#awaitsFirstReport(profile, reading, now);
-    if (this.#awaitingReport) {
+    const until = next === "idle" && this.#state === "starting"
+      ? this.#startReportDue(profile, reading, now)
+      : undefined;
+    if (until !== undefined) {
+      this.#awaitUntil = until;
+      const none = reading.reportedAt === undefined || reading.reportedAt < this.#agentSince;
       this.#signals.push({
         source: "status",
-        rule: "no report of its own yet",
+        rule: none ? "no report of its own yet" : "its report of idle settles",
         says: "info",
-        text: `${profile.label} reports its own state: it is starting until its first report`,
+        text: none
+          ? `${profile.label} reports its own state: it is starting until its first report`
+          : `${profile.label} may still work on its start: its report of idle must hold ${profile.startSettleMs} ms`,
       });
       return "starting";
     }
@@ -238,16 +244,34 @@ export class AgentTracker {
 
   /**
    * Whether the first idle of an agent that reports its own state (its
-   * profile names its status app) still waits for its first report: Codex
-   * draws its input box, then works on its start for a moment (or waits for
-   * another Codex's database backfill), and only its first `state=idle` says
-   * it is done. The wait ends with the start grace, for an agent that never
-   * reports; a prompt that went in ends it too.
+   * profile names its status app) still waits for its own report, and until
+   * when to look again: Codex draws its input box, then works on its start
+   * for a moment (or waits for another Codex's database backfill), and only
+   * its own `state=idle` says it is done; and even that one may be followed
+   * by work on its start (its MCP servers), so a report of idle must hold
+   * for the profile's `startSettleMs`. The wait ends with the start grace,
+   * for an agent that never reports; a prompt that went in ends it too.
+   *
+   * Agents that report by hooks (Claude Code, Gemini CLI, Qwen Code) are not
+   * held: their first hook, SessionStart, is heard only when Skiff wired their
+   * hooks, comes 0.3–2.8 s after their input box, and says nothing of a
+   * start that would refuse a prompt: their input box takes one as soon as it
+   * shows (Gemini CLI and Qwen Code run it once their start is over), so a
+   * send at their first idle never finds them working (see docs/agents.md).
    */
-  #awaitsFirstReport(profile: AgentProfile, reading: ScreenReading, now: number): boolean {
-    return profile.statusApp !== undefined && !this.#inTurn && this.#submittedAt === undefined &&
-      now - this.#agentSince < STARTUP_GRACE_MS &&
-      (reading.reportedAt === undefined || reading.reportedAt < this.#agentSince);
+  #startReportDue(
+    profile: AgentProfile,
+    reading: ScreenReading,
+    now: number,
+  ): number | undefined {
+    if (profile.statusApp === undefined || this.#inTurn || this.#submittedAt !== undefined) {
+      return undefined;
+    }
+    const graceEnds = this.#agentSince + STARTUP_GRACE_MS;
+    if (now >= graceEnds) return undefined;
+    if (reading.reportedAt === undefined || reading.reportedAt < this.#agentSince) return graceEnds;
+    const settled = (reading.reportedIdleAt ?? reading.reportedAt) + (profile.startSettleMs ?? 0);
+    return now < settled ? Math.min(settled, graceEnds) : undefined;
   }
 
   #decideRaw(profile: AgentProfile, reading: ScreenReading, now: number): PaneState {

@@ -7,6 +7,12 @@
  *   `skiff new --wait-ready` returns after that first report, so a send at
  *   once never finds it working (exit 12). Five starts in a row.
  *
+ * - Case 2, for agents that report by hooks (Claude Code, Gemini CLI, Qwen
+ *   Code): they are idle as their input box shows, not held until their
+ *   first hook (SessionStart, which comes after it), since their input box
+ *   takes a prompt at once: a send at their first idle goes in, 4 starts in
+ *   a row each.
+ *
  * - Case 4: a Codex start that waits for another Codex's backfill of its
  *   state database shows Codex's own notice in its input box, which is no
  *   draft: a guarded send types the task, and Codex runs it once started.
@@ -135,6 +141,63 @@ Deno.test({
       }
     }),
 });
+
+/** The state folder for `agent`'s panes: Gemini reads Skiff's hooks only from a root-owned one. */
+async function hookedState(agent: AgentName): Promise<string | undefined> {
+  return agent === "gemini" ? await rootOwnedTempDir() : undefined;
+}
+
+for (const agent of ["claude", "gemini", "qwen"] as const) {
+  Deno.test({
+    name:
+      `real ${agent}: case 2, idle as its input box shows (not held for a first hook), and a send at once goes in, 4 starts in a row`,
+    ignore: !runsAgent(agent),
+    sanitizeOps: false,
+    sanitizeResources: false,
+    fn: async () => {
+      const secure = await hookedState(agent);
+      try {
+        await withAgent(agent, async (skiff, llm, at) => {
+          const work = join(skiff.root, "work");
+          const launch = await prepare(skiff, agent, llm, agent);
+          for (let i = 1; i <= 4; i++) {
+            const name = `${agent}-${i}`;
+            at.pane = name;
+            const made = await skiff.json<{ hooks_unwired: string | null }>(
+              withOptions(newAgentArgs(agent, launch, { cwd: work, name }), [
+                "--wait-ready",
+                "--timeout",
+                "120",
+              ]),
+            );
+            assertEquals(made.hooks_unwired, null, "this test needs Skiff's hooks");
+            const sent = await skiff.run([
+              "send",
+              name,
+              `say hello ${i}`,
+              "--enter",
+              "--timeout",
+              "60",
+            ]);
+            assertEquals(sent.code, 0, `start ${i}: ${sent.stderr}`);
+            // The task ran: the model was asked, and the turn ended.
+            await waitFor(
+              "the model to be asked",
+              () => llm.requests().some((r) => (r.body ?? "").includes(`say hello ${i}`)),
+              {
+                timeout: 120_000,
+              },
+            );
+            await skiff.ok(["wait", name, "--until", "idle", "--timeout", "120"]);
+            await skiff.ok(["kill", name]);
+          }
+        }, secure ? { SKIFF_STATE_DIR: join(secure, "state") } : {});
+      } finally {
+        if (secure) await Deno.remove(secure, { recursive: true }).catch(() => {});
+      }
+    },
+  });
+}
 
 /** Types a slash command key by key (a paste would be taken as text), then Enter. */
 async function slashCommand(skiff: SkiffEnv, name: string, line: string): Promise<void> {

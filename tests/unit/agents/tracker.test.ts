@@ -205,6 +205,69 @@ Deno.test("tracker: case 2, a prompt that goes in before the first report ends t
   assertEquals(t.show(SCREENS.busy), ["turn-start"]);
 });
 
+/** A toy that, like Codex, may work on its start just after its first report of idle. */
+const SETTLING_TOY = { ...REPORTING_TOY, startSettleMs: 1000 };
+
+Deno.test("tracker: case 2, work on its start just after its first report holds the start until a report of idle has held", () => {
+  // Codex with MCP servers: `state=idle` at 1.1 s, `state=working` 0.2 s later while it starts
+  // them, `state=idle` again 0.8 s after that.
+  const t = new TrackerHarness({ profile: SETTLING_TOY });
+  t.front(TOY_PROCESS);
+  t.advance(800);
+  t.show(SCREENS.idle);
+  t.advance(300);
+  assertEquals(t.status("idle"), []);
+  assertEquals(t.tracker.state, "starting", "its report of idle must hold first");
+  assert(
+    t.tracker.snapshot().signals.some((s) => s.rule === "its report of idle settles"),
+    "explain says why",
+  );
+  t.advance(200);
+  t.show(SCREENS.busy);
+  t.status("working");
+  assertEquals(t.tracker.state, "starting");
+  t.advance(800);
+  t.show(SCREENS.idle);
+  t.status("idle");
+  t.advance(900);
+  assertEquals(t.tracker.state, "starting");
+  // Nothing changes on the screen: the tracker's own timer looks again once it held.
+  t.advance(200);
+  assertEquals([t.tracker.state, t.tracker.turns], ["idle", 0]);
+  assertEquals(t.events.map((e) => e.event), ["agent-start"]);
+});
+
+Deno.test("tracker: case 2, a first report of idle that holds ends the start after the settle time", () => {
+  const t = new TrackerHarness({ profile: SETTLING_TOY });
+  t.front(TOY_PROCESS);
+  t.show(SCREENS.idle);
+  t.advance(500);
+  t.status("idle");
+  t.advance(SETTLING_TOY.startSettleMs - 100);
+  assertEquals(t.tracker.state, "starting");
+  t.advance(200);
+  assertEquals(t.tracker.state, "idle");
+  // Later reports of idle are no start: a turn's end is read at once, as before.
+  t.submit();
+  t.show(SCREENS.busy);
+  t.status("working");
+  t.advance(2000);
+  t.show(SCREENS.idle);
+  t.advance(50);
+  assertEquals(t.status("idle"), ["turn-end"]);
+});
+
+Deno.test("tracker: case 2, a prompt that goes in while a report of idle settles ends the wait", () => {
+  const t = new TrackerHarness({ profile: SETTLING_TOY });
+  t.front(TOY_PROCESS);
+  t.show(SCREENS.idle);
+  t.status("idle");
+  assertEquals(t.tracker.state, "starting");
+  t.submit();
+  assertEquals(t.tracker.state, "idle");
+  assertEquals(t.show(SCREENS.busy), ["turn-start"]);
+});
+
 Deno.test("tracker: an agent that does not report its own state is idle as its input box shows", () => {
   const t = new TrackerHarness({ profile: TOY });
   t.front(TOY_PROCESS);
