@@ -156,6 +156,23 @@ export interface ResumeRule {
   record: RecordRule;
 }
 
+/**
+ * A command the agent runs out of sight: submitted from its input box, it
+ * runs under an empty input box, and what is typed meanwhile is lost. Qwen
+ * Code's `/clear` clears its screen at once, then runs its SessionEnd hook,
+ * resets its chat and runs its SessionStart hook.
+ */
+export interface QuietCommand {
+  /** A short name, for `skiff explain`. */
+  name: string;
+  /** Matches the input box's text as it was submitted. */
+  pattern: RegExp;
+  /** The hook event (of Skiff's own hooks) that says the command is over. */
+  until: string;
+  /** The longest it holds, for an agent whose hooks are not wired (default 5000). */
+  maxMs?: number;
+}
+
 /** One agent. */
 export interface AgentProfile {
   /** A short id, such as `claude`. */
@@ -201,6 +218,11 @@ export interface AgentProfile {
    * report of idle ends the start.
    */
   startSettleMs?: number;
+  /**
+   * Commands it runs out of sight: from their Enter the agent reads
+   * `working` until the hook that ends them comes.
+   */
+  quietCommands?: QuietCommand[];
   /** Its hooks. */
   hooks: HookRules;
   /** How it resumes a conversation by its id after a restore; none when it cannot. */

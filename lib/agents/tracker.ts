@@ -10,7 +10,7 @@
  * @module
  */
 
-import { type AgentProfile, type PaneState, SETTLE_MS } from "./profile.ts";
+import { type AgentProfile, type PaneState, type QuietCommand, SETTLE_MS } from "./profile.ts";
 import type { AgentRegistry } from "./registry.ts";
 import { readScreen, type ScreenReading, type Signal } from "./rules.ts";
 import type {
@@ -36,6 +36,8 @@ export const HOOK_OVERRULE_MS = 3000;
  * says a turn began.
  */
 export const STARTUP_GRACE_MS = 10_000;
+/** How long a quiet command holds the agent working when no hook ends it, by default. */
+export const QUIET_COMMAND_MS = 5000;
 /**
  * How long busy signs must last to count as a turn when nothing else says a
  * turn began (no prompt went in, no hook, no status report). Shorter flashes
@@ -58,6 +60,8 @@ export class AgentTracker {
   #turns = 0;
   #workingSince: number | undefined;
   #signals: Signal[] = [];
+  /** A command the agent runs out of sight, from its Enter until the hook that ends it. */
+  #quiet: { rule: QuietCommand; since: number } | undefined;
   /** While the start waits for the agent's own report: when to look again, else undefined. */
   #awaitUntil: number | undefined;
   readonly #noTurnMs: () => number;
@@ -98,7 +102,20 @@ export class AgentTracker {
   submitted(now: number): void {
     if (this.#agent && (this.#state === "idle" || this.#state === "starting")) {
       this.#submittedAt = now;
+      // What the input box held as Enter went in: a command the agent runs out of sight?
+      const draft = this.#reading?.composer.draft.trim() ?? "";
+      const rule = this.#agent.quietCommands?.find((r) => r.pattern.test(draft));
+      this.#quiet = rule ? { rule, since: now } : undefined;
     }
+  }
+
+  /**
+   * Notes a hook event that Skiff hears for the conversation's id only, which
+   * says nothing of turns: it may still end a quiet command (Qwen Code's
+   * SessionStart ends its `/clear`).
+   */
+  heard(event: string, at: number): void {
+    if (this.#quiet?.rule.until === event && at >= this.#quiet.since) this.#quiet = undefined;
   }
 
   /**
@@ -108,6 +125,7 @@ export class AgentTracker {
    * (opencode reports `busy` again just after its turn ended).
    */
   hookReport(report: HookReport): void {
+    this.heard(report.event, report.at);
     const opens = report.state === "working" || report.state === "waiting";
     const ignored = opens && !this.#inTurn && this.#submittedAt === undefined &&
       this.#reading?.verdict === "idle";
@@ -139,6 +157,7 @@ export class AgentTracker {
     if (this.#workingSince !== undefined && !this.#inTurn) {
       times.push(this.#workingSince + TURN_CONFIRM_MS);
     }
+    if (this.#quiet) times.push(this.#quiet.since + (this.#quiet.rule.maxMs ?? QUIET_COMMAND_MS));
     // Its screen may not change when the wait ends: look again then.
     if (this.#awaitUntil !== undefined) times.push(this.#awaitUntil);
     return times.length ? Math.min(...times) : undefined;
@@ -163,6 +182,7 @@ export class AgentTracker {
         this.#inTurn = false;
         this.#agent = undefined;
         this.#submittedAt = undefined;
+        this.#quiet = undefined;
         events.push({ event: "exit", fields: { what: "process", agent } });
       }
       return events;
@@ -175,6 +195,7 @@ export class AgentTracker {
       this.#agent = profile;
       this.#inTurn = false;
       this.#submittedAt = undefined;
+      this.#quiet = undefined;
       this.#rawIdleSince = undefined;
       this.#hook = undefined;
       this.#agentSince = input.now;
@@ -216,6 +237,19 @@ export class AgentTracker {
       !this.#inTurn && this.#submittedAt === undefined &&
       now - this.#agentSince < STARTUP_GRACE_MS;
     if (next === "working" && !hookWorking && loading) return "starting";
+    if (this.#quiet && now - this.#quiet.since >= (this.#quiet.rule.maxMs ?? QUIET_COMMAND_MS)) {
+      this.#quiet = undefined;
+    }
+    if (this.#quiet && next !== "waiting") {
+      const { rule } = this.#quiet;
+      this.#signals.push({
+        source: "input",
+        rule: `${rule.name} runs`,
+        says: "working",
+        text: `${profile.label} runs it under an empty input box until its ${rule.until} hook`,
+      });
+      if (next === "idle") return "working";
+    }
     // Its own notice that it still starts (Codex waiting for another Codex's database).
     if (
       next === "idle" && this.#state === "starting" && reading.starting && !this.#inTurn &&

@@ -19,6 +19,9 @@
  * - Case 3: Gemini CLI's `/clear` waits for Skiff's SessionEnd and
  *   SessionStart hooks, and reads working meanwhile (its status row names
  *   the running hook), so the wait for idle after it ends with the clear.
+ *   Qwen Code's `/clear` shows nothing while it runs and drops what is typed
+ *   meanwhile: it reads working from its Enter until its SessionStart hook,
+ *   so a wait for idle and a send, at once after the Enter, go in.
  *
  * Which agents run: `SKIFF_REAL_AGENTS` (a comma list, or `all`); by default
  * Claude Code and Codex. `SKIFF_REQUIRE_AGENTS` makes a missing one fail.
@@ -40,6 +43,7 @@ import {
 } from "../agents/agent_env.ts";
 import { assertInstalled, runsAgent } from "../agents/selection.ts";
 import type { Signal } from "../../lib/agents/rules.ts";
+import { DaemonClient } from "../../lib/client/client.ts";
 
 /** What `skiff explain --json` says, as far as these tests read it. */
 interface Explained {
@@ -304,4 +308,56 @@ Deno.test({
       if (secure) await Deno.remove(secure, { recursive: true }).catch(() => {});
     }
   },
+});
+
+Deno.test({
+  name:
+    "real qwen: case 3, it reads working while /clear runs, so a wait for idle and a send at once after it go in",
+  ignore: !runsAgent("qwen"),
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: () =>
+    withAgent("qwen", async (skiff, llm, at) => {
+      const work = join(skiff.root, "work");
+      const launch = await prepare(skiff, "qwen", llm, "qwen");
+      at.pane = "qwen";
+      const made = await skiff.json<{ hooks_unwired: string | null }>(
+        withOptions(newAgentArgs("qwen", launch, { cwd: work, name: "qwen" }), [
+          "--wait-ready",
+          "--timeout",
+          "120",
+        ]),
+      );
+      assertEquals(made.hooks_unwired, null, "this test needs Skiff's hooks in Qwen Code");
+      // The Enter, the wait and the send go on one connection, with no process start between
+      // them: a send 50 ms after the Enter was lost (exit 16) before the fix.
+      const client = await DaemonClient.connect(skiff.socket);
+      try {
+        for (let i = 1; i <= 3; i++) {
+          await skiff.ok(["send", "qwen", `say hello ${i}`, "--enter"]);
+          await skiff.ok(["wait", "qwen", "--until", "idle", "--timeout", "120"]);
+          for (const ch of "/clear") {
+            await client.call("pane.keys", { pane: "qwen", keys: [ch], literal: true });
+          }
+          await skiff.waitForScreen("qwen", "/clear", { timeout: 15_000 });
+          await client.call("pane.keys", { pane: "qwen", keys: ["Enter"] });
+          const after = await client.call("pane.explain", { pane: "qwen" });
+          assertEquals(after.state, "working", `clear ${i}: working as it runs`);
+          await client.call("pane.wait", { pane: "qwen", until: "idle", timeout_ms: 30_000 });
+          const text = `after clear ${i}`;
+          const sent = await client.call("pane.send", {
+            pane: "qwen",
+            text,
+            enter: true,
+            timeout_ms: 30_000,
+          });
+          assertEquals(sent.turn_started, true, `clear ${i}`);
+          await waitFor(`the model to be asked '${text}'`, () =>
+            llm.requests().some((r) => (r.body ?? "").includes(text)), { timeout: 60_000 });
+          await skiff.ok(["wait", "qwen", "--until", "idle", "--timeout", "120"]);
+        }
+      } finally {
+        client.close();
+      }
+    }),
 });

@@ -92,6 +92,15 @@ export class PaneWatch {
     }, Math.max(10, due - Date.now() + 5));
   }
 
+  /**
+   * Notes a hook event heard only for the conversation's id (it may end a
+   * command the agent runs out of sight) and reads the pane again at once.
+   */
+  heard(event: string): void {
+    this.tracker.heard(event, Date.now());
+    this.evaluate();
+  }
+
   /** Records a hook report and reads the pane again at once. */
   hook(report: HookReport): void {
     this.tracker.hookReport(report);
