@@ -219,6 +219,14 @@ export interface AgentProfile {
    */
   startSettleMs?: number;
   /**
+   * For an agent Skiff starts with its hooks wired in: the hook event that
+   * ends its start. Gemini CLI draws its input box, then runs its
+   * SessionStart hook (shown as `Executing Hook: skiff SessionStart`, and
+   * working meanwhile): it is `starting` until that hook comes, and busy
+   * signs with no prompt soon after it are still its start.
+   */
+  startHook?: string;
+  /**
    * Commands it runs out of sight: from their Enter the agent reads
    * `working` until the hook that ends them comes.
    */

@@ -62,6 +62,10 @@ export class AgentTracker {
   #signals: Signal[] = [];
   /** A command the agent runs out of sight, from its Enter until the hook that ends it. */
   #quiet: { rule: QuietCommand; since: number } | undefined;
+  /** When the hook that ends the agent's start came, if it did. */
+  #startHookAt: number | undefined;
+  /** Whether Skiff started the agent in front with its hooks wired in. */
+  #hooked = false;
   /** While the start waits for the agent's own report: when to look again, else undefined. */
   #awaitUntil: number | undefined;
   readonly #noTurnMs: () => number;
@@ -116,6 +120,7 @@ export class AgentTracker {
    */
   heard(event: string, at: number): void {
     if (this.#quiet?.rule.until === event && at >= this.#quiet.since) this.#quiet = undefined;
+    if (this.#agent?.startHook === event && at >= this.#agentSince) this.#startHookAt ??= at;
   }
 
   /**
@@ -196,6 +201,7 @@ export class AgentTracker {
       this.#inTurn = false;
       this.#submittedAt = undefined;
       this.#quiet = undefined;
+      this.#startHookAt = undefined;
       this.#rawIdleSince = undefined;
       this.#hook = undefined;
       this.#agentSince = input.now;
@@ -210,11 +216,12 @@ export class AgentTracker {
     }
     const reading = readScreen(profile, input.view());
     this.#reading = reading;
+    this.#hooked = input.hooked === profile.id;
     const next = this.#decide(profile, reading, input.now);
     const hook = this.#liveHook(profile);
     // While the agent loads, its own reports of work are loading too (Codex
     // reports `working` for a moment after its input box shows).
-    const loading = input.now - this.#agentSince < STARTUP_GRACE_MS;
+    const loading = input.now < this.#graceEnds();
     const announced = this.#submittedAt !== undefined ||
       (hook?.state === "working" && hook.at >= this.#agentSince) ||
       (!loading &&
@@ -234,8 +241,7 @@ export class AgentTracker {
     // loading, even after its input box showed (Gemini CLI draws its box,
     // then spins while it resumes a session).
     const loading = (this.#state === "starting" || this.#state === "idle") &&
-      !this.#inTurn && this.#submittedAt === undefined &&
-      now - this.#agentSince < STARTUP_GRACE_MS;
+      !this.#inTurn && this.#submittedAt === undefined && now < this.#graceEnds();
     if (next === "working" && !hookWorking && loading) return "starting";
     if (this.#quiet && now - this.#quiet.since >= (this.#quiet.rule.maxMs ?? QUIET_COMMAND_MS)) {
       this.#quiet = undefined;
@@ -262,18 +268,36 @@ export class AgentTracker {
       : undefined;
     if (until !== undefined) {
       this.#awaitUntil = until;
-      const none = reading.reportedAt === undefined || reading.reportedAt < this.#agentSince;
-      this.#signals.push({
-        source: "status",
-        rule: none ? "no report of its own yet" : "its report of idle settles",
-        says: "info",
-        text: none
-          ? `${profile.label} reports its own state: it is starting until its first report`
-          : `${profile.label} may still work on its start: its report of idle must hold ${profile.startSettleMs} ms`,
-      });
+      this.#signals.push(this.#startSignal(profile, reading));
       return "starting";
     }
     return next;
+  }
+
+  /** When busy signs with no prompt stop counting as the agent's start: 10 s after it appeared, or after its start hook. */
+  #graceEnds(): number {
+    return Math.max(this.#agentSince, this.#startHookAt ?? 0) + STARTUP_GRACE_MS;
+  }
+
+  /** Why the agent's first idle still waits, for `skiff explain`. */
+  #startSignal(profile: AgentProfile, reading: ScreenReading): Signal {
+    if (profile.statusApp === undefined) {
+      return {
+        source: "hook",
+        rule: "no start hook yet",
+        says: "info",
+        text: `${profile.label} ends its start with its ${profile.startHook} hook`,
+      };
+    }
+    const none = reading.reportedAt === undefined || reading.reportedAt < this.#agentSince;
+    return {
+      source: "status",
+      rule: none ? "no report of its own yet" : "its report of idle settles",
+      says: "info",
+      text: none
+        ? `${profile.label} reports its own state: it is starting until its first report`
+        : `${profile.label} may still work on its start: its report of idle must hold ${profile.startSettleMs} ms`,
+    };
   }
 
   /**
@@ -286,23 +310,27 @@ export class AgentTracker {
    * for the profile's `startSettleMs`. The wait ends with the start grace,
    * for an agent that never reports; a prompt that went in ends it too.
    *
-   * Agents that report by hooks (Claude Code, Gemini CLI, Qwen Code) are not
-   * held: their first hook, SessionStart, is heard only when Skiff wired their
-   * hooks, comes 0.3–2.8 s after their input box, and says nothing of a
-   * start that would refuse a prompt: their input box takes one as soon as it
-   * shows (Gemini CLI and Qwen Code run it once their start is over), so a
-   * send at their first idle never finds them working (see docs/agents.md).
+   * An agent that reports by hooks waits only where its start ends with a
+   * hook (its profile's `startHook`) and Skiff wired its hooks in: Gemini CLI
+   * runs its SessionStart hook 1–1.5 s after its input box shows, for about
+   * 3 s, working meanwhile. Claude Code and Qwen Code are not held: their
+   * SessionStart comes 0.3–2.8 s after their input box and holds back no
+   * prompt (their input box takes one as soon as it shows; Qwen Code runs it
+   * once its start is over), so a send at their first idle never finds them
+   * working (see docs/agents.md); and an agent started by hand has no hooks.
    */
   #startReportDue(
     profile: AgentProfile,
     reading: ScreenReading,
     now: number,
   ): number | undefined {
-    if (profile.statusApp === undefined || this.#inTurn || this.#submittedAt !== undefined) {
-      return undefined;
-    }
+    if (this.#inTurn || this.#submittedAt !== undefined) return undefined;
     const graceEnds = this.#agentSince + STARTUP_GRACE_MS;
     if (now >= graceEnds) return undefined;
+    if (profile.startHook !== undefined && this.#hooked && this.#startHookAt === undefined) {
+      return graceEnds;
+    }
+    if (profile.statusApp === undefined) return undefined;
     if (reading.reportedAt === undefined || reading.reportedAt < this.#agentSince) return graceEnds;
     const settled = (reading.reportedIdleAt ?? reading.reportedAt) + (profile.startSettleMs ?? 0);
     return now < settled ? Math.min(settled, graceEnds) : undefined;

@@ -58,9 +58,13 @@ export class TrackerHarness {
   #nextLookAt: number | undefined;
   readonly #profile: AgentProfile;
 
-  constructor(options: { profile?: AgentProfile; noTurnMs?: number } = {}) {
+  readonly #hooked: boolean;
+
+  /** With `hooked`, Skiff started the agent with its hooks wired in. */
+  constructor(options: { profile?: AgentProfile; noTurnMs?: number; hooked?: boolean } = {}) {
     const profile = options.profile ?? TOY;
     this.#profile = profile;
+    this.#hooked = options.hooked ?? false;
     const registry = {
       identify: (p: ForegroundProcess | undefined) => p?.comm === profile.id ? profile : undefined,
       get: (id: string) => id === profile.id ? profile : undefined,
@@ -126,6 +130,7 @@ export class TrackerHarness {
       view: () => this.#status ? { ...this.#view, status: this.#status } : this.#view,
       foreground: this.#running ? this.#foreground : undefined,
       running: this.#running,
+      hooked: this.#hooked ? this.#profile.id : undefined,
     });
     for (const { event } of raised) this.events.push({ at: this.now, event });
     const due = this.tracker.nextCheckAt();

@@ -7,11 +7,11 @@
  *   `skiff new --wait-ready` returns after that first report, so a send at
  *   once never finds it working (exit 12). Five starts in a row.
  *
- * - Case 2, for agents that report by hooks (Claude Code, Gemini CLI, Qwen
- *   Code): they are idle as their input box shows, not held until their
- *   first hook (SessionStart, which comes after it), since their input box
- *   takes a prompt at once: a send at their first idle goes in, 4 starts in
- *   a row each.
+ * - Case 2, for agents that report by hooks: Claude Code and Qwen Code are
+ *   idle as their input box shows (their SessionStart hook, which comes
+ *   after it, holds back no prompt); Gemini CLI runs its SessionStart hook
+ *   after its box shows, working meanwhile, and is ready once it has run. A
+ *   send at once, or 1.5 s later, goes in, 4 starts in a row each.
  *
  * - Case 4: a Codex start that waits for another Codex's backfill of its
  *   state database shows Codex's own notice in its input box, which is no
@@ -154,7 +154,7 @@ async function hookedState(agent: AgentName): Promise<string | undefined> {
 for (const agent of ["claude", "gemini", "qwen"] as const) {
   Deno.test({
     name:
-      `real ${agent}: case 2, idle as its input box shows (not held for a first hook), and a send at once goes in, 4 starts in a row`,
+      `real ${agent}: case 2, ready once its start is over (Gemini CLI's ends with its SessionStart hook), and a send at once or a moment later goes in, 4 starts in a row`,
     ignore: !runsAgent(agent),
     sanitizeOps: false,
     sanitizeResources: false,
@@ -175,6 +175,9 @@ for (const agent of ["claude", "gemini", "qwen"] as const) {
               ]),
             );
             assertEquals(made.hooks_unwired, null, "this test needs Skiff's hooks");
+            // At once, then 1.5 s later: where Gemini CLI runs its SessionStart hook, for about
+            // 3 s from 1-1.5 s after its input box, when that box was taken for ready.
+            if (i > 2) await new Promise((resolve) => setTimeout(resolve, 1500));
             const sent = await skiff.run([
               "send",
               name,

@@ -74,6 +74,9 @@ export class PaneWatch {
       view: () => this.#pane.screen.view(),
       foreground: this.#pane.status === "running" ? this.#pane.foreground() : undefined,
       running: this.#pane.status === "running",
+      hooked: this.#pane.saved.agent_launch?.hooks
+        ? this.#pane.saved.agent_launch.agent
+        : undefined,
     });
     for (const event of events) this.#options.emit(this.#pane, event);
     if (this.tracker.state !== before) this.#options.stateChanged(this.#pane);
