@@ -213,7 +213,6 @@ export class Link {
           `${again ? " (as before)" : ""}`,
       );
       this.#setState("up");
-      if (again) void this.#askAfter(generation);
     } catch (error) {
       if (generation !== this.#generation) return;
       const failure = error instanceof SkiffError ? error : unreachable(String(error));
@@ -246,6 +245,9 @@ export class Link {
    * half of what making the link takes, and `ls --all-hosts` has 0.8 s for a
    * host that is back. `undefined` when nothing answers there as before (a
    * restarted host, another socket, another protocol): then it is asked.
+   * What it said last time stays, but for its skiffd's version and pid, from
+   * the hello: asking again in the background would race a skiffd that
+   * stops there, and start another.
    */
   async #throughKnown(known: RemoteInfo, generation: number): Promise<RemoteInfo | undefined> {
     try {
@@ -261,22 +263,6 @@ export class Link {
       this.#events = undefined;
       await cancelForward(this, known.socket).catch(() => {});
       return undefined;
-    }
-  }
-
-  /**
-   * What the host's Skiff says now, for a link made again without asking
-   * (its `skiff` may have changed meanwhile); asked once the link is up, so
-   * that nothing waits for it.
-   */
-  async #askAfter(generation: number): Promise<void> {
-    try {
-      const remote = await describeRemote(this);
-      if (generation === this.#generation && this.state === "up") {
-        this.remote = { ...remote, started: false };
-      }
-    } catch (error) {
-      this.#log(`could not ask what runs there again: ${(error as Error).message}`);
     }
   }
 
