@@ -4,7 +4,7 @@
  * @module
  */
 
-import { defineCommand, outputWidth, table } from "../lib/cli/mod.ts";
+import { defineCommand, table, terminalWidth } from "../lib/cli/mod.ts";
 import { frontOf, tildePath } from "../lib/client/format.ts";
 import { listPanes } from "../lib/ops/list_panes.ts";
 import { linkTimes } from "../lib/hosts/link_times.ts";
@@ -73,7 +73,7 @@ export const command = defineCommand({
             p.host === null ? tildePath(p.cwd) : p.cwd,
             p.title,
           ]),
-          { width: outputWidth() },
+          { width: terminalWidth() },
         ));
       }
       // When it was last reached and is tried next: an old failure is not told as current.

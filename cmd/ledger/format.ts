@@ -5,7 +5,7 @@
  * @module
  */
 
-import { outputWidth, table } from "../../lib/cli/mod.ts";
+import { table, terminalWidth } from "../../lib/cli/mod.ts";
 import type { Entry, TaskRow } from "../../lib/ledger/mod.ts";
 
 /** The first line of a task text, with `…` when more lines follow. */
@@ -46,7 +46,7 @@ export function entriesTable(entries: readonly Entry[]): string {
     rows.push(cells(entry, ""));
     for (const task of entry.tasks ?? []) rows.push(cells(task, "  "));
   }
-  return table(["UID", "ID", "STATE", "PANE", "TASK"], rows, { width: outputWidth() });
+  return table(["UID", "ID", "STATE", "PANE", "TASK"], rows, { width: terminalWidth() });
 }
 
 /** Every field of one entry, one a line; a plan's tasks follow as a table. */

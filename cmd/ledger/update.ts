@@ -26,7 +26,7 @@ export const command = defineCommand({
     },
     { name: "pane", type: "string", value: "P", help: "Move the task to pane P", complete: "pane" },
     { name: "task", type: "string", value: "T", help: "New task text; - reads it from stdin" },
-    { name: "ref", type: "string", value: "R", help: "New free text; '' clears it" },
+    { name: "ref", type: "string", value: "R", help: "New free text; '' clears it", empty: true },
     { name: "result", type: "string", value: "PATH", help: "New result path", complete: "file" },
   ],
   exits: [

@@ -49,6 +49,7 @@ export const AGENT_KEYS = [
   "title_idle",
   "progress",
   "status_app",
+  "start_settle_ms",
   "hooks",
   "resume_args",
   "resume_new_args",
@@ -287,6 +288,7 @@ export function parseAgentProfile(
   const settleMs = reader.integer("settle_ms", 50, 10_000);
   const progress = reader.boolean("progress");
   const statusApp = reader.string("status_app");
+  const startSettleMs = reader.integer("start_settle_ms", 0, 10_000);
   const notBusy = reader.rules("not_busy")?.map((r) => r.pattern);
   return {
     id,
@@ -316,6 +318,7 @@ export function parseAgentProfile(
     },
     ...(progress === undefined ? {} : { progress }),
     ...(statusApp ? { statusApp } : {}),
+    ...(startSettleMs === undefined ? {} : { startSettleMs }),
     hooks: hookRules(reader),
     ...resumeRule(reader),
     custom: true,

@@ -10,7 +10,7 @@
  * @module
  */
 
-import { type AgentProfile, type PaneState, SETTLE_MS } from "./profiles/mod.ts";
+import { type AgentProfile, type PaneState, type QuietCommand, SETTLE_MS } from "./profiles/mod.ts";
 import type { AgentRegistry } from "./registry.ts";
 import { readScreen, type ScreenReading, type Signal } from "./rules.ts";
 import type {
@@ -36,6 +36,8 @@ export const HOOK_OVERRULE_MS = 3000;
  * says a turn began.
  */
 export const STARTUP_GRACE_MS = 10_000;
+/** How long a quiet command holds the agent working when no hook ends it, by default. */
+export const QUIET_COMMAND_MS = 5000;
 /**
  * How long busy signs must last to count as a turn when nothing else says a
  * turn began (no prompt went in, no hook, no status report). Shorter flashes
@@ -58,7 +60,14 @@ export class AgentTracker {
   #turns = 0;
   #workingSince: number | undefined;
   #signals: Signal[] = [];
-  #awaitingReport = false;
+  /** A command the agent runs out of sight, from its Enter until the hook that ends it. */
+  #quiet: { rule: QuietCommand; since: number } | undefined;
+  /** When the hook that ends the agent's start came, if it did. */
+  #startHookAt: number | undefined;
+  /** Whether Skiff started the agent in front with its hooks wired in. */
+  #hooked = false;
+  /** While the start waits for the agent's own report: when to look again, else undefined. */
+  #awaitUntil: number | undefined;
   readonly #noTurnMs: () => number;
 
   /** Makes a tracker that looks agents up in the registry `registry()` returns. */
@@ -97,7 +106,21 @@ export class AgentTracker {
   submitted(now: number): void {
     if (this.#agent && (this.#state === "idle" || this.#state === "starting")) {
       this.#submittedAt = now;
+      // What the input box held as Enter went in: a command the agent runs out of sight?
+      const draft = this.#reading?.composer.draft.trim() ?? "";
+      const rule = this.#agent.quietCommands?.find((r) => r.pattern.test(draft));
+      this.#quiet = rule ? { rule, since: now } : undefined;
     }
+  }
+
+  /**
+   * Notes a hook event that Skiff hears for the conversation's id only, which
+   * says nothing of turns: it may still end a quiet command (Qwen Code's
+   * SessionStart ends its `/clear`).
+   */
+  heard(event: string, at: number): void {
+    if (this.#quiet?.rule.until === event && at >= this.#quiet.since) this.#quiet = undefined;
+    if (this.#agent?.startHook === event && at >= this.#agentSince) this.#startHookAt ??= at;
   }
 
   /**
@@ -107,6 +130,7 @@ export class AgentTracker {
    * (opencode reports `busy` again just after its turn ended).
    */
   hookReport(report: HookReport): void {
+    this.heard(report.event, report.at);
     const opens = report.state === "working" || report.state === "waiting";
     const ignored = opens && !this.#inTurn && this.#submittedAt === undefined &&
       this.#reading?.verdict === "idle";
@@ -138,8 +162,9 @@ export class AgentTracker {
     if (this.#workingSince !== undefined && !this.#inTurn) {
       times.push(this.#workingSince + TURN_CONFIRM_MS);
     }
-    // Its screen may not change when the grace ends: look again then.
-    if (this.#awaitingReport) times.push(this.#agentSince + STARTUP_GRACE_MS);
+    if (this.#quiet) times.push(this.#quiet.since + (this.#quiet.rule.maxMs ?? QUIET_COMMAND_MS));
+    // Its screen may not change when the wait ends: look again then.
+    if (this.#awaitUntil !== undefined) times.push(this.#awaitUntil);
     return times.length ? Math.min(...times) : undefined;
   }
 
@@ -162,6 +187,7 @@ export class AgentTracker {
         this.#inTurn = false;
         this.#agent = undefined;
         this.#submittedAt = undefined;
+        this.#quiet = undefined;
         events.push({ event: "exit", fields: { what: "process", agent } });
       }
       return events;
@@ -174,6 +200,8 @@ export class AgentTracker {
       this.#agent = profile;
       this.#inTurn = false;
       this.#submittedAt = undefined;
+      this.#quiet = undefined;
+      this.#startHookAt = undefined;
       this.#rawIdleSince = undefined;
       this.#hook = undefined;
       this.#agentSince = input.now;
@@ -181,18 +209,19 @@ export class AgentTracker {
       if (profile) events.push({ event: "agent-start", fields: { agent: profile.id } });
     }
     if (!profile) {
-      this.#awaitingReport = false;
+      this.#awaitUntil = undefined;
       this.#reading = undefined;
       this.#signals = processSignals(input.foreground);
       return events;
     }
     const reading = readScreen(profile, input.view());
     this.#reading = reading;
+    this.#hooked = input.hooked === profile.id;
     const next = this.#decide(profile, reading, input.now);
     const hook = this.#liveHook(profile);
     // While the agent loads, its own reports of work are loading too (Codex
     // reports `working` for a moment after its input box shows).
-    const loading = input.now - this.#agentSince < STARTUP_GRACE_MS;
+    const loading = input.now < this.#graceEnds();
     const announced = this.#submittedAt !== undefined ||
       (hook?.state === "working" && hook.at >= this.#agentSince) ||
       (!loading &&
@@ -205,16 +234,28 @@ export class AgentTracker {
   }
 
   #decide(profile: AgentProfile, reading: ScreenReading, now: number): PaneState {
-    this.#awaitingReport = false;
+    this.#awaitUntil = undefined;
     const next = this.#decideRaw(profile, reading, now);
     const hookWorking = this.#liveHook(profile)?.state === "working";
     // Busy signs with no prompt or hook soon after the agent appeared are it
     // loading, even after its input box showed (Gemini CLI draws its box,
     // then spins while it resumes a session).
     const loading = (this.#state === "starting" || this.#state === "idle") &&
-      !this.#inTurn && this.#submittedAt === undefined &&
-      now - this.#agentSince < STARTUP_GRACE_MS;
+      !this.#inTurn && this.#submittedAt === undefined && now < this.#graceEnds();
     if (next === "working" && !hookWorking && loading) return "starting";
+    if (this.#quiet && now - this.#quiet.since >= (this.#quiet.rule.maxMs ?? QUIET_COMMAND_MS)) {
+      this.#quiet = undefined;
+    }
+    if (this.#quiet && next !== "waiting") {
+      const { rule } = this.#quiet;
+      this.#signals.push({
+        source: "input",
+        rule: `${rule.name} runs`,
+        says: "working",
+        text: `${profile.label} runs it under an empty input box until its ${rule.until} hook`,
+      });
+      if (next === "idle") return "working";
+    }
     // Its own notice that it still starts (Codex waiting for another Codex's database).
     if (
       next === "idle" && this.#state === "starting" && reading.starting && !this.#inTurn &&
@@ -222,32 +263,77 @@ export class AgentTracker {
     ) {
       return "starting";
     }
-    this.#awaitingReport = next === "idle" && this.#state === "starting" &&
-      this.#awaitsFirstReport(profile, reading, now);
-    if (this.#awaitingReport) {
-      this.#signals.push({
-        source: "status",
-        rule: "no report of its own yet",
-        says: "info",
-        text: `${profile.label} reports its own state: it is starting until its first report`,
-      });
+    const until = next === "idle" && this.#state === "starting"
+      ? this.#startReportDue(profile, reading, now)
+      : undefined;
+    if (until !== undefined) {
+      this.#awaitUntil = until;
+      this.#signals.push(this.#startSignal(profile, reading));
       return "starting";
     }
     return next;
   }
 
+  /** When busy signs with no prompt stop counting as the agent's start: 10 s after it appeared, or after its start hook. */
+  #graceEnds(): number {
+    return Math.max(this.#agentSince, this.#startHookAt ?? 0) + STARTUP_GRACE_MS;
+  }
+
+  /** Why the agent's first idle still waits, for `skiff explain`. */
+  #startSignal(profile: AgentProfile, reading: ScreenReading): Signal {
+    if (profile.statusApp === undefined) {
+      return {
+        source: "hook",
+        rule: "no start hook yet",
+        says: "info",
+        text: `${profile.label} ends its start with its ${profile.startHook} hook`,
+      };
+    }
+    const none = reading.reportedAt === undefined || reading.reportedAt < this.#agentSince;
+    return {
+      source: "status",
+      rule: none ? "no report of its own yet" : "its report of idle settles",
+      says: "info",
+      text: none
+        ? `${profile.label} reports its own state: it is starting until its first report`
+        : `${profile.label} may still work on its start: its report of idle must hold ${profile.startSettleMs} ms`,
+    };
+  }
+
   /**
    * Whether the first idle of an agent that reports its own state (its
-   * profile names its status app) still waits for its first report: Codex
-   * draws its input box, then works on its start for a moment (or waits for
-   * another Codex's database backfill), and only its first `state=idle` says
-   * it is done. The wait ends with the start grace, for an agent that never
-   * reports; a prompt that went in ends it too.
+   * profile names its status app) still waits for its own report, and until
+   * when to look again: Codex draws its input box, then works on its start
+   * for a moment (or waits for another Codex's database backfill), and only
+   * its own `state=idle` says it is done; and even that one may be followed
+   * by work on its start (its MCP servers), so a report of idle must hold
+   * for the profile's `startSettleMs`. The wait ends with the start grace,
+   * for an agent that never reports; a prompt that went in ends it too.
+   *
+   * An agent that reports by hooks waits only where its start ends with a
+   * hook (its profile's `startHook`) and Skiff wired its hooks in: Gemini CLI
+   * runs its SessionStart hook 1–1.5 s after its input box shows, for about
+   * 3 s, working meanwhile. Claude Code and Qwen Code are not held: their
+   * SessionStart comes 0.3–2.8 s after their input box and holds back no
+   * prompt (their input box takes one as soon as it shows; Qwen Code runs it
+   * once its start is over), so a send at their first idle never finds them
+   * working (see docs/agents.md); and an agent started by hand has no hooks.
    */
-  #awaitsFirstReport(profile: AgentProfile, reading: ScreenReading, now: number): boolean {
-    return profile.statusApp !== undefined && !this.#inTurn && this.#submittedAt === undefined &&
-      now - this.#agentSince < STARTUP_GRACE_MS &&
-      (reading.reportedAt === undefined || reading.reportedAt < this.#agentSince);
+  #startReportDue(
+    profile: AgentProfile,
+    reading: ScreenReading,
+    now: number,
+  ): number | undefined {
+    if (this.#inTurn || this.#submittedAt !== undefined) return undefined;
+    const graceEnds = this.#agentSince + STARTUP_GRACE_MS;
+    if (now >= graceEnds) return undefined;
+    if (profile.startHook !== undefined && this.#hooked && this.#startHookAt === undefined) {
+      return graceEnds;
+    }
+    if (profile.statusApp === undefined) return undefined;
+    if (reading.reportedAt === undefined || reading.reportedAt < this.#agentSince) return graceEnds;
+    const settled = (reading.reportedIdleAt ?? reading.reportedAt) + (profile.startSettleMs ?? 0);
+    return now < settled ? Math.min(settled, graceEnds) : undefined;
   }
 
   #decideRaw(profile: AgentProfile, reading: ScreenReading, now: number): PaneState {

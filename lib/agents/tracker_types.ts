@@ -48,6 +48,8 @@ export interface TrackerInput {
   foreground?: ForegroundProcess;
   /** Whether the pane's process runs. */
   running: boolean;
+  /** The agent Skiff started in the pane with its hooks wired in, if it did. */
+  hooked?: string;
 }
 
 /** The tracker's full picture, for `skiff explain`. */

@@ -41,7 +41,14 @@ export function serveControl(ws: WebSocket, options: ControlOptions): void {
   const handlers: Handlers = pageHandlers(link, { member });
   const feed = forwardEvents({
     socket: options.socket,
-    send,
+    send: (message) => {
+      // A host's link came up or went: the hosts' group follows it now, not at its next look.
+      const event = message as { event?: unknown; host?: unknown };
+      if (event.event === "host" && typeof event.host === "string") {
+        options.follow?.linkChanged(event.host);
+      }
+      send(message);
+    },
     lost: (why) => {
       send({ lost: why });
       if (ws.readyState === WebSocket.OPEN) ws.close(1011, "skiffd went away");

@@ -172,6 +172,11 @@ export class Follow {
     }
   }
 
+  /** The local skiffd said `host`'s link changed: the hosts' follower looks at it now. */
+  linkChanged(host: string): void {
+    this.#hosts?.wake(host);
+  }
+
   /** A page opened: it hears of changes through `send` until it leaves. */
   join(send: (message: unknown) => void): FollowMember {
     const page: Page = { send, ledger: false };

@@ -111,26 +111,11 @@ export function reportError(error: unknown, json: boolean): number {
 }
 
 /**
- * The width text output should fit: the terminal's columns when stdout is
- * one, else `COLUMNS`, else 120.
- */
-export function outputWidth(): number {
-  try {
-    if (Deno.stdout.isTerminal()) {
-      const { columns } = Deno.consoleSize();
-      if (columns >= 20) return columns;
-    }
-  } catch {
-    // No console size here.
-  }
-  const fromEnv = Number(Deno.env.get("COLUMNS"));
-  return Number.isInteger(fromEnv) && fromEnv >= 20 ? fromEnv : 120;
-}
-
-/**
  * The width a table's last column is cut to: the terminal's columns when
- * stdout is a terminal, else `undefined`, so text that goes to a file or a
- * pipe keeps every column whole.
+ * stdout is a terminal, else `undefined`. Text that goes to a file or a pipe
+ * keeps every column whole, whatever `COLUMNS` says: a script or `grep`
+ * reads the whole title or task, and a person's terminal width means nothing
+ * there.
  */
 export function terminalWidth(): number | undefined {
   try {

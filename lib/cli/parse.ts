@@ -201,6 +201,18 @@ function checkFilled(spec: ArgSpec, value: string, path: string[]): void {
   if (value === "" && !spec.empty) throw usageError(`Argument ${spec.name} is empty`, path);
 }
 
+/**
+ * Refuses an empty value for an option whose spec does not allow one, as
+ * {@linkcode checkFilled} does for arguments: `--name ''` would otherwise
+ * reach skiffd and come back in the words of the protocol.
+ */
+function checkFilledOption(spec: OptionSpec, value: unknown, path: string[]): void {
+  const values = spec.type === "list" ? value as string[] : [value];
+  if (values.includes("") && !spec.empty) {
+    throw usageError(`Option '--${spec.name}' is empty`, path);
+  }
+}
+
 function checkChoice(
   choices: readonly string[] | undefined,
   value: string,
@@ -221,6 +233,10 @@ function checkOptions(
   path: string[],
 ): void {
   const given = (name: string) => opts[name] !== undefined;
+  // An empty value first, whatever else is missing: it is the mistake on this line.
+  for (const spec of specs) {
+    if (given(spec.name) && spec.type !== "boolean") checkFilledOption(spec, opts[spec.name], path);
+  }
   for (const spec of specs) {
     if (!given(spec.name)) {
       if (spec.required) throw usageError(`Option '--${spec.name}' is required`, path);

@@ -51,6 +51,12 @@ export interface OptionSpec {
   readonly conflicts?: readonly string[];
   /** Options this one needs. */
   readonly requires?: readonly string[];
+  /**
+   * Whether an empty string is a value (`--ref ''` clears a ref). Without it
+   * the parser refuses `--name ''` as a usage error that names the option,
+   * before the command runs.
+   */
+  readonly empty?: boolean;
   /** The only values allowed. */
   readonly choices?: readonly string[];
   /** Values completion offers without restricting them (the command checks them itself). */

@@ -12,6 +12,7 @@ import { processPresence, processStartTicks } from "../platform/proc.ts";
 import type { DaemonClient } from "./client.ts";
 import { daemonAlive, startDaemon, tryConnect } from "./connect.ts";
 import { importLater } from "../platform/later.ts";
+import { valueWithin } from "../platform/wait.ts";
 
 /** How long a stop may take before it counts as failed. */
 export const STOP_TIMEOUT_MS = 10_000;
@@ -65,6 +66,15 @@ export interface StopOptions {
   restart?: boolean;
 }
 
+/** Options for {@linkcode stopRunning}. */
+export interface RunningStopOptions extends StopOptions {
+  /**
+   * When the stop counts as failed, as a `Date.now()` time (by default
+   * {@linkcode STOP_TIMEOUT_MS} from now).
+   */
+  deadline?: number;
+}
+
 function notStopped(pid: number | undefined, socket: string): SkiffError {
   return new SkiffError(
     `skiffd${pid ? ` (pid ${pid})` : ""} did not stop within ${STOP_TIMEOUT_MS / 1000} s; ` +
@@ -82,12 +92,18 @@ function notStopped(pid: number | undefined, socket: string): SkiffError {
 export async function stopRunning(
   client: DaemonClient,
   socket: string,
-  options: StopOptions = {},
+  options: RunningStopOptions = {},
 ): Promise<number | undefined> {
   const pid = client.server?.pid;
-  await client.call("daemon.stop", options.restart ? { restart: true } : {}).catch(() => {});
+  const deadline = options.deadline ?? Date.now() + STOP_TIMEOUT_MS;
+  const asked = client.call("daemon.stop", options.restart ? { restart: true } : {})
+    .catch(() => {});
+  // A skiffd that hangs takes the connection and never answers: its process must end in time
+  // all the same.
+  await valueWithin(asked, Math.max(0, deadline - Date.now()));
   client.close();
-  if (!(await waitUntilGone(socket, { pid, reaped: !options.restart }))) {
+  const timeoutMs = Math.max(0, deadline - Date.now());
+  if (!(await waitUntilGone(socket, { pid, reaped: !options.restart, timeoutMs }))) {
     throw notStopped(pid, socket);
   }
   return pid;
@@ -105,7 +121,9 @@ export interface StopOutcome {
  * Stops the skiffd on `socket`, if one runs, and waits until it is gone. A
  * skiffd that is stopping already (another stop asked) is waited for, as is
  * one that holds the lock without answering: one that is exiting goes, one
- * that is starting is stopped once it answers.
+ * that is starting is stopped once it answers. All of it within
+ * {@linkcode STOP_TIMEOUT_MS}: past it, exit `DAEMON` says the skiffd still
+ * runs, whether it never answered (hung) or answered and did not end.
  */
 export async function stopDaemon(
   socket: string = socketPath(),
@@ -115,8 +133,17 @@ export async function stopDaemon(
   const lock = runtimeFiles(socket).lock;
   let holder: number | undefined;
   for (;;) {
-    const client = await tryConnect(socket, { stopping: true });
-    if (client) return { wasRunning: true, pid: await stopRunning(client, socket, options) };
+    // A skiffd that hangs (stopped by a signal, stuck in a call) takes the connection and never
+    // says hello: the stop still ends, with its line, at its time limit.
+    const client = await valueWithin(
+      tryConnect(socket, { stopping: true }),
+      Math.max(0, deadline - Date.now()),
+      (late) => late?.close(),
+    );
+    if (client === "late") throw notStopped(lockHolderPid(lock) ?? holder, socket);
+    if (client) {
+      return { wasRunning: true, pid: await stopRunning(client, socket, { ...options, deadline }) };
+    }
     if (!(await daemonAlive(socket))) break;
     holder = lockHolderPid(lock) ?? holder;
     if (Date.now() >= deadline) throw notStopped(holder, socket);

@@ -168,6 +168,7 @@ export class WorkspaceFollow {
   #fold(event: Event): void {
     const view = this.#options.state.view;
     if (!view) return;
+    if (event.event === "host") this.#hosts?.wake(event.host);
     const outcome = foldEvent(view, event);
     if (outcome === "relist") this.relist();
     else if (outcome === "changed") this.#options.changed();

@@ -199,12 +199,9 @@ export class Link {
       });
       this.#master = master;
       await master.loggedIn();
-      const remote = await describeRemote(this);
-      if (remote.protocol !== PROTOCOL_VERSION) {
-        throw otherProtocol(this.name, remote, PROTOCOL_VERSION);
-      }
-      await openForward(this, remote.socket);
-      await this.#connectClients(generation);
+      const known = this.remote;
+      const again = known ? await this.#throughKnown(known, generation) : undefined;
+      const remote = again ?? await this.#throughAsked(generation);
       if (generation !== this.#generation) return;
       this.remote = remote;
       this.#backoffMs = 0;
@@ -212,7 +209,8 @@ export class Link {
         `up in ${
           Date.now() - started
         } ms: Skiff ${remote.daemon_version}, skiffd pid ${remote.pid}` +
-          `${remote.started ? " (started it)" : ""}, socket ${remote.socket}`,
+          `${remote.started ? " (started it)" : ""}, socket ${remote.socket}` +
+          `${again ? " (as before)" : ""}`,
       );
       this.#setState("up");
     } catch (error) {
@@ -226,6 +224,45 @@ export class Link {
       } else {
         this.#scheduleRetry();
       }
+    }
+  }
+
+  /** Asks the host's `skiff` what runs there, then forwards to its skiffd and connects. */
+  async #throughAsked(generation: number): Promise<RemoteInfo> {
+    const remote = await describeRemote(this);
+    if (remote.protocol !== PROTOCOL_VERSION) {
+      throw otherProtocol(this.name, remote, PROTOCOL_VERSION);
+    }
+    await openForward(this, remote.socket);
+    await this.#connectClients(generation);
+    return remote;
+  }
+
+  /**
+   * A link made again (its SSH connection went; the host's skiffd most often
+   * still runs) first forwards to the socket the host's Skiff named last
+   * time: asking `skiff host remote` again starts a Deno on the host, near
+   * half of what making the link takes, and `ls --all-hosts` has 0.8 s for a
+   * host that is back. `undefined` when nothing answers there as before (a
+   * restarted host, another socket, another protocol): then it is asked.
+   * What it said last time stays, but for its skiffd's version and pid, from
+   * the hello: asking again in the background would race a skiffd that
+   * stops there, and start another.
+   */
+  async #throughKnown(known: RemoteInfo, generation: number): Promise<RemoteInfo | undefined> {
+    try {
+      await openForward(this, known.socket);
+      await this.#connectClients(generation);
+      const server = this.#rpc?.server;
+      if (!server) throw new Error("no hello");
+      return { ...known, daemon_version: server.version, pid: server.pid, started: false };
+    } catch {
+      this.#rpc?.close();
+      this.#events?.close();
+      this.#rpc = undefined;
+      this.#events = undefined;
+      await cancelForward(this, known.socket).catch(() => {});
+      return undefined;
     }
   }
 

@@ -156,7 +156,12 @@ function newPaneParams(options: NewPaneOptions): { request: NewPaneParams; unwir
     command = launch.command;
     // The caller's env wins over Skiff's hook wiring.
     env = { ...launch.env, ...env };
-    launched = { agent, args: extra, conversation: launch.conversation };
+    launched = {
+      agent,
+      args: extra,
+      conversation: launch.conversation,
+      hooks: launch.unwired === undefined,
+    };
     unwired = launch.unwired;
   }
   // Run in a project's folder (its root or below), a pane is that project's, as with a project

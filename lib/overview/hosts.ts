@@ -113,6 +113,16 @@ export class HostsFollow {
     this.#changed();
   }
 
+  /**
+   * Looks at `host`'s link again now: the local skiffd said it changed (a
+   * `host` event), so a host that is back (a command or `ls --all-hosts`
+   * made its link again) stops reading unreachable at once, not at the
+   * link's next try, up to a minute off, that the list slept until.
+   */
+  wake(host: string): void {
+    this.#followers.get(host)?.wake();
+  }
+
   /** The hosts as a list shows them, in projects.toml's order. */
   hosts(): HostView[] {
     return [...this.#followers.values()].map((f) => ({

@@ -198,10 +198,11 @@ export interface NewPaneParams {
   /**
    * The agent that `command` starts, as the client built its launch
    * (`skiff new --agent` on this host): the agent's id, the arguments given
-   * after Skiff's (kept for its resume line), and the id of the new
-   * conversation when Skiff chose one.
+   * after Skiff's (kept for its resume line), the id of the new
+   * conversation when Skiff chose one, and whether Skiff's hooks are wired
+   * into it (an agent whose start ends with a hook is followed by it).
    */
-  launched?: { agent: string; args?: string[]; conversation?: string };
+  launched?: { agent: string; args?: string[]; conversation?: string; hooks?: boolean };
   /**
    * Start this agent, with Skiff's hooks wired in by skiffd itself (its own
    * `skiff hook`, its own config's agents): how `skiff new --host H --agent

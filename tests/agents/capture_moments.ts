@@ -11,6 +11,10 @@
  * - `gemini/clearing`: Gemini CLI runs `/clear`, which waits for its
  *   SessionEnd and SessionStart hooks (named `skiff EVENT`, as Skiff names
  *   them; here each sleeps 3 s) while its status row says `Executing Hook:`.
+ * - `qwen/clear-typed` and `qwen/clearing`: Qwen Code with `/clear` typed in
+ *   its input box, then just after its Enter, while the clear runs: its
+ *   screen is cleared at once and shows an empty input box, nothing else,
+ *   until its SessionStart hook has run (it drops what is typed meanwhile).
  *
  * Run: `deno run -A tests/agents/capture_moments.ts [agent ...]` (install the
  * CLIs first with `tests/agents/install.sh`).
@@ -161,9 +165,44 @@ async function geminiClearing(llmPort: number): Promise<void> {
   }
 }
 
+/** Qwen Code with `/clear` typed, then just after its Enter, while the clear runs. */
+async function qwenClearing(llmPort: number): Promise<void> {
+  const base = join(SCRATCH, "qwen");
+  let driver: AgentDriver | undefined;
+  try {
+    driver = await startAgent("qwen", {
+      base,
+      llmPort,
+      socket: `skiff-moments-qwen-${Deno.pid}`,
+      cols: COLS,
+      rows: ROWS,
+    });
+    await driver.waitReady();
+    await sleep(2000);
+    await driver.typeVisible("/clear");
+    await sleep(400);
+    await save(
+      driver.pane,
+      { agent: "qwen", moment: "clear-typed" },
+      "/clear typed into the input box, its command list open below it, before the Enter",
+    );
+    await driver.key("Enter");
+    await showing(driver.pane, /^(?![\s\S]*\/clear)[\s\S]*Type your message/, 5000);
+    await save(
+      driver.pane,
+      { agent: "qwen", moment: "clearing" },
+      "just after the Enter of /clear: the screen is cleared and shows an empty input box, " +
+        "while Qwen Code still resets its chat and has its SessionStart hook to run",
+    );
+  } finally {
+    await driver?.stop();
+  }
+}
+
 const MOMENTS: Partial<Record<AgentName, (llmPort: number) => Promise<void>>> = {
   codex: codexBackfill,
   gemini: geminiClearing,
+  qwen: qwenClearing,
 };
 
 if (import.meta.main) {

@@ -56,9 +56,15 @@ export class TrackerHarness {
   #foreground: ForegroundProcess | undefined;
   #running = true;
   #nextLookAt: number | undefined;
+  readonly #profile: AgentProfile;
 
-  constructor(options: { profile?: AgentProfile; noTurnMs?: number } = {}) {
+  readonly #hooked: boolean;
+
+  /** With `hooked`, Skiff started the agent with its hooks wired in. */
+  constructor(options: { profile?: AgentProfile; noTurnMs?: number; hooked?: boolean } = {}) {
     const profile = options.profile ?? TOY;
+    this.#profile = profile;
+    this.#hooked = options.hooked ?? false;
     const registry = {
       identify: (p: ForegroundProcess | undefined) => p?.comm === profile.id ? profile : undefined,
       get: (id: string) => id === profile.id ? profile : undefined,
@@ -71,6 +77,12 @@ export class TrackerHarness {
   /** Shows a screen and looks at once; returns the events raised. */
   show(rows: readonly string[], extra: Partial<ScreenView> = {}): string[] {
     this.#view = screenView(rows, extra);
+    return this.look();
+  }
+
+  /** Shows a whole screen (a captured one, say) and looks at once; returns the events raised. */
+  showView(view: ScreenView): string[] {
+    this.#view = view;
     return this.look();
   }
 
@@ -94,8 +106,14 @@ export class TrackerHarness {
 
   /** A hook reports `event` meaning `state`. */
   hook(event: string, state: HookState): string[] {
-    const report: HookReport = { agent: "toy", event, state, at: this.now };
+    const report: HookReport = { agent: this.#profile.id, event, state, at: this.now };
     this.tracker.hookReport(report);
+    return this.look();
+  }
+
+  /** A hook event heard only for the conversation's id (such as SessionStart) comes. */
+  heard(event: string): string[] {
+    this.tracker.heard(event, this.now);
     return this.look();
   }
 
@@ -112,6 +130,7 @@ export class TrackerHarness {
       view: () => this.#status ? { ...this.#view, status: this.#status } : this.#view,
       foreground: this.#running ? this.#foreground : undefined,
       running: this.#running,
+      hooked: this.#hooked ? this.#profile.id : undefined,
     });
     for (const { event } of raised) this.events.push({ at: this.now, event });
     const due = this.tracker.nextCheckAt();

@@ -8,7 +8,7 @@
 
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { BASH, MAIN, type SkiffEnv, waitFor, withSkiff } from "../helpers/skiff.ts";
+import { BASH, MAIN, pidAlive, type SkiffEnv, waitFor, withSkiff } from "../helpers/skiff.ts";
 import { DaemonClient } from "../../lib/client/client.ts";
 import { processPresence, processStartTicks } from "../../lib/platform/proc.ts";
 
@@ -258,5 +258,85 @@ Deno.test("issue 28, case 1: two stops at once both wait until skiffd has exited
         `skiffd stopped (pid ${pid})\n`,
       );
     }
+  });
+});
+
+/** Runs `skiff daemon stop`, timing it; killed after 40 s, so a stop that hangs fails the test. */
+async function timedStop(skiff: SkiffEnv): Promise<{ code: number; stderr: string; ms: number }> {
+  const started = Date.now();
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "-q", MAIN, "daemon", "stop"],
+    env: skiff.env,
+    clearEnv: true,
+    cwd: skiff.env.HOME,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    signal: AbortSignal.timeout(40_000),
+  }).output();
+  return {
+    code: output.code,
+    stderr: new TextDecoder().decode(output.stderr),
+    ms: Date.now() - started,
+  };
+}
+
+/** The line a stop ends with when skiffd `pid` is still there after its 10 s. */
+function notStoppedLine(skiff: SkiffEnv, pid: number): string {
+  return `skiff: skiffd (pid ${pid}) did not stop within 10 s; it still runs. ` +
+    `See ${join(skiff.root, "run", "skiffd.log")}\n`;
+}
+
+Deno.test("issue 28, case 1: a skiffd that hangs and never answers: stop ends at 10 s with its line, exit 4", async () => {
+  await withSkiff(async (skiff) => {
+    await skiff.ok(["new", "--name", "sh1", "--", ...BASH]);
+    const pid = (await skiff.daemonPid())!;
+    // Stopped by a signal, it takes connections and answers none: a hung skiffd.
+    Deno.kill(pid, "SIGSTOP");
+    try {
+      const stop = await timedStop(skiff);
+      assertEquals([stop.code, stop.stderr], [4, notStoppedLine(skiff, pid)]);
+      assert(stop.ms >= 9_500 && stop.ms < 20_000, `the stop took ${stop.ms} ms`);
+      assert(pidAlive(pid), "skiffd is still there, as the line says");
+    } finally {
+      Deno.kill(pid, "SIGCONT");
+    }
+    // Going again, it stops as asked.
+    assertEquals(await skiff.ok(["daemon", "stop"]), `skiffd stopped (pid ${pid})\n`);
+  });
+});
+
+Deno.test("issue 28, case 1: a skiffd that takes the stop and does not end: stop ends at 10 s with its line, exit 4", async () => {
+  await withSkiff(async (skiff) => {
+    // A pane that ignores the hang-up holds skiffd's stop for a moment: it is held there.
+    await skiff.ok([
+      "new",
+      "--name",
+      "stubborn",
+      "--",
+      ...BASH,
+      "-c",
+      'trap "" HUP; exec sleep 600',
+    ]);
+    const pid = (await skiff.daemonPid())!;
+    const log = join(skiff.root, "run", "skiffd.log");
+    const stopping = timedStop(skiff);
+    try {
+      await waitFor(
+        "skiffd to take the stop",
+        async () => (await Deno.readTextFile(log)).includes("stopping: stopped"),
+        { interval: 5 },
+      );
+      Deno.kill(pid, "SIGSTOP");
+      const stop = await stopping;
+      assertEquals([stop.code, stop.stderr], [4, notStoppedLine(skiff, pid)]);
+      assert(stop.ms >= 9_500 && stop.ms < 20_000, `the stop took ${stop.ms} ms`);
+      assert(pidAlive(pid), "skiffd is still there, as the line says");
+    } finally {
+      Deno.kill(pid, "SIGCONT");
+      await stopping.catch(() => {});
+    }
+    // Let go, it ends the stop it took.
+    await waitFor("skiffd to end", () => !pidAlive(pid));
   });
 });

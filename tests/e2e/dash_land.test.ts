@@ -3,7 +3,8 @@
  * each worktree pane's row shows its diff from the listing; `d` pages the
  * diff as `skiff diff` does (through less) and `q` comes back; `L` lands
  * after a confirmation that names the branch, the base and the commits, and
- * says the outcome on the status row.
+ * says the outcome on the status row; and `c` asks for a worktree in a
+ * project whose root is a Git repository (issue 28, case 5).
  *
  * @module
  */
@@ -14,6 +15,7 @@ import { addProject, commitAll, defaultWorktreePath, git, makeRepo } from "../he
 import { commitFiles, landingRepo, shellInWorktree, snapshot } from "../helpers/land.ts";
 import { BASH, MAIN, type SkiffEnv, waitFor, withSkiff } from "../helpers/skiff.ts";
 import { TmuxPane } from "../agents/tmux.ts";
+import type { PaneInfo } from "../../lib/protocol/panes.ts";
 
 /** The dashboard in its own tmux server, and a wait on what its screen shows. */
 interface TmuxDash {
@@ -266,6 +268,60 @@ Deno.test("dash L: a failing check is refused with its last line, and the base s
       await dash.tmux.type("y");
       await dash.screen("Check failed (exit 3): error: 2 tests failed: not landed");
       assertEquals(git(repo, "rev-parse", "main"), tip);
+    } finally {
+      await dash.tmux.kill();
+    }
+  });
+});
+
+Deno.test("case 5: dash in tmux: c in a project in a Git repository asks for a worktree, as skiff new --worktree", async () => {
+  await withSkiff(async (skiff) => {
+    const repo = await makeRepo(join(skiff.root, "repo"));
+    await addProject(skiff, "api", repo);
+    const plainRoot = join(skiff.root, "plain");
+    await Deno.mkdir(plainRoot);
+    await addProject(skiff, "docs", plainRoot);
+    await skiff.ok(["new", "--project", "api", "--name", "main", "--", ...BASH]);
+    const dash = await openTmuxDash(skiff);
+    const answer = async (text: string, next: RegExp | string) => {
+      if (text) await dash.tmux.type(text);
+      await dash.tmux.keys("Enter");
+      return await dash.screen(next);
+    };
+    const panes = async () => (await skiff.json<{ panes: PaneInfo[] }>(["ls"])).panes;
+    try {
+      await dash.screen(" main ");
+      await dash.tmux.type("c");
+      await dash.screen(/New pane: project \(Enter for none; api, docs\): /);
+      await answer("api", /New pane: agent \(Enter for a shell; /);
+      await answer("", "New pane: worktree of api's repository (Enter for none): ");
+      await answer("login", "New pane: name (Enter for login): ");
+      await answer("", /Made login \(p2\)/);
+      const made = (await panes()).find((p) => p.name === "login")!;
+      assertEquals(
+        [made.project, made.worktree?.name, made.worktree?.branch, made.cwd],
+        ["api", "login", "skiff/login", defaultWorktreePath(skiff, "api", "login")],
+      );
+      assertEquals(git(made.cwd, "branch", "--show-current").trim(), "skiff/login");
+      // The list shows it with its branch.
+      await dash.screen(/login \[skiff\/login\]/);
+
+      // Enter for none: the pane starts in the project's root, as before.
+      await dash.tmux.type("c");
+      await answer("api", /New pane: agent/);
+      await answer("", /New pane: worktree/);
+      await answer("", "New pane: name (Enter for one made up): ");
+      await answer("bare", /Made bare \(p3\)/);
+      const bare = (await panes()).find((p) => p.name === "bare")!;
+      assertEquals([bare.worktree, bare.cwd], [null, repo]);
+
+      // A project whose root is no Git repository is not asked.
+      await dash.tmux.type("c");
+      await answer("docs", /New pane: agent/);
+      const asked = await answer("", /New pane: name/);
+      assert(!asked.includes("New pane: worktree"), asked);
+      await answer("notes", /Made notes \(p4\)/);
+      assertEquals((await panes()).find((p) => p.name === "notes")!.worktree, null);
     } finally {
       await dash.tmux.kill();
     }

@@ -1,8 +1,10 @@
 /**
  * Issue 28, case 11: an empty argument is refused by the CLI itself, in the
  * argument's own name as `--help` gives it (PANE, NAME, KEY…), exit USAGE,
- * and never reaches skiffd to come back in the protocol's words. The cases
- * come from the command table, so a new command is covered by itself.
+ * and never reaches skiffd to come back in the protocol's words; so is an
+ * empty option value (`--name ''`), in the option's name, unless the option
+ * says '' means something (`ledger update --ref ''` clears the ref). The
+ * cases come from the command table, so a new command is covered by itself.
  */
 
 import { assertEquals } from "../helpers/assert.ts";
@@ -22,12 +24,28 @@ function filler(spec: ArgSpec): string {
   return spec.choices?.[0] ?? "x";
 }
 
-/** Every positional of every runnable command, each given as `''` in turn. */
-async function emptyCases(): Promise<EmptyCase[]> {
+/**
+ * Every positional of every runnable command, each given as `''` in turn;
+ * with `options`, every option that takes a word instead (numbers have a
+ * line of their own), after the arguments the command needs.
+ */
+async function emptyCases(options = false): Promise<EmptyCase[]> {
   const cases: EmptyCase[] = [];
   const walk = (spec: CommandSpec, path: string[]) => {
     const args = spec.args ?? [];
-    if (spec.run) {
+    if (spec.run && options) {
+      const needed = args.filter((arg) => arg.required).map(filler);
+      for (const option of spec.options ?? []) {
+        if (option.empty || option.type === "boolean" || option.type === "number") continue;
+        cases.push({
+          argv: [...path, ...needed, `--${option.name}`, ""],
+          stderr: `skiff: Option '--${option.name}' is empty. See 'skiff ${
+            path.join(" ")
+          } --help'.\n`,
+        });
+      }
+    }
+    if (spec.run && !options) {
       args.forEach((arg, i) => {
         if (arg.empty) return;
         const argv = [...path, ...args.map((other, j) => j === i ? "" : filler(other))];
@@ -74,6 +92,36 @@ Deno.test("issue 28, case 11: every command refuses an empty argument in its own
     assertEquals([error.code, error.message], [
       "usage",
       "Argument PANE is empty. See 'skiff kill --help'.",
+    ]);
+  });
+});
+
+Deno.test("issue 28, case 11: every command refuses an empty option value in the option's name, exit 2, before skiffd is asked", async () => {
+  const cases = await emptyCases(true);
+  const words = cases.map((c) => c.argv.join(" "));
+  // The options the gap was found with are among those the table gives.
+  for (const named of ["new --name", "new --project", "events --pane", "ledger add --pane"]) {
+    assertEquals(words.some((w) => w.startsWith(named)), true, `no case for ${named}`);
+  }
+  await withSkiff(async (skiff) => {
+    for (let i = 0; i < cases.length; i += 4) {
+      await Promise.all(
+        cases.slice(i, i + 4).map(async ({ argv, stderr }) => {
+          const result = await skiff.run(argv);
+          assertEquals(
+            [result.code, result.stdout, result.stderr],
+            [2, "", stderr],
+            `skiff ${argv.map((w) => `'${w}'`).join(" ")}`,
+          );
+        }),
+      );
+    }
+    assertEquals(pathExists(skiff.socket), false, "no command started skiffd");
+    // --name= is the same empty value.
+    const inline = await skiff.run(["new", "--name=", "--", ...BASH]);
+    assertEquals([inline.code, inline.stderr], [
+      2,
+      "skiff: Option '--name' is empty. See 'skiff new --help'.\n",
     ]);
   });
 });

@@ -7,7 +7,7 @@
  * panes are read with `workspace.list`, or `pane.list` from an older Skiff.
  */
 
-import { assertMatch } from "../helpers/assert.ts";
+import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { openDash, rowWith, selectedRow } from "../helpers/dash.ts";
 import { fakeAgentToml } from "../helpers/fake_agent.ts";
 import { addToConfig, killLink, SSH_TEST, withHost } from "../helpers/hosts.ts";
@@ -165,6 +165,67 @@ Deno.test({
           const now = times.exec(term.text());
           return now !== null && now[2] !== first[2] && now[1] === first[1];
         }, { timeout: 75_000, interval: 200 });
+      } finally {
+        term.kill();
+      }
+    }, { config: fakeAgentToml() });
+  },
+});
+
+/** The time of day `hh:mm:ss` (local, as the row shows it) at or after `from`, in ms. */
+function clockTime(text: string, from: number): number {
+  const [h, m, s] = text.split(":").map(Number);
+  const at = new Date(from);
+  at.setHours(h, m, s, 0);
+  // Past midnight the next day's.
+  return at.getTime() < from - 60_000 ? at.getTime() + 86_400_000 : at.getTime();
+}
+
+Deno.test({
+  name:
+    "case 10: dash: a host that is back stops reading unreachable, without the old ssh error, " +
+    "as soon as its link is up again, long before the row's next try",
+  ...SSH_TEST,
+  fn: async () => {
+    await withHost(async (local, remote) => {
+      await local.ok(["new", "--name", "here", "--", ...BASH]);
+      await local.ok(["new", "--host", "gpu1", "--name", "web", "--", ...BASH]);
+      const term = await openDash(local, { ready: "here", cols: 220 });
+      try {
+        await term.waitForText(/⇄ gpu1 +1 pane/, { timeout: 30_000 });
+        await remote.sshd.stop();
+        await killLink(local, "gpu1");
+        // Down long enough that its next try is well off (the tries back off: 1 s, 2 s, 4 s…).
+        const times =
+          /⇄ gpu1 +unreachable \(last reached \d\d:\d\d:\d\d, next try at (\d\d:\d\d:\d\d)\)/;
+        let nextTry = 0;
+        await waitFor("a next try 6 s or more away", () => {
+          const shown = times.exec(term.text());
+          nextTry = shown ? clockTime(shown[1], Date.now()) : 0;
+          return nextTry - Date.now() >= 6000;
+        }, { timeout: 60_000, interval: 100 });
+
+        // Back, and its link is made again at once (here by ls --all-hosts, which tries it now).
+        await remote.sshd.start();
+        const listed = await local.json<{ hosts: { host: string; state: string }[] }>([
+          "ls",
+          "--all-hosts",
+        ]);
+        assertEquals(listed.hosts.map((h) => [h.host, h.state]), [["gpu1", "up"]]);
+        await term.waitForText(/⇄ gpu1 +1 pane/, { timeout: 3000 });
+        assert(Date.now() < nextTry, "the row came back before the link's next try");
+        const screen = term.text();
+        assert(!/unreachable|ssh: /.test(screen), `no old why is left:\n${screen}`);
+        assertMatch(rowWith(term, /gpu1:web/)!, /gpu1:web +- +shell/);
+
+        // Down again and back with nothing to try it: the row follows the link's own next try.
+        await remote.sshd.stop();
+        await killLink(local, "gpu1");
+        const down = times.exec(await term.waitForText(times, { timeout: 30_000 }))!;
+        await remote.sshd.start();
+        const due = clockTime(down[1], Date.now());
+        await term.waitForText(/⇄ gpu1 +1 pane/, { timeout: Math.max(0, due - Date.now()) + 5000 });
+        assert(!/unreachable|ssh: /.test(term.text()), `no old why is left:\n${term.text()}`);
       } finally {
         term.kill();
       }

@@ -256,12 +256,53 @@ Deno.test({
         return wait >= 16;
       }, { timeout: 60_000, interval: 200 });
 
-      // Back: ls --all-hosts tries it now, long before that try, and lists its pane again.
+      // Back: the one ls --all-hosts run right after tries it now, long before that try, and
+      // lists its pane again within its 0.8 s (a host that took longer would be left out with
+      // a line of why).
       await remote.sshd.start();
-      await waitFor("the host's pane, listed again", async () => {
-        const { panes } = await local.json<Listed>(["ls", "--all-hosts"]);
-        return panes.some((p) => p.host === "gpu1" && p.name === "web");
-      }, { timeout: 8000, interval: 200 });
+      const back = await local.json<Listed & { hosts: HostListed[] }>(["ls", "--all-hosts"]);
+      assertEquals(back.hosts.map((h) => [h.host, h.state]), [["gpu1", "up"]], back.hosts[0]?.why);
+      assertEquals(back.panes.filter((p) => p.host === "gpu1").map((p) => p.name), ["web"]);
+    });
+  },
+});
+
+Deno.test({
+  name: "a link made again goes to the host's skiffd as before, and asks the host's skiff " +
+    "when that skiffd is gone: it is started and its panes come back",
+  ...SSH_TEST,
+  fn: async () => {
+    await withHost(async (local, remote) => {
+      await local.ok(["new", "--host", "gpu1", "--name", "web", "--", ...BASH]);
+      const log = join(local.root, "run", "skiffd.log");
+      const ups = async () =>
+        (await Deno.readTextFile(log)).match(/host gpu1: up in \d+ ms: .*/g) ?? [];
+
+      // Its SSH connection goes; the host's skiffd stays: made again through the same socket.
+      await killLink(local, "gpu1");
+      await waitFor("the link, made again", async () => (await ups()).length === 2, {
+        timeout: 30_000,
+      });
+      assertMatch((await ups())[1], /\(as before\)$/);
+      assertMatch(await local.ok(["capture", "gpu1:web"]), /[$#] ?$/m);
+
+      // The host's skiffd stops while the link is down: the socket of before answers nothing,
+      // so the host's skiff is asked, and starts it.
+      await remote.sshd.stop();
+      await killLink(local, "gpu1");
+      await waitFor("the link to fail", async () => {
+        const { hosts } = await local.json<Listed>(["ls", "--all-hosts"]);
+        return hosts.find((h) => h.host === "gpu1")?.state === "unreachable";
+      }, { timeout: 30_000 });
+      await remote.skiff.ok(["daemon", "stop"]);
+      await remote.sshd.start();
+      // A command that names the host tries it at once, and waits for it.
+      assertMatch(await local.ok(["capture", "gpu1:web"]), /[$#] ?$/m);
+      const listed = await local.json<Listed>(["ls", "--all-hosts"]);
+      assertEquals(listed.panes.filter((p) => p.host === "gpu1").map((p) => p.name), ["web"]);
+      const last = (await ups()).at(-1)!;
+      assertMatch(last, /\(started it\)/);
+      assert(!last.endsWith("(as before)"), last);
     });
   },
 });

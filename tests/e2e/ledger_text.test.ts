@@ -1,11 +1,10 @@
 import { join } from "node:path";
-import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
+import { assert, assertEquals } from "../helpers/assert.ts";
 import { withSkiff } from "../helpers/skiff.ts";
 
-Deno.test("ledger: task text over 32 KB is refused with one line; ls fits the width, JSON keeps all", async () => {
+Deno.test("ledger: task text over 32 KB is refused with one line; ls piped and JSON keep all", async () => {
   await withSkiff(async (skiff) => {
     skiff.env.SKIFF_LEDGER = join(skiff.root, "agent", "ledger.db");
-    skiff.env.COLUMNS = "80";
     const huge = await skiff.run(["ledger", "add", "--task", "x".repeat(100 * 1024)]);
     assertEquals(huge.code, 2);
     assertEquals(
@@ -14,11 +13,9 @@ Deno.test("ledger: task text over 32 KB is refused with one line; ls fits the wi
     );
     const long = "Review " + "the parser ".repeat(200);
     await skiff.ok(["ledger", "add", "--task", long]);
+    // Piped, no column is cut (issue 28, case 13; on a terminal, see piped_columns.test.ts).
     const text = await skiff.ok(["ledger", "ls"]);
-    for (const line of text.trimEnd().split("\n")) {
-      assert([...line].length <= 80, `a line of ${[...line].length} characters: ${line}`);
-    }
-    assertMatch(text, /Review the parser the parser .*…$/m);
+    assert(text.trimEnd().endsWith(long.trimEnd()), text.slice(0, 200));
     const { rows } = await skiff.json<{ rows: { task: string }[] }>(["ledger", "ls"]);
     assertEquals(rows[0].task, long);
   });

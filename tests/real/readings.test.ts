@@ -7,12 +7,21 @@
  *   `skiff new --wait-ready` returns after that first report, so a send at
  *   once never finds it working (exit 12). Five starts in a row.
  *
+ * - Case 2, for agents that report by hooks: Claude Code and Qwen Code are
+ *   idle as their input box shows (their SessionStart hook, which comes
+ *   after it, holds back no prompt); Gemini CLI runs its SessionStart hook
+ *   after its box shows, working meanwhile, and is ready once it has run. A
+ *   send at once, or 1.5 s later, goes in, 4 starts in a row each.
+ *
  * - Case 4: a Codex start that waits for another Codex's backfill of its
  *   state database shows Codex's own notice in its input box, which is no
  *   draft: a guarded send types the task, and Codex runs it once started.
  * - Case 3: Gemini CLI's `/clear` waits for Skiff's SessionEnd and
  *   SessionStart hooks, and reads working meanwhile (its status row names
  *   the running hook), so the wait for idle after it ends with the clear.
+ *   Qwen Code's `/clear` shows nothing while it runs and drops what is typed
+ *   meanwhile: it reads working from its Enter until its SessionStart hook,
+ *   so a wait for idle and a send, at once after the Enter, go in.
  *
  * Which agents run: `SKIFF_REAL_AGENTS` (a comma list, or `all`); by default
  * Claude Code and Codex. `SKIFF_REQUIRE_AGENTS` makes a missing one fail.
@@ -34,6 +43,7 @@ import {
 } from "../agents/agent_env.ts";
 import { assertInstalled, runsAgent } from "../agents/selection.ts";
 import type { Signal } from "../../lib/agents/rules.ts";
+import { DaemonClient } from "../../lib/client/client.ts";
 
 /** What `skiff explain --json` says, as far as these tests read it. */
 interface Explained {
@@ -135,6 +145,66 @@ Deno.test({
       }
     }),
 });
+
+/** The state folder for `agent`'s panes: Gemini reads Skiff's hooks only from a root-owned one. */
+async function hookedState(agent: AgentName): Promise<string | undefined> {
+  return agent === "gemini" ? await rootOwnedTempDir() : undefined;
+}
+
+for (const agent of ["claude", "gemini", "qwen"] as const) {
+  Deno.test({
+    name:
+      `real ${agent}: case 2, ready once its start is over (Gemini CLI's ends with its SessionStart hook), and a send at once or a moment later goes in, 4 starts in a row`,
+    ignore: !runsAgent(agent),
+    sanitizeOps: false,
+    sanitizeResources: false,
+    fn: async () => {
+      const secure = await hookedState(agent);
+      try {
+        await withAgent(agent, async (skiff, llm, at) => {
+          const work = join(skiff.root, "work");
+          const launch = await prepare(skiff, agent, llm, agent);
+          for (let i = 1; i <= 4; i++) {
+            const name = `${agent}-${i}`;
+            at.pane = name;
+            const made = await skiff.json<{ hooks_unwired: string | null }>(
+              withOptions(newAgentArgs(agent, launch, { cwd: work, name }), [
+                "--wait-ready",
+                "--timeout",
+                "120",
+              ]),
+            );
+            assertEquals(made.hooks_unwired, null, "this test needs Skiff's hooks");
+            // At once, then 1.5 s later: where Gemini CLI runs its SessionStart hook, for about
+            // 3 s from 1-1.5 s after its input box, when that box was taken for ready.
+            if (i > 2) await new Promise((resolve) => setTimeout(resolve, 1500));
+            const sent = await skiff.run([
+              "send",
+              name,
+              `say hello ${i}`,
+              "--enter",
+              "--timeout",
+              "60",
+            ]);
+            assertEquals(sent.code, 0, `start ${i}: ${sent.stderr}`);
+            // The task ran: the model was asked, and the turn ended.
+            await waitFor(
+              "the model to be asked",
+              () => llm.requests().some((r) => (r.body ?? "").includes(`say hello ${i}`)),
+              {
+                timeout: 120_000,
+              },
+            );
+            await skiff.ok(["wait", name, "--until", "idle", "--timeout", "120"]);
+            await skiff.ok(["kill", name]);
+          }
+        }, secure ? { SKIFF_STATE_DIR: join(secure, "state") } : {});
+      } finally {
+        if (secure) await Deno.remove(secure, { recursive: true }).catch(() => {});
+      }
+    },
+  });
+}
 
 /** Types a slash command key by key (a paste would be taken as text), then Enter. */
 async function slashCommand(skiff: SkiffEnv, name: string, line: string): Promise<void> {
@@ -241,4 +311,56 @@ Deno.test({
       if (secure) await Deno.remove(secure, { recursive: true }).catch(() => {});
     }
   },
+});
+
+Deno.test({
+  name:
+    "real qwen: case 3, it reads working while /clear runs, so a wait for idle and a send at once after it go in",
+  ignore: !runsAgent("qwen"),
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: () =>
+    withAgent("qwen", async (skiff, llm, at) => {
+      const work = join(skiff.root, "work");
+      const launch = await prepare(skiff, "qwen", llm, "qwen");
+      at.pane = "qwen";
+      const made = await skiff.json<{ hooks_unwired: string | null }>(
+        withOptions(newAgentArgs("qwen", launch, { cwd: work, name: "qwen" }), [
+          "--wait-ready",
+          "--timeout",
+          "120",
+        ]),
+      );
+      assertEquals(made.hooks_unwired, null, "this test needs Skiff's hooks in Qwen Code");
+      // The Enter, the wait and the send go on one connection, with no process start between
+      // them: a send 50 ms after the Enter was lost (exit 16) before the fix.
+      const client = await DaemonClient.connect(skiff.socket);
+      try {
+        for (let i = 1; i <= 3; i++) {
+          await skiff.ok(["send", "qwen", `say hello ${i}`, "--enter"]);
+          await skiff.ok(["wait", "qwen", "--until", "idle", "--timeout", "120"]);
+          for (const ch of "/clear") {
+            await client.call("pane.keys", { pane: "qwen", keys: [ch], literal: true });
+          }
+          await skiff.waitForScreen("qwen", "/clear", { timeout: 15_000 });
+          await client.call("pane.keys", { pane: "qwen", keys: ["Enter"] });
+          const after = await client.call("pane.explain", { pane: "qwen" });
+          assertEquals(after.state, "working", `clear ${i}: working as it runs`);
+          await client.call("pane.wait", { pane: "qwen", until: "idle", timeout_ms: 30_000 });
+          const text = `after clear ${i}`;
+          const sent = await client.call("pane.send", {
+            pane: "qwen",
+            text,
+            enter: true,
+            timeout_ms: 30_000,
+          });
+          assertEquals(sent.turn_started, true, `clear ${i}`);
+          await waitFor(`the model to be asked '${text}'`, () =>
+            llm.requests().some((r) => (r.body ?? "").includes(text)), { timeout: 60_000 });
+          await skiff.ok(["wait", "qwen", "--until", "idle", "--timeout", "120"]);
+        }
+      } finally {
+        client.close();
+      }
+    }),
 });

@@ -32,7 +32,6 @@ import {
 } from "../agents/agent_env.ts";
 import { assertInstalled, runsAgent } from "../agents/selection.ts";
 import type { PaneInfo } from "../../lib/protocol/panes.ts";
-import { Exit } from "../../lib/errors.ts";
 
 /** How each agent starts a new conversation in its running TUI. */
 const ROTATE: Partial<Record<AgentName, string>> = {
@@ -51,23 +50,17 @@ async function pane(skiff: SkiffEnv, name: string): Promise<PaneInfo> {
 }
 
 /**
- * Sends `text` as a prompt and waits until the turn ended. A send refused because the agent
- * works (exit 12) waits for idle and goes again, as the Skiff agent's watcher does: just after
- * its first idle, Codex may work on its own start for a moment (seen twice under CI's load).
+ * Sends `text` as a prompt and waits until the turn ended. The wait for idle before it ends
+ * only once the agent's start is over (Codex's own report of idle held past its work on its
+ * start), so the send goes in.
  */
 async function prompt(skiff: SkiffEnv, name: string, text: string): Promise<void> {
   const send = ["send", name, text, "--enter", "--timeout", "60"];
-  for (let refusals = 0;; refusals++) {
-    const sent = await skiff.run(send);
-    if (sent.code === 0) break;
-    if (sent.code !== Exit.WORKING || refusals === 2) {
-      throw new Error(
-        `skiff ${
-          send.join(" ")
-        } exited ${sent.code}\nstdout: ${sent.stdout}\nstderr: ${sent.stderr}`,
-      );
-    }
-    await skiff.ok(["wait", name, "--until", "idle", "--timeout", "240"]);
+  const sent = await skiff.run(send);
+  if (sent.code !== 0) {
+    throw new Error(
+      `skiff ${send.join(" ")} exited ${sent.code}\nstdout: ${sent.stdout}\nstderr: ${sent.stderr}`,
+    );
   }
   await skiff.ok(["wait", name, "--until", "idle", "--timeout", "240"]);
 }

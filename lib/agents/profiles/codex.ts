@@ -4,7 +4,8 @@
  * while it streams only the title's braille spinner says it works. Approval
  * dialogs end with `Press enter to confirm or esc to cancel`. It also reports
  * its state itself with OSC 7501 (`state=working:app=codex`), which ranks
- * above the screen. At a start that waits for another Codex's backfill of its
+ * above the screen; at its start, it reports idle, then works a moment on
+ * its MCP servers, then idle again. At a start that waits for another Codex's backfill of its
  * state database, its input box holds its own notice, `state db backfill is
  * running at …`, not a draft: it takes a prompt then, and runs it once it
  * has started (`Waiting for startup`).
@@ -66,6 +67,10 @@ export const codex: AgentProfile = {
     approval: [{ name: "action required title", pattern: /Action Required/ }],
   },
   statusApp: "codex",
+  // Its first `state=idle` comes as its input box is ready; 0.1–0.4 s later it reports
+  // `state=working` while it starts its MCP servers (0.6–0.9 s for Skiff's own), then idle
+  // again. Its start is done once a report of idle has held this long.
+  startSettleMs: 1000,
   hooks: {
     kind: "codex-notify",
     events: {

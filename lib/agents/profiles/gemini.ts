@@ -48,6 +48,10 @@ export const gemini: AgentProfile = {
     approval: [{ name: "action required title", pattern: /^✋|Action Required/ }],
     idle: [{ name: "ready title", pattern: /^◇/ }],
   },
+  // With Skiff's hooks, 1-1.5 s after its input box shows it runs its SessionStart hook, for
+  // about 3 s, and reads working meanwhile (`Executing Hook: skiff SessionStart`): its start
+  // ends with that hook.
+  startHook: "SessionStart",
   hooks: { kind: "gemini-system-settings", events: GEMINI_HOOK_EVENTS },
   // It takes the id of a new session (`--session-id`), so Skiff knows it from the start
   // even where its hooks cannot be wired; SessionStart names the next one after `/clear`.

@@ -156,6 +156,23 @@ export interface ResumeRule {
   record: RecordRule;
 }
 
+/**
+ * A command the agent runs out of sight: submitted from its input box, it
+ * runs under an empty input box, and what is typed meanwhile is lost. Qwen
+ * Code's `/clear` clears its screen at once, then runs its SessionEnd hook,
+ * resets its chat and runs its SessionStart hook.
+ */
+export interface QuietCommand {
+  /** A short name, for `skiff explain`. */
+  name: string;
+  /** Matches the input box's text as it was submitted. */
+  pattern: RegExp;
+  /** The hook event (of Skiff's own hooks) that says the command is over. */
+  until: string;
+  /** The longest it holds, for an agent whose hooks are not wired (default 5000). */
+  maxMs?: number;
+}
+
 /** One agent. */
 export interface AgentProfile {
   /** A short id, such as `claude`. */
@@ -193,6 +210,27 @@ export interface AgentProfile {
   progress?: boolean;
   /** The `app` name of the agent's OSC 7501 status reports, when it sends them. */
   statusApp?: string;
+  /**
+   * For an agent with a `statusApp`: how long (ms) a report of idle at its
+   * start must hold, with no report of work after it, before the start
+   * counts as done. Codex reports idle as its input box is ready, then works
+   * on its start (its MCP servers) a moment later. Default 0: its first
+   * report of idle ends the start.
+   */
+  startSettleMs?: number;
+  /**
+   * For an agent Skiff starts with its hooks wired in: the hook event that
+   * ends its start. Gemini CLI draws its input box, then runs its
+   * SessionStart hook (shown as `Executing Hook: skiff SessionStart`, and
+   * working meanwhile): it is `starting` until that hook comes, and busy
+   * signs with no prompt soon after it are still its start.
+   */
+  startHook?: string;
+  /**
+   * Commands it runs out of sight: from their Enter the agent reads
+   * `working` until the hook that ends them comes.
+   */
+  quietCommands?: QuietCommand[];
   /** Its hooks. */
   hooks: HookRules;
   /** How it resumes a conversation by its id after a restore; none when it cannot. */

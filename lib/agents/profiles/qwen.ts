@@ -1,7 +1,9 @@
 /**
  * Qwen Code (a Gemini CLI fork). A `>` composer between rules with a grey
  * placeholder; busy shows `(Ns · … esc to cancel)`; approvals ask
- * `Allow execution of: '…'?`. Newer builds set `◐` / `✳` titles.
+ * `Allow execution of: '…'?`. Newer builds set `◐` / `✳` titles. Its
+ * `/clear` shows nothing while it runs: Skiff holds it working from its
+ * Enter until its SessionStart hook.
  *
  * @module
  */
@@ -38,6 +40,10 @@ export const qwen: AgentProfile = {
     busy: [{ name: "spinner title", pattern: /^[◐◑◒◓]/ }],
     idle: [{ name: "idle title", pattern: /^✳/ }],
   },
+  // `/clear` (or `/reset`, `/new`) clears the screen at once, then runs its SessionEnd hook,
+  // resets its chat and runs its SessionStart hook, with nothing on screen and dropping what is
+  // typed meanwhile: it works until that hook comes.
+  quietCommands: [{ name: "/clear", pattern: /^\/(?:clear|reset|new)\b/, until: "SessionStart" }],
   hooks: { kind: "qwen-system-settings", events: CLAUDE_HOOK_EVENTS },
   // Like Gemini CLI: it takes the id of a new session, and its hooks (Claude Code's names)
   // carry `session_id`; each project's chats are in its own folder.

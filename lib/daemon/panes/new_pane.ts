@@ -49,7 +49,7 @@ export interface NewPaneRequest {
   /** A restore never resumes the pane's agent (`skiff new --no-resume`). */
   noResume?: boolean;
   /** The agent the command starts (`skiff new --agent`): see `NewPaneParams.agent`. */
-  agent?: { id: string; args?: string[]; conversation?: string };
+  agent?: { id: string; args?: string[]; conversation?: string; hooks?: boolean };
 }
 
 /** A new pane's records, made from its request (see {@linkcode planNewPane}). */
@@ -150,7 +150,13 @@ export function planNewPane(
     ...(request.worktree ? { worktree: request.worktree } : {}),
     ...(request.noResume ? { no_resume: true } : {}),
     ...(request.agent
-      ? { agent_launch: { agent: request.agent.id, args: request.agent.args ?? [] } }
+      ? {
+        agent_launch: {
+          agent: request.agent.id,
+          args: request.agent.args ?? [],
+          ...(request.agent.hooks ? { hooks: true } : {}),
+        },
+      }
       : {}),
   };
   return { saved, session, argv };

@@ -74,6 +74,9 @@ export class PaneWatch {
       view: () => this.#pane.screen.view(),
       foreground: this.#pane.status === "running" ? this.#pane.foreground() : undefined,
       running: this.#pane.status === "running",
+      hooked: this.#pane.saved.agent_launch?.hooks
+        ? this.#pane.saved.agent_launch.agent
+        : undefined,
     });
     for (const event of events) this.#options.emit(this.#pane, event);
     if (this.tracker.state !== before) this.#options.stateChanged(this.#pane);
@@ -90,6 +93,15 @@ export class PaneWatch {
       this.#dueTimer = undefined;
       this.evaluate();
     }, Math.max(10, due - Date.now() + 5));
+  }
+
+  /**
+   * Notes a hook event heard only for the conversation's id (it may end a
+   * command the agent runs out of sight) and reads the pane again at once.
+   */
+  heard(event: string): void {
+    this.tracker.heard(event, Date.now());
+    this.evaluate();
   }
 
   /** Records a hook report and reads the pane again at once. */

@@ -76,8 +76,12 @@ export interface SavedPane {
   conversation?: PaneConversation;
   /** Set by `skiff new --no-resume`: a restore never resumes its agent. */
   no_resume?: boolean;
-  /** The agent `skiff new --agent` started in it, with the arguments given after Skiff's. */
-  agent_launch?: { agent: string; args: string[] };
+  /**
+   * The agent `skiff new --agent` started in it, with the arguments given
+   * after Skiff's, and whether Skiff's hooks are wired into it (they are
+   * into its resume too).
+   */
+  agent_launch?: { agent: string; args: string[]; hooks?: boolean };
 }
 
 /** The whole saved workspace. */
@@ -126,7 +130,8 @@ function validConversation(value: unknown): value is PaneConversation {
 
 function validLaunch(value: unknown): value is SavedPane["agent_launch"] {
   return isRecord(value) && typeof value.agent === "string" && Array.isArray(value.args) &&
-    value.args.every((a) => typeof a === "string");
+    value.args.every((a) => typeof a === "string") &&
+    (value.hooks === undefined || typeof value.hooks === "boolean");
 }
 
 /** Optional fields and how to tell a good value: a bad one is dropped, keeping the pane. */

@@ -163,10 +163,13 @@ export const AGENT_METHODS: MethodTable<keyof AgentMethods> = {
       : {};
     const profile = ctx.workspace.watches.registry().get(agent);
     const state = hookState(profile, event, data);
-    // An event Skiff hears only for the conversation's id says nothing about turns.
+    // An event Skiff hears only for the conversation's id says nothing about turns; it may
+    // still end a command the agent runs out of sight (Qwen Code's /clear).
     const idOnly = profile !== undefined && !Object.hasOwn(profile.hooks.events, event) &&
       hookEvents(profile).includes(event);
-    if (!idOnly) ctx.workspace.watchOf(pane).hook({ agent, event, state, at: Date.now() });
+    const watch = ctx.workspace.watchOf(pane);
+    if (idOnly) watch.heard(event);
+    else watch.hook({ agent, event, state, at: Date.now() });
     ctx.workspace.conversations.heard(pane, profile, { event, payload: data }).catch((error) =>
       ctx.workspace.log(`pane ${pane.id}: a ${agent} ${event} hook: ${error?.message ?? error}`)
     );

@@ -60,7 +60,7 @@ function resumeFlag(params: Params): boolean | undefined {
   return value;
 }
 
-/** Reads the optional `launched` of `pane.new`: `{agent, args?, conversation?}`. */
+/** Reads the optional `launched` of `pane.new`: `{agent, args?, conversation?, hooks?}`. */
 function agentParams(params: Params): Pick<NewPaneRequest, "agent"> {
   const value = params.launched;
   if (value === undefined || value === null) return {};
@@ -81,6 +81,7 @@ function agentParams(params: Params): Pick<NewPaneRequest, "agent"> {
       id: needString(launched, "agent"),
       args: maybeStrings(launched, "args") ?? [],
       ...(conversation ? { conversation } : {}),
+      ...(launched.hooks === true ? { hooks: true } : {}),
     },
   };
 }
@@ -117,6 +118,7 @@ export function withAgent(request: NewPaneRequest, params: Params): NewPaneReque
       id: agent.id,
       args: extra,
       ...(launch.conversation ? { conversation: launch.conversation } : {}),
+      ...(launch.unwired === undefined ? { hooks: true } : {}),
     },
   };
 }

@@ -49,6 +49,7 @@ Deno.test("custom agent: every key lands in the profile", () => {
     title_idle: "^idle",
     progress: true,
     status_app: "mine",
+    start_settle_ms: 800,
     hooks: {
       kind: "claude-settings",
       events: {
@@ -82,6 +83,7 @@ Deno.test("custom agent: every key lands in the profile", () => {
     ["title busy 1", "title approval 1", "title idle 1"],
   );
   assertEquals([profile.progress, profile.statusApp, profile.custom], [true, "mine", true]);
+  assertEquals(profile.startSettleMs, 800);
   assertEquals(profile.hooks.kind, "claude-settings");
   assertEquals(hookState(profile, "Begin", {}), "working");
   assertEquals(hookState(profile, "Note", { kind: "permission" }), "waiting");
@@ -149,6 +151,7 @@ const BAD: [Record<string, unknown>, string][] = [
   ],
   [{ command: "mine", prompt: "(.*)", resume_args: "-r {id}", resume_record: [] }, "resume_record"],
   [{ command: "mine", prompt: "(.*)", status_app: "" }, "status_app"],
+  [{ command: "mine", prompt: "(.*)", start_settle_ms: 20_000 }, "start_settle_ms"],
   [{ command: "mine", prompt: "(.*)", hooks: "claude" }, "hooks"],
   [{ command: "mine", prompt: "(.*)", hooks: { kind: "webhook" } }, "hooks.kind"],
   [{ command: "mine", prompt: "(.*)", hooks: { when: {} } }, "hooks.when"],

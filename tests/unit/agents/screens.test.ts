@@ -11,6 +11,9 @@ import { BUILT_IN } from "../../../lib/agents/profiles/mod.ts";
 import { readScreen, type ScreenReading } from "../../../lib/agents/rules.ts";
 import { AgentRegistry } from "../../../lib/agents/registry.ts";
 import { fixtureAgents, SCREENS as ROOT } from "../../agents/replay.ts";
+import { TrackerHarness } from "../../agents/tracker_harness.ts";
+import { QUIET_COMMAND_MS, STARTUP_GRACE_MS } from "../../../lib/agents/tracker.ts";
+import type { ScreenView } from "../../../lib/screen/view.ts";
 
 /** Every agent with captured screens; sessions.test.ts checks each is a built-in. */
 const AGENTS = fixtureAgents();
@@ -29,10 +32,11 @@ async function load(bytes: Uint8Array, cols: number, rows: number): Promise<Scre
   return screen;
 }
 
-async function readFixture(
+/** A captured screen, as the agent rules see it. */
+async function fixtureView(
   agent: string,
   state: string,
-): Promise<{ reading: ScreenReading; meta: Fixture }> {
+): Promise<{ view: ScreenView; meta: Fixture }> {
   const meta: Fixture = JSON.parse(
     await Deno.readTextFile(new URL(`${agent}/${state}.json`, ROOT)),
   );
@@ -40,8 +44,16 @@ async function readFixture(
   // capture-pane prints rows with \n; a terminal needs \r\n. The last row has no newline to add.
   const body = text.replace(/\n$/, "").replace(/\r?\n/g, "\r\n") + `\x1b]2;${meta.title}\x07`;
   const screen = await load(new TextEncoder().encode(body), meta.cols, meta.rows);
+  return { view: screen.view(), meta };
+}
+
+async function readFixture(
+  agent: string,
+  state: string,
+): Promise<{ reading: ScreenReading; meta: Fixture }> {
+  const { view, meta } = await fixtureView(agent, state);
   const profile = BUILT_IN.find((p) => p.id === agent)!;
-  return { reading: readScreen(profile, screen.view()), meta };
+  return { reading: readScreen(profile, view), meta };
 }
 
 for (const agent of AGENTS) {
@@ -147,4 +159,50 @@ Deno.test("case 3: Gemini CLI running /clear, with its hooks, reads working", as
   const { reading } = await readFixture("gemini", "clearing");
   assertEquals(reading.verdict, "working");
   assert(reading.signals.some((s) => s.rule === "running hooks"), JSON.stringify(reading.signals));
+});
+
+Deno.test("case 3: Qwen Code running /clear shows an empty input box; it reads working from its Enter until its SessionStart hook", async () => {
+  // Captured (tests/agents/capture_moments.ts): `/clear` typed, then the screen just after its
+  // Enter. Qwen Code clears its screen at once and shows nothing while it resets its chat and
+  // runs its SessionEnd and SessionStart hooks, and drops what is typed meanwhile.
+  const qwen = BUILT_IN.find((p) => p.id === "qwen")!;
+  const idle = await fixtureView("qwen", "idle");
+  const typed = await fixtureView("qwen", "clear-typed");
+  const clearing = await fixtureView("qwen", "clearing");
+  assertEquals(readScreen(qwen, typed.view).composer.draft.trim().slice(0, 6), "/clear");
+  // Its screen alone says idle: the hold comes from the command that went in.
+  assertEquals(readScreen(qwen, clearing.view).verdict, "idle");
+
+  const t = new TrackerHarness({ profile: qwen });
+  t.front({ pid: 42, comm: "qwen", argv: ["qwen"] });
+  t.showView(idle.view);
+  t.advance(STARTUP_GRACE_MS);
+  assertEquals(t.tracker.state, "idle");
+  t.showView(typed.view);
+  assertEquals(t.submit(), ["turn-start"]);
+  t.advance(40);
+  t.showView(clearing.view);
+  assertEquals(t.tracker.state, "working");
+  assert(
+    t.tracker.snapshot().signals.some((s) => s.rule === "/clear runs"),
+    JSON.stringify(t.tracker.snapshot().signals),
+  );
+  t.advance(200);
+  t.hook("SessionEnd", "info");
+  assertEquals(t.tracker.state, "working", "its SessionEnd is not the end");
+  t.advance(100);
+  assertEquals(t.heard("SessionStart"), ["turn-end"]);
+  assertEquals(t.tracker.state, "idle");
+
+  // With no hooks wired, the hold ends after its time.
+  t.showView(typed.view);
+  t.submit();
+  t.showView(clearing.view);
+  t.advance(QUIET_COMMAND_MS - 100);
+  assertEquals(t.tracker.state, "working");
+  assertEquals(t.advance(200), ["turn-end"]);
+  // A prompt is no quiet command: an idle screen after it is idle, as before.
+  t.showView(idle.view);
+  t.submit();
+  assertEquals(t.tracker.state, "idle");
 });

@@ -205,6 +205,120 @@ Deno.test("tracker: case 2, a prompt that goes in before the first report ends t
   assertEquals(t.show(SCREENS.busy), ["turn-start"]);
 });
 
+/** A toy that, like Codex, may work on its start just after its first report of idle. */
+const SETTLING_TOY = { ...REPORTING_TOY, startSettleMs: 1000 };
+
+Deno.test("tracker: case 2, work on its start just after its first report holds the start until a report of idle has held", () => {
+  // Codex with MCP servers: `state=idle` at 1.1 s, `state=working` 0.2 s later while it starts
+  // them, `state=idle` again 0.8 s after that.
+  const t = new TrackerHarness({ profile: SETTLING_TOY });
+  t.front(TOY_PROCESS);
+  t.advance(800);
+  t.show(SCREENS.idle);
+  t.advance(300);
+  assertEquals(t.status("idle"), []);
+  assertEquals(t.tracker.state, "starting", "its report of idle must hold first");
+  assert(
+    t.tracker.snapshot().signals.some((s) => s.rule === "its report of idle settles"),
+    "explain says why",
+  );
+  t.advance(200);
+  t.show(SCREENS.busy);
+  t.status("working");
+  assertEquals(t.tracker.state, "starting");
+  t.advance(800);
+  t.show(SCREENS.idle);
+  t.status("idle");
+  t.advance(900);
+  assertEquals(t.tracker.state, "starting");
+  // Nothing changes on the screen: the tracker's own timer looks again once it held.
+  t.advance(200);
+  assertEquals([t.tracker.state, t.tracker.turns], ["idle", 0]);
+  assertEquals(t.events.map((e) => e.event), ["agent-start"]);
+});
+
+Deno.test("tracker: case 2, a first report of idle that holds ends the start after the settle time", () => {
+  const t = new TrackerHarness({ profile: SETTLING_TOY });
+  t.front(TOY_PROCESS);
+  t.show(SCREENS.idle);
+  t.advance(500);
+  t.status("idle");
+  t.advance(SETTLING_TOY.startSettleMs - 100);
+  assertEquals(t.tracker.state, "starting");
+  t.advance(200);
+  assertEquals(t.tracker.state, "idle");
+  // Later reports of idle are no start: a turn's end is read at once, as before.
+  t.submit();
+  t.show(SCREENS.busy);
+  t.status("working");
+  t.advance(2000);
+  t.show(SCREENS.idle);
+  t.advance(50);
+  assertEquals(t.status("idle"), ["turn-end"]);
+});
+
+Deno.test("tracker: case 2, a prompt that goes in while a report of idle settles ends the wait", () => {
+  const t = new TrackerHarness({ profile: SETTLING_TOY });
+  t.front(TOY_PROCESS);
+  t.show(SCREENS.idle);
+  t.status("idle");
+  assertEquals(t.tracker.state, "starting");
+  t.submit();
+  assertEquals(t.tracker.state, "idle");
+  assertEquals(t.show(SCREENS.busy), ["turn-start"]);
+});
+
+/** A toy that, like Gemini CLI with Skiff's hooks, runs its SessionStart hook after its input box shows. */
+const START_HOOK_TOY = { ...TOY, startHook: "SessionStart" };
+
+Deno.test("tracker: case 2, an agent whose start ends with a hook is starting until that hook, and while it runs", () => {
+  // Gemini CLI: its box at 7.5 s, `Executing Hook: skiff SessionStart` 1.2 s later for 3 s,
+  // the hook heard 0.4 s into it; past 10 s from its start, which is no turn.
+  const t = new TrackerHarness({ profile: START_HOOK_TOY, hooked: true });
+  t.front(TOY_PROCESS);
+  t.advance(7500);
+  t.show(SCREENS.idle);
+  assertEquals(t.tracker.state, "starting");
+  assert(
+    t.tracker.snapshot().signals.some((s) => s.rule === "no start hook yet"),
+    "explain says why",
+  );
+  t.advance(1200);
+  t.show(SCREENS.busy);
+  assertEquals(t.tracker.state, "starting");
+  t.advance(400);
+  t.heard("SessionStart");
+  t.advance(2600);
+  assertEquals(t.tracker.state, "starting", "its hook still runs, past 10 s from its start");
+  assertEquals(t.show(SCREENS.idle), []);
+  assertEquals([t.tracker.state, t.tracker.turns], ["idle", 0]);
+  assertEquals(t.events.map((e) => e.event), ["agent-start"]);
+});
+
+Deno.test("tracker: case 2, an agent whose start ends with a hook, started without Skiff's hooks, is idle as its box shows", () => {
+  const t = new TrackerHarness({ profile: START_HOOK_TOY });
+  t.front(TOY_PROCESS);
+  t.advance(500);
+  t.show(SCREENS.idle);
+  assertEquals(t.tracker.state, "idle");
+});
+
+Deno.test("tracker: case 2, a start hook that never comes holds the start only until the grace ends; a prompt ends it at once", () => {
+  const t = new TrackerHarness({ profile: START_HOOK_TOY, hooked: true });
+  t.front(TOY_PROCESS);
+  t.show(SCREENS.idle);
+  t.advance(STARTUP_GRACE_MS - 100);
+  assertEquals(t.tracker.state, "starting");
+  t.advance(200);
+  assertEquals(t.tracker.state, "idle");
+  const p = new TrackerHarness({ profile: START_HOOK_TOY, hooked: true });
+  p.front(TOY_PROCESS);
+  p.show(SCREENS.idle);
+  p.submit();
+  assertEquals(p.tracker.state, "idle");
+  assertEquals(p.show(SCREENS.busy), ["turn-start"]);
+});
+
 Deno.test("tracker: an agent that does not report its own state is idle as its input box shows", () => {
   const t = new TrackerHarness({ profile: TOY });
   t.front(TOY_PROCESS);

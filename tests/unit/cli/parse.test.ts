@@ -101,9 +101,8 @@ Deno.test("parse: options before, between and after positional args", () => {
   }
 });
 
-Deno.test("parse: --name=value, including '=' and empty values", () => {
+Deno.test("parse: --name=value, including '='", () => {
   assertEquals(given(parse(root, ["send", "web", "--name=a=b"]).opts), { name: "a=b" });
-  assertEquals(given(parse(root, ["send", "web", "--name="]).opts), { name: "" });
   assertEquals(given(parse(root, ["send", "web", "--count=12"]).opts), { count: 12 });
 });
 
@@ -368,4 +367,31 @@ Deno.test("parse: an empty argument is refused in its name, unless its spec allo
   assertEquals(parse(lenient, [""]).args.PANE, "");
   // `--help` still shows the help, whatever the arguments.
   assertEquals(parse(send, ["", "--help"]).opts.help, true);
+});
+
+Deno.test("parse: an empty option value is refused in the option's name, unless its spec allows it", () => {
+  const refused = (spec: CommandSpec, argv: string[]) =>
+    usage(() => parse(spec, argv, { prefix: [spec.name] }));
+  const line = "Option '--name' is empty. See 'skiff send --help'.";
+  assertEquals(refused(send, ["p1", "--name", ""]), line);
+  assertEquals(refused(send, ["p1", "--name="]), line);
+  assertEquals(refused(send, ["p1", "-N", ""]), line);
+  assertEquals(
+    refused(send, ["p1", "-e", "A=1", "--env", ""]),
+    "Option '--env' is empty. See 'skiff send --help'.",
+  );
+  // The empty value is named before an option that is missing.
+  const needs: CommandSpec = {
+    ...send,
+    options: [...send.options!, { name: "to", type: "string", help: "To", required: true }],
+  };
+  assertEquals(refused(needs, ["p1", "--name", ""]), line);
+  const lenient: CommandSpec = {
+    ...send,
+    options: [{ name: "name", type: "string", help: "A name; '' clears it", empty: true }],
+  };
+  assertEquals(parse(lenient, ["p1", "--name", ""]).opts.name, "");
+  assertEquals(parse(lenient, ["p1", "--name="]).opts.name, "");
+  // `--help` still shows the help.
+  assertEquals(parse(send, ["p1", "--name", "", "--help"]).opts.help, true);
 });
