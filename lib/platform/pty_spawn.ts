@@ -194,7 +194,7 @@ export function spawnPtyDirect(file: string, args: string[], options: SpawnPtyOp
       lib.close(terminal.master);
       return null;
     }
-    return adoptPty({ fd: terminal.master, pid: pid[0] });
+    return adoptPty({ fd: terminal.master, pid: pid[0], held: options.held });
   } finally {
     lib.posix_spawn_file_actions_destroy(actions);
     lib.posix_spawnattr_destroy(attr);

@@ -54,4 +54,10 @@ export interface SpawnPtyOptions {
   cols: number;
   /** Rows. */
   rows: number;
+  /**
+   * Start without reading the output or waiting for the exit until the
+   * first {@linkcode Pty.resume}: the output waits in the kernel. Where the
+   * program is started through libc; elsewhere it is read at once.
+   */
+  held?: boolean;
 }

@@ -97,6 +97,12 @@ export interface AsleepScreen {
   tap: TapPosition | undefined;
   /** The last row an earlier process left, counted from the top of the history. */
   oldUntil: number | undefined;
+  /**
+   * Set on a screen made to be built later (`Screen.unborn`): once its
+   * state is drawn, everything above the cursor is marked as left by an
+   * earlier process.
+   */
+  markOld?: boolean;
 }
 
 /** One pane's terminal model, in xterm. */
@@ -251,6 +257,7 @@ export class LiveScreen {
       screen.#tap.resume(asleep.tap);
     }
     if (asleep.oldUntil !== undefined) screen.#old.markUpTo(asleep.oldUntil);
+    if (asleep.markOld) screen.markOldAbove();
     // Nothing changed since that state was saved: an upgrade need not save it again.
     screen.#saved = state;
     return screen;

@@ -17,7 +17,7 @@
 import type { ScreenView } from "./view.ts";
 import type { HistoryTake } from "./history_tap.ts";
 import type { CaptureOptions } from "./screen_lines.ts";
-import type { SavedScreen, ScreenState } from "./screen_state.ts";
+import { type SavedScreen, SCREEN_STATE_VERSION, type ScreenState } from "./screen_state.ts";
 import type { ScreenSnapshot } from "../protocol/panes.ts";
 import {
   type AsleepScreen,
@@ -41,6 +41,7 @@ export class Screen {
   #asleep: AsleepScreen | undefined;
   #onTitle: ((title: string) => void) | undefined;
   #onBell: (() => void) | undefined;
+  #onWake: (() => void) | undefined;
   /** When the screen was last written or read (ms, `performance.now()`). */
   #touchedAt = performance.now();
   #wakes = 0;
@@ -103,7 +104,49 @@ export class Screen {
     this.#live = live;
     this.#asleep = undefined;
     this.#wakes++;
+    this.#onWake?.();
     return live;
+  }
+
+  /**
+   * A screen to be built later: `prelude` (escape sequences for a blank
+   * screen, such as a restored pane's old history and marker) is drawn when
+   * the screen is first used, and everything above the cursor then reads as
+   * left by an earlier process (see {@linkcode markOldAbove}). Until then it
+   * sleeps with a blank view, as a screen whose rows are all old reads.
+   */
+  static unborn(cols: number, rows: number, prelude: string, options: ScreenOptions): Screen {
+    const blank = { text: "", strong: "" };
+    // Room for every line it may draw: a rebuild grows the history by the state's count.
+    let lines = 0;
+    for (let at = prelude.indexOf("\n"); at !== -1; at = prelude.indexOf("\n", at + 1)) lines++;
+    return new Screen(cols, rows, options, {
+      state: { version: SCREEN_STATE_VERSION, cols, rows, history: lines, title: "" },
+      vt: encoder.encode(prelude),
+      view: {
+        rows: Array.from({ length: rows }, () => blank),
+        title: "",
+        bracketedPaste: false,
+        cursorY: 0,
+      },
+      bells: 0,
+      bracketedPaste: false,
+      applicationCursorKeys: false,
+      alternate: false,
+      tap: undefined,
+      oldUntil: undefined,
+      markOld: true,
+    });
+  }
+
+  /** Calls `handler` each time the screen wakes (or is first built), before it is used. */
+  onWake(handler: () => void): void {
+    this.#onWake = handler;
+  }
+
+  /** Wakes the screen now, if it sleeps. */
+  wake(): void {
+    void this.#screen;
   }
 
   /**

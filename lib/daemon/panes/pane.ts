@@ -17,6 +17,7 @@ import type { AdoptedPaneState, ExitedPaneOptions, PaneStartSpec } from "./pane_
 import type { SavedPane } from "../records/mod.ts";
 import { type AttachEndDetails, type PaneListener, PaneListeners } from "./pane_listeners.ts";
 import { PaneProcess } from "./pane_process.ts";
+import { InputHold, startingScreen } from "./pane_start.ts";
 
 const encoder = new TextEncoder();
 
@@ -66,8 +67,10 @@ export class Pane {
   exitedAt: number | undefined;
   readonly #process = new PaneProcess();
   #disposed = false;
+  /** The screen waits to be built, and the output is not read meanwhile. */
+  #deferred = false;
   #hooks: PaneHooks | undefined;
-  #held: Uint8Array[] | undefined;
+  readonly #hold = new InputHold();
   /** When the pane's state last changed (ms since the epoch): its start until then. */
   stateSince = Date.now();
   /** What the last restore did about the pane's agent, in this run of skiffd. */
@@ -91,33 +94,47 @@ export class Pane {
 
   /** Starts the pane's process. `saved.generation` must already be set. */
   static async start(saved: SavedPane, options: PaneStartOptions): Promise<Pane> {
-    const pane = Pane.#live(saved, saved, options, (screen) => {
-      if (options.prelude) {
-        screen.writeSync(encoder.encode(options.prelude));
-        screen.markOldAbove();
-      }
-    });
+    const deferred = options.deferScreen === true && options.prelude !== undefined;
+    const pane = Pane.#live(saved, options, (o) => startingScreen(saved, options, o));
     const [program, ...args] = options.argv;
     const pty = await spawnPty(program, args, {
       cwd: saved.cwd,
       env: options.env,
       cols: saved.cols,
       rows: saved.rows,
+      held: deferred,
     });
-    pane.#wire(pty, options);
+    pane.#wire(pty, { ...options, frozen: deferred });
+    if (deferred) {
+      pane.#deferred = true;
+      // Its output is read once its screen is there to take it.
+      pane.screen.onWake(() => {
+        if (!pane.#deferred) return;
+        pane.#deferred = false;
+        pane.#process.thaw();
+      });
+    }
     return pane;
+  }
+
+  /** Whether the pane's screen waits to be built, and its output with it (see `deferScreen`). */
+  get deferred(): boolean {
+    return this.#deferred;
+  }
+
+  /** Builds a deferred screen now, and reads the output that waited for it. */
+  bringScreen(): void {
+    if (this.#deferred) this.screen.wake();
   }
 
   /**
    * A pane whose screen answers the process's queries and tells `hooks` of
-   * titles and bells; `prepare` fills the screen first, before any hook.
+   * titles and bells; `make` makes the screen (and fills it), before any hook.
    */
   static #live(
     saved: SavedPane,
-    size: { cols: number; rows: number },
     options: { scrollback: number; hooks: PaneHooks },
-    prepare: (screen: Screen) => void,
-    make: (options: ScreenOptions) => Screen = (o) => new Screen(size.cols, size.rows, o),
+    make: (options: ScreenOptions) => Screen,
   ): Pane {
     // The screen answers queries through the pane, which needs the screen first.
     const ref: { pane?: Pane } = {};
@@ -125,7 +142,6 @@ export class Pane {
       scrollback: options.scrollback,
       respond: (answer) => ref.pane?.write(encoder.encode(answer)),
     });
-    prepare(screen);
     const pane = new Pane(saved, screen);
     ref.pane = pane;
     pane.#hooks = options.hooks;
@@ -226,34 +242,27 @@ export class Pane {
    */
   input(data: Uint8Array, source: InputSource): boolean {
     if (!this.#process.running) return false;
+    // What is typed echoes at once, not when the restore gets to this pane.
+    this.bringScreen();
     this.inputAt = Date.now();
     this.#hooks?.input(this, data, source);
     if (source === "person") {
       this.personTypedAt = Date.now();
       this.saved.used_at = this.personTypedAt;
       this.personInputs++;
-      if (this.#held) {
-        this.#held.push(data.slice());
-        return true;
-      }
+      if (this.#hold.keep(data)) return true;
     }
     return this.write(data);
   }
 
   /** Holds a person's input until the returned function is called, which sends what waited. */
   hold(): () => void {
-    if (this.#held) throw new Error("input is already held");
-    this.#held = [];
-    return () => {
-      const queued = this.#held ?? [];
-      this.#held = undefined;
-      for (const data of queued) this.write(data);
-    };
+    return this.#hold.start((data) => this.write(data));
   }
 
   /** Whether input is held. */
   get held(): boolean {
-    return this.#held !== undefined;
+    return this.#hold.active;
   }
 
   /** Changes the size of the PTY and the screen. */
@@ -328,22 +337,19 @@ export class Pane {
   static adopt(saved: SavedPane, options: PaneAdoptOptions): Pane {
     const { asleep } = options;
     // A screen handed over asleep stays asleep: nothing is parsed until it is used.
-    const pane = asleep
-      ? Pane.#live(
-        saved,
-        options.screen,
-        options,
-        () => {},
-        (o) =>
-          Screen.sleeping(options.screen, asleep.summary, {
-            ...o,
-            packer: asleep.packer,
-            packedVt: asleep.packedVt,
-          }),
-      )
-      : Pane.#live(saved, options.screen, options, (screen) => {
-        screen.restoreState(options.screen);
-      });
+    const state = options.screen;
+    const pane = Pane.#live(saved, options, (o) => {
+      if (asleep) {
+        return Screen.sleeping(state, asleep.summary, {
+          ...o,
+          packer: asleep.packer,
+          packedVt: asleep.packedVt,
+        });
+      }
+      const screen = new Screen(state.cols, state.rows, o);
+      screen.restoreState(state);
+      return screen;
+    });
     pane.stateSince = options.counts.stateSince;
     pane.personTypedAt = options.counts.personTypedAt;
     pane.personInputs = options.counts.personInputs;
@@ -367,6 +373,8 @@ export class Pane {
    * handed over: its output is read where a pause does not stop all reading.
    */
   freeze(): boolean {
+    // Handed over frozen, its screen as it is; the new skiffd reads it once it takes it over.
+    this.#deferred = false;
     return this.#process.freeze();
   }
 

@@ -27,6 +27,13 @@ export interface PaneStartSpec {
    * anything: the history of the process before it (see `historyAbove`).
    */
   prelude?: string;
+  /**
+   * Draw the prelude only when the screen is first used, and read no output
+   * until then (it waits in the kernel): a restore of a thousand panes
+   * brings each back at the cost of starting its shell, and builds their
+   * screens after (see `Pane.bringScreen`).
+   */
+  deferScreen?: boolean;
 }
 
 /** Options for `Pane.exited`. */

@@ -211,6 +211,11 @@ export class ScreenSaver {
 
   #save(entry: Entry): void {
     const { pane } = entry;
+    // A screen still to be built (a restore's) holds what its files hold: saving would build it.
+    if (pane.deferred) {
+      entry.dirtySince = undefined;
+      return;
+    }
     const started = performance.now();
     entry.dirtySince = undefined;
     const screen = pane.screen;

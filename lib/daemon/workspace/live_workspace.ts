@@ -40,6 +40,7 @@ import { SessionEndings } from "./session_endings.ts";
 import { PaneScreens } from "../screens/mod.ts";
 import { Conversations, restorePanes, resumeSteps } from "../restore/mod.ts";
 import { PaneLives } from "./pane_lives.ts";
+import { bringScreens } from "./bring_screens.ts";
 
 /** Sessions and panes, live. */
 export class LiveWorkspace {
@@ -190,7 +191,9 @@ export class LiveWorkspace {
       nextGeneration: () => this.records.nextGeneration(),
       // A pane made in a worktree comes back in it while the worktree is there.
       worktreeFolder: (saved) => this.#options.worktrees?.folderOf(saved.worktree),
-      startShell: (saved, prelude) => this.#panes.start(saved, saved.command, prelude),
+      // Each pane is back once its shell runs; its screen is built after, or when first used.
+      startShell: (saved, prelude) =>
+        this.#panes.start(saved, saved.command, prelude, { deferScreen: true }),
       startExited: (saved, screen) => this.#panes.startExited(saved, screen),
       ...resumeSteps({
         registry: () => this.watches.registry(),
@@ -205,10 +208,12 @@ export class LiveWorkspace {
       restored: (pane) => this.#options.events.emit("pane-restored", paneEventFields(pane)),
     });
     if (data.panes.length > 0) this.save();
-    // The new screens (the old history, the marker) are saved before anything else happens.
+    // The new screens (the old history, the marker) are saved before anything else happens;
+    // one still to be built holds what its files hold, and is saved once it changes.
     for (const pane of this.#panes.values()) {
-      if (pane.status === "running") this.screens.saver.changed(pane);
+      if (pane.status === "running" && !pane.deferred) this.screens.saver.changed(pane);
     }
+    void bringScreens(() => this.#panes.values(), () => this.#stopping);
   }
 
   /**

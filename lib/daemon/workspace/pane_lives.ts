@@ -59,14 +59,23 @@ export class PaneLives {
     this.#panes.delete(id);
   }
 
-  /** Starts `saved`'s program (`argv`) on a new PTY, with `prelude` on its screen first. */
-  async start(saved: SavedPane, argv: string[], prelude?: string): Promise<Pane> {
+  /**
+   * Starts `saved`'s program (`argv`) on a new PTY, with `prelude` on its
+   * screen first; with `deferScreen`, drawn when the screen is first used.
+   */
+  async start(
+    saved: SavedPane,
+    argv: string[],
+    prelude?: string,
+    options: { deferScreen?: boolean } = {},
+  ): Promise<Pane> {
     const scrollback = this.#options.scrollback();
     const pane = await Pane.start(saved, {
       argv,
       env: this.#options.env(saved),
       scrollback,
       prelude,
+      deferScreen: options.deferScreen,
       hooks: this.#hooks(),
     });
     this.#follow(pane);

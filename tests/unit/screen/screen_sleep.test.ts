@@ -189,3 +189,25 @@ Deno.test("screen sleep: a state packed while asleep (skiffd deflates it) wakes 
   sleeper.dispose();
   twin.dispose();
 });
+
+Deno.test("screen sleep: a screen built later (a restore's) is the one the prelude would have drawn at once", () => {
+  let prelude = "";
+  for (let i = 0; i < 300; i++) prelude += `${ESC}[32mold ${i}${ESC}[0m\r\n`;
+  prelude += "── restarted here ──\r\n";
+  const later = Screen.unborn(80, 24, prelude, { scrollback: 2000, respond: () => {} });
+  let woke = 0;
+  later.onWake(() => woke++);
+  const now = screen(80, 24);
+  write(now, prelude);
+  now.markOldAbove();
+  assert(later.asleep);
+  assertEquals(later.view().rows.every((row) => row.text === ""), true, "old rows read blank");
+  assertEquals(later.title, "");
+  assertEquals(woke, 0);
+  write(later, "$ ");
+  write(now, "$ ");
+  assertEquals(woke, 1);
+  assertEquals(picture(later), picture(now));
+  later.dispose();
+  now.dispose();
+});
