@@ -13,6 +13,16 @@ import { ScreenStore } from "./screen_store.ts";
 import { ScreenSaver, type ScreenSaveStats } from "./screen_saver.ts";
 import { ScreenSleeper, type ScreenSleepStats } from "./screen_sleeper.ts";
 
+/** A pane that printed this recently makes saving keep to its small share of skiffd's time. */
+const BUSY_MS = 1000;
+
+/** Whether any of `panes` printed in the last `ms`. */
+function printedWithin(panes: Iterable<Pane>, ms: number): boolean {
+  const since = Date.now() - ms;
+  for (const pane of panes) if (pane.outputAt > since) return true;
+  return false;
+}
+
 /** Options for {@linkcode PaneScreens}. */
 export interface PaneScreensOptions {
   /** The folder of the saved screens. */
@@ -36,11 +46,16 @@ export class PaneScreens {
   /** Follows `options.panes`; sleeping starts at once. */
   constructor(options: PaneScreensOptions) {
     this.store = new ScreenStore(options.dir, { log: options.log });
-    this.saver = new ScreenSaver({ store: this.store, log: options.log });
+    this.saver = new ScreenSaver({
+      store: this.store,
+      log: options.log,
+      busy: () => printedWithin(options.panes(), BUSY_MS),
+    });
     this.#sleeper = new ScreenSleeper({
       panes: options.panes,
       afterSeconds: options.sleepAfterSeconds,
       unsaved: (pane) => this.saver.unsaved(pane),
+      busy: () => printedWithin(options.panes(), BUSY_MS),
     });
     this.#sleeper.start();
   }

@@ -37,6 +37,12 @@ export const BUDGET_MS = 15;
 const ROUND_GAP_MS = 50;
 /** The most of skiffd's time that saving screens takes, over rounds that follow each other. */
 export const MAX_SHARE = 0.05;
+/**
+ * The share saving may take while no pane prints: nothing else waits for
+ * the time then, and a thousand panes that just printed their history are
+ * saved (and may sleep) in seconds rather than minutes.
+ */
+export const QUIET_SHARE = 0.5;
 /** The most history lines one save writes. */
 export const MAX_TAKE_LINES = 2000;
 /**
@@ -79,6 +85,8 @@ export interface ScreenSaverOptions {
   store: ScreenStore;
   /** Writes a line to the daemon's log. */
   log: (line: string) => void;
+  /** Whether any pane printed just now: saving keeps to {@linkcode MAX_SHARE} then. */
+  busy?: () => boolean;
 }
 
 /** Saves the screens of a skiffd's panes. */
@@ -195,9 +203,10 @@ export class ScreenSaver {
       this.#save(entry);
       left--;
     }
-    // The next round waits until this one's cost is MAX_SHARE of the time between them.
+    // The next round waits until this one's cost is the share of the time between them.
     const spent = performance.now() - started;
-    this.#notBefore = Date.now() + spent * (1 / MAX_SHARE - 1);
+    const share = this.#options.busy?.() === false ? QUIET_SHARE : MAX_SHARE;
+    this.#notBefore = Date.now() + spent * (1 / share - 1);
     if (left > 0) {
       this.#arm(Date.now() + ROUND_GAP_MS);
       return;

@@ -19,6 +19,18 @@ import { collectGarbage, trimCHeap } from "../../platform/heap.ts";
 
 /** How often the panes are looked at. */
 export const SWEEP_MS = 2000;
+/**
+ * The time one sweep may take putting screens to sleep (each is saved whole
+ * first, 10 ms for 500 lines of history, 100-200 ms for 10,000); the rest
+ * wait for the next sweep, which comes as soon as the share of skiffd's
+ * time allows ({@linkcode QUIET_SHARE} while no pane prints, else
+ * {@linkcode BUSY_SHARE}).
+ */
+export const SWEEP_BUDGET_MS = 25;
+/** The share of skiffd's time sleeping may take while no pane prints. */
+export const QUIET_SHARE = 0.5;
+/** The share while panes print. */
+export const BUSY_SHARE = 0.05;
 
 /**
  * How a sleeping screen's state is kept: deflated. A screen's escape
@@ -52,12 +64,15 @@ export interface ScreenSleeperOptions {
   afterSeconds: () => number;
   /** Whether the pane's last change still waits to be saved (it sleeps once saved). */
   unsaved: (pane: Pane) => boolean;
+  /** Whether any pane printed just now: sleeping keeps to {@linkcode BUSY_SHARE} then. */
+  busy?: () => boolean;
 }
 
 /** Puts quiet panes' screens to sleep. */
 export class ScreenSleeper {
   readonly #options: ScreenSleeperOptions;
-  #timer: ReturnType<typeof setInterval> | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #running = false;
   #slept = 0;
   /** Screens went to sleep since memory was last given back. */
   #freed = false;
@@ -68,25 +83,49 @@ export class ScreenSleeper {
     this.#options = options;
   }
 
-  /** Sweeps every {@linkcode SWEEP_MS} until {@linkcode stop}. */
+  /** Sweeps every {@linkcode SWEEP_MS}, sooner while screens wait, until {@linkcode stop}. */
   start(): void {
-    this.#timer ??= setInterval(() => this.sweep(), SWEEP_MS);
-    // A sweep must not keep skiffd's event loop alive on its own.
-    Deno.unrefTimer(this.#timer);
+    if (this.#running) return;
+    this.#running = true;
+    this.#arm(SWEEP_MS);
   }
 
   /** Sweeps no more. */
   stop(): void {
-    clearInterval(this.#timer);
+    this.#running = false;
+    clearTimeout(this.#timer);
     this.#timer = undefined;
   }
 
-  /** Puts every screen that may sleep to sleep now; returns how many went. */
+  #arm(ms: number): void {
+    this.#timer = setTimeout(() => {
+      const started = performance.now();
+      const { more } = this.#sweep();
+      if (!this.#running) return;
+      const share = this.#options.busy?.() === false ? QUIET_SHARE : BUSY_SHARE;
+      const spent = performance.now() - started;
+      this.#arm(more ? Math.max(10, spent * (1 / share - 1)) : SWEEP_MS);
+    }, ms);
+    // A sweep must not keep skiffd's event loop alive on its own.
+    Deno.unrefTimer(this.#timer);
+  }
+
+  /** Puts screens that may sleep to sleep now, within a sweep's budget; returns how many went. */
   sweep(): number {
+    return this.#sweep().slept;
+  }
+
+  #sweep(): { slept: number; more: boolean } {
     const after = this.#options.afterSeconds();
     let slept = 0;
+    let more = false;
     if (after > 0) {
+      const started = performance.now();
       for (const pane of this.#options.panes()) {
+        if (performance.now() - started >= SWEEP_BUDGET_MS) {
+          more = true;
+          break;
+        }
         if (this.#maySleep(pane, after * 1000) && pane.screen.sleep(DEFLATE)) slept++;
       }
     }
@@ -100,7 +139,7 @@ export class ScreenSleeper {
       collectGarbage();
       trimCHeap();
     }
-    return slept;
+    return { slept, more };
   }
 
   #maySleep(pane: Pane, afterMs: number): boolean {

@@ -183,6 +183,7 @@ export class LiveWorkspace {
    */
   async restore(): Promise<void> {
     const data = this.records.data;
+    const started = performance.now();
     this.screens.store.prune(new Set(data.panes.map((p) => p.id)));
     await restorePanes(data.panes, {
       screens: this.screens.store,
@@ -213,7 +214,15 @@ export class LiveWorkspace {
     for (const pane of this.#panes.values()) {
       if (pane.status === "running" && !pane.deferred) this.screens.saver.changed(pane);
     }
-    void bringScreens(() => this.#panes.values(), () => this.#stopping);
+    if (data.panes.length > 0) {
+      this.#options.log(
+        `restore: ${data.panes.length} panes back in ${Math.round(performance.now() - started)} ms`,
+      );
+    }
+    void bringScreens(() => this.#panes.values(), {
+      stopping: () => this.#stopping,
+      log: this.#options.log,
+    });
   }
 
   /**
