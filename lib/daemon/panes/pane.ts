@@ -17,7 +17,7 @@ import type { AdoptedPaneState, ExitedPaneOptions, PaneStartSpec } from "./pane_
 import type { SavedPane } from "../records/mod.ts";
 import { type AttachEndDetails, type PaneListener, PaneListeners } from "./pane_listeners.ts";
 import { PaneProcess } from "./pane_process.ts";
-import { InputHold, startingScreen } from "./pane_start.ts";
+import { exitedScreen, InputHold, startingScreen } from "./pane_start.ts";
 
 const encoder = new TextEncoder();
 
@@ -69,6 +69,7 @@ export class Pane {
   #disposed = false;
   /** The screen waits to be built, and the output is not read meanwhile. */
   #deferred = false;
+
   #hooks: PaneHooks | undefined;
   readonly #hold = new InputHold();
   /** When the pane's state last changed (ms since the epoch): its start until then. */
@@ -178,17 +179,7 @@ export class Pane {
    * last screen as it was, and its exit.
    */
   static exited(saved: SavedPane, options: ExitedPaneOptions): Pane {
-    const size = options.screen ?? saved;
-    const screen = new Screen(size.cols, size.rows, {
-      scrollback: options.scrollback,
-      respond: () => {},
-    });
-    if (options.screen) screen.restore(options.screen);
-    // A screen saved before the pane's last resize takes the pane's size now.
-    if (screen.cols !== saved.cols || screen.rows !== saved.rows) {
-      screen.resize(saved.cols, saved.rows);
-    }
-    const pane = new Pane(saved, screen);
+    const pane = new Pane(saved, exitedScreen(saved, options));
     pane.status = "exited";
     pane.exit = options.exit;
     pane.exitedAt = options.exitedAt;
@@ -308,7 +299,7 @@ export class Pane {
 
   /** Reads the process's working folder; updates the saved cwd. Returns true if it changed. */
   refreshCwd(): boolean {
-    const cwd = this.#process.cwd();
+    const cwd = this.#process.freshCwd(Math.max(this.inputAt, this.outputAt));
     if (!cwd || cwd === this.saved.cwd) return false;
     this.saved.cwd = cwd;
     return true;

@@ -21,6 +21,8 @@ import { nextIoTurn } from "../../platform/io_turn.ts";
 import { type OutputQueue, type OutputScheduler, sharedScheduler } from "./scheduler.ts";
 
 const idleCollector = new IdleCollector();
+/** The longest a quiet pane's folder goes without being read again. */
+const CWD_STALE_MS = 10_000;
 
 /**
  * Starts what panes read and parse with (the thread that reads terminals,
@@ -58,6 +60,8 @@ export class PaneProcess {
   readonly #front = new ForegroundReader();
   #frozen = false;
   #output: OutputQueue | undefined;
+  /** When the working folder was last read (ms since the epoch), or 0. */
+  #cwdReadAt = 0;
 
   /** The process id (0 before start; kept after the exit). */
   get pid(): number {
@@ -122,6 +126,19 @@ export class PaneProcess {
   /** The process's working folder, while it runs and the platform can tell. */
   cwd(): string | undefined {
     return this.#pty ? processCwd(this.#pid) : undefined;
+  }
+
+  /**
+   * The working folder, read again unless nothing happened in the pane
+   * (`activeAt`: its last input or output) since the last read, which was
+   * less than a while ago: a shell changes folder when it runs something,
+   * and a listing of a thousand panes read a thousand links in /proc.
+   */
+  freshCwd(activeAt: number): string | undefined {
+    const now = Date.now();
+    if (activeAt < this.#cwdReadAt && now - this.#cwdReadAt < CWD_STALE_MS) return undefined;
+    this.#cwdReadAt = now;
+    return this.cwd();
   }
 
   /** Sends a signal to the process. */

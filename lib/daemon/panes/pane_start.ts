@@ -1,13 +1,14 @@
 /**
- * Two parts of a pane beside its process: the screen a starting pane gets,
- * and the person's keys held back while a guarded send types.
+ * Parts of a pane beside its process: the screen a starting pane gets (or
+ * an exited one brought back), and the person's keys held back while a
+ * guarded send types.
  *
  * @module
  */
 
 import { Screen, type ScreenOptions } from "../../screen/screen.ts";
 import type { SavedPane } from "../records/mod.ts";
-import type { PaneStartSpec } from "./pane_options.ts";
+import type { ExitedPaneOptions, PaneStartSpec } from "./pane_options.ts";
 
 const encoder = new TextEncoder();
 
@@ -28,6 +29,21 @@ export function startingScreen(
   if (spec.prelude) {
     screen.writeSync(encoder.encode(spec.prelude));
     screen.markOldAbove();
+  }
+  return screen;
+}
+
+/** The last screen of a pane whose process had exited before skiffd restarted, at its size now. */
+export function exitedScreen(saved: SavedPane, options: ExitedPaneOptions): Screen {
+  const size = options.screen ?? saved;
+  const screen = new Screen(size.cols, size.rows, {
+    scrollback: options.scrollback,
+    respond: () => {},
+  });
+  if (options.screen) screen.restore(options.screen);
+  // A screen saved before the pane's last resize takes the pane's size now.
+  if (screen.cols !== saved.cols || screen.rows !== saved.rows) {
+    screen.resize(saved.cols, saved.rows);
   }
   return screen;
 }

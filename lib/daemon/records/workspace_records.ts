@@ -13,6 +13,9 @@ import type { SavedPane, SavedSession, WorkspaceData } from "./workspace.ts";
 
 /** The sessions and panes of a workspace, as saved. */
 export class WorkspaceRecords {
+  #index = new Map<string, SavedSession>();
+  #indexed: SavedSession[] | undefined;
+  #indexedLength = 0;
   /** The workspace data; the saver writes this object. */
   readonly data: WorkspaceData;
   #lastGeneration = 0;
@@ -51,9 +54,21 @@ export class WorkspaceRecords {
     return this.data.sessions.find((s) => s.name === name);
   }
 
-  /** The session with id `id`, if any. */
+  /**
+   * The session with id `id`, if any. A listing asks this for every pane: a
+   * thousand panes in a thousand sessions made a search through the list a
+   * million comparisons, so the sessions are indexed by id. The index is made
+   * again when the list is another or its length changed (sessions are only
+   * ever added to it, or the list replaced).
+   */
   session(id: string): SavedSession | undefined {
-    return this.data.sessions.find((s) => s.id === id);
+    const sessions = this.data.sessions;
+    if (this.#indexed !== sessions || this.#indexedLength !== sessions.length) {
+      this.#index = new Map(sessions.map((s) => [s.id, s]));
+      this.#indexed = sessions;
+      this.#indexedLength = sessions.length;
+    }
+    return this.#index.get(id);
   }
 
   /** Finds a pane by id (`p3`), name, or `project/name`. */
