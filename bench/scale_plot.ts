@@ -16,12 +16,15 @@ export interface ScalePoint {
   watcher: number;
   restore: number;
   upgrade: number;
+  upgradeFlooding: number;
 }
 
 interface Chart {
   title: string;
   unit: string;
   skiff: (p: ScalePoint) => number;
+  /** A second Skiff line (dashed), where one figure has two cases. */
+  also?: (p: ScalePoint) => number;
   tmux?: (p: ScalePoint) => number;
   target?: number;
 }
@@ -43,7 +46,13 @@ const CHARTS: Chart[] = [
   },
   { title: "dashboard's first frame", unit: "ms", skiff: (p) => p.dash, target: 300 },
   { title: "kill -9 to every pane back", unit: "ms", skiff: (p) => p.restore, target: 10_000 },
-  { title: "daemon upgrade", unit: "ms", skiff: (p) => p.upgrade, target: 5000 },
+  {
+    title: "daemon upgrade (dashed: 5% flooding)",
+    unit: "ms",
+    skiff: (p) => p.upgrade,
+    also: (p) => p.upgradeFlooding,
+    target: 5000,
+  },
   { title: "watcher: turn end to line", unit: "ms", skiff: (p) => p.watcher, target: 1000 },
 ];
 
@@ -65,15 +74,19 @@ function label(n: number): string {
 function chartSvg(chart: Chart, points: ScalePoint[], x0: number, y0: number): string {
   const xs = points.map((p) => p.panes);
   const [lo, hi] = [Math.min(...xs), Math.max(...xs)];
-  const values = points.flatMap((p) => [chart.skiff(p), ...(chart.tmux ? [chart.tmux(p)] : [])]);
+  const values = points.flatMap((p) => [
+    chart.skiff(p),
+    ...(chart.also ? [chart.also(p)] : []),
+    ...(chart.tmux ? [chart.tmux(p)] : []),
+  ]);
   const top = Math.max(...values, chart.target ?? 0) * 1.1 || 1;
   const w = WIDTH - PAD.left - PAD.right;
   const h = HEIGHT - PAD.top - PAD.bottom;
   const x = (n: number) =>
     x0 + PAD.left + (hi === lo ? w / 2 : (Math.log(n) - Math.log(lo)) / Math.log(hi / lo) * w);
   const y = (v: number) => y0 + PAD.top + h - (v / top) * h;
-  const line = (value: (p: ScalePoint) => number, color: string) =>
-    `<polyline fill="none" stroke="${color}" stroke-width="2" points="${
+  const line = (value: (p: ScalePoint) => number, color: string, dash = "") =>
+    `<polyline fill="none" stroke="${color}" stroke-width="2"${dash} points="${
       points.map((p) => `${x(p.panes).toFixed(1)},${y(value(p)).toFixed(1)}`).join(" ")
     }"/>` +
     points.map((p) =>
@@ -111,6 +124,7 @@ function chartSvg(chart: Chart, points: ScalePoint[], x0: number, y0: number): s
     );
   }
   if (chart.tmux) parts.push(line(chart.tmux, TMUX));
+  if (chart.also) parts.push(line(chart.also, SKIFF, ' stroke-dasharray="5 3"'));
   parts.push(line(chart.skiff, SKIFF));
   return parts.join("\n");
 }
