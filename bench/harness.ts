@@ -128,6 +128,23 @@ export async function waitUntil(
   }
 }
 
+/** A shell's prompt at the end of a capture. */
+export const PROMPT = /[$#] ?$/;
+
+/** Waits until every pane of `ids` in skiffd shows a shell prompt. */
+export async function waitForPrompts(
+  client: { call(method: "pane.capture", params: { pane: string }): Promise<{ text: string }> },
+  ids: string[],
+  timeoutMs = 300_000,
+): Promise<void> {
+  await waitUntil("skiff prompts", async () => {
+    for (const id of ids) {
+      if (!PROMPT.test((await client.call("pane.capture", { pane: id })).text)) return false;
+    }
+    return true;
+  }, timeoutMs);
+}
+
 /** The median of some numbers. */
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

@@ -15,11 +15,13 @@ import { DaemonClient } from "../lib/client/client.ts";
 import {
   type BenchRow,
   isolatedEnv,
+  PROMPT,
   rss,
   sampledRow,
   skiff,
   timeSkiff,
   Tmux,
+  waitForPrompts,
   waitUntil,
 } from "./harness.ts";
 
@@ -30,7 +32,6 @@ export const FLOODING = 20;
 const LS_RUNS = 11;
 const ECHO_RUNS = 7;
 const SEND_RUNS = 5;
-const PROMPT = /[$#] ?$/;
 /** How long the panes sit idle before memory is read: skiffd gives a burst's garbage back once output settles. */
 const IDLE_MS = 5000;
 
@@ -81,13 +82,7 @@ async function skiffShells(
     });
     ids.push(pane.id);
   }
-  await waitUntil("skiff prompts", async () => {
-    for (const id of ids) {
-      const cap = await client.call("pane.capture", { pane: id });
-      if (!PROMPT.test(cap.text)) return false;
-    }
-    return true;
-  });
+  await waitForPrompts(client, ids);
   await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
   return { ids, perPaneKb: (rss(pid) - before) / SHELLS / 1024 };
 }

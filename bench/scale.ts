@@ -30,7 +30,16 @@
 import { join } from "node:path";
 import { fakeAgentToml } from "../tests/helpers/fake_agent.ts";
 import { DaemonClient } from "../lib/client/client.ts";
-import { type BenchRow, isolatedEnv, median, rss, skiff, timeSkiff, waitUntil } from "./harness.ts";
+import {
+  type BenchRow,
+  isolatedEnv,
+  median,
+  rss,
+  skiff,
+  timeSkiff,
+  waitForPrompts,
+  waitUntil,
+} from "./harness.ts";
 import { Dash } from "./dash.ts";
 import { measureWakes, stopWithWatcher } from "./wake.ts";
 import { SCROLLBACK, TmuxScale } from "./scale_tmux.ts";
@@ -44,7 +53,6 @@ const LS_RUNS = 7;
 const ECHO_RUNS = 5;
 const DASH_RUNS = 3;
 const WAKE_ROUNDS = 7;
-const PROMPT = /[$#] ?$/;
 
 /** The command of each pane: its history, then a shell. */
 export function historyCommand(lines = HISTORY_LINES): string[] {
@@ -114,13 +122,7 @@ async function skiffPanes(
       });
       ids.push(pane.id);
     }
-    await waitUntil("skiff prompts", async () => {
-      for (const id of ids) {
-        const cap = await client.call("pane.capture", { pane: id });
-        if (!PROMPT.test(cap.text)) return false;
-      }
-      return true;
-    }, 300_000);
+    await waitForPrompts(client, ids);
     const started = performance.now();
     await waitUntil("every screen asleep", async () => {
       return (await status(env)).screens?.asleep >= n;

@@ -6,11 +6,10 @@
  * @module
  */
 
-import { rss, Tmux, waitUntil } from "./harness.ts";
+import { PROMPT, rss, Tmux, waitUntil } from "./harness.ts";
 
 /** Lines of scrollback configured in both tools. */
 export const SCROLLBACK = 10_000;
-const PROMPT = /[$#] ?$/;
 
 /** A tmux server with N panes. */
 export class TmuxScale {
