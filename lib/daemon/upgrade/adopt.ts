@@ -114,12 +114,16 @@ export async function checkHandoff(file: string): Promise<CheckReport> {
     throw new Error(`the handoff is for ${handoff.socket}, and this skiff serves ${socket}`);
   }
   parseWorkspace(handoff.workspace.data);
-  // A sleeping screen is adopted without being unpacked: each is unpacked here once, so a
-  // broken one stops the upgrade before anything changed.
-  const states = handoff.panes.map((pane) => wholeState(pane));
-  // Every screen was checked whole by readHandoff; a few are rebuilt to prove
-  // the emulator runs (rebuilding all would take as long as the upgrade).
-  for (const state of states.slice(0, CHECK_SCREENS)) {
+  // Every screen was checked whole by readHandoff; a few are rebuilt to prove the emulator
+  // runs (rebuilding all would take as long as the upgrade), and a few that sleep are
+  // unpacked first, to prove this program reads how they are packed.
+  const sample = [
+    ...handoff.panes.filter((pane) => pane.asleep?.vt_deflate === undefined)
+      .slice(0, CHECK_SCREENS),
+    ...handoff.panes.filter((pane) => pane.asleep?.vt_deflate !== undefined)
+      .slice(0, CHECK_SCREENS),
+  ];
+  for (const state of sample.map((pane) => wholeState(pane))) {
     const screen = new Screen(state.cols, state.rows, {
       scrollback: state.history,
       respond: () => {},
