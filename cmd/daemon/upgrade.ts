@@ -43,6 +43,7 @@ export const command = defineCommand({
         panes: outcome.panes,
         running_panes: outcome.running_panes ?? null,
         ms: { ...outcome.ms, total: result.ms },
+        unparsed_bytes: outcome.unparsed_bytes ?? 0,
         socket,
       },
       () =>

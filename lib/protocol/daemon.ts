@@ -64,6 +64,12 @@ export interface UpgradeOutcome {
    * new program's start, which load does not change.
    */
   ms: Record<string, number>;
+  /**
+   * Bytes of output the old skiffd had read and not parsed when it froze,
+   * handed over as they were for the new one to parse (absent from an older
+   * skiffd, and when it parsed them all before the freeze).
+   */
+  unparsed_bytes?: number;
   /** When it ended (ISO 8601). */
   at: string;
 }

@@ -10,7 +10,7 @@ import { makeCheckout } from "../helpers/checkout.ts";
 import { BASH, MAIN, type SkiffEnv, waitFor, withSkiff } from "../helpers/skiff.ts";
 import { EventStream } from "../helpers/events.ts";
 import { TestTerminal } from "../helpers/terminal.ts";
-import type { PaneInfo } from "../../lib/protocol/panes.ts";
+import type { PaneInfo, ScreenSnapshot } from "../../lib/protocol/panes.ts";
 import type { DaemonStatus } from "../../lib/protocol/daemon.ts";
 import { PROTOCOL_VERSION, VERSION } from "../../lib/version.ts";
 import { DaemonClient } from "../../lib/client/client.ts";
@@ -397,4 +397,63 @@ Deno.test("upgrade: skiff wait goes on through it and sees the end it waited for
     const result = await waiting;
     assertEquals([result.code, result.stdout.trim()], [0, "job is exited"], result.stderr);
   });
+});
+
+/**
+ * Floods a pane through an upgrade (`skiff daemon upgrade`, with `main`
+ * when given) and checks every byte came through once; returns how many
+ * bytes the upgrade handed over unparsed.
+ */
+async function floodThroughUpgrade(skiff: SkiffEnv, main?: string): Promise<number> {
+  const stop = `${skiff.root}/stop`;
+  const count = `${skiff.root}/count`;
+  // Blocks of 250,000 y's, each followed by a scroll up (CSI S: slow to parse, so output
+  // waits), 1,000,000 bytes with no line end: each block moves the cursor 40 columns of 120
+  // on, so a byte lost or doubled anywhere shows in where the cursor ends. The title, which
+  // moves nothing, tells the end.
+  const flood = `u=$(printf 'y\\033[S'); n=0; while [ ! -e ${stop} ]; do ` +
+    `yes "$u" | tr -d '\\n' | head -c 1000000; n=$((n+1)); done; echo $n > ${count}; ` +
+    `printf '\\033]2;flood-end\\007'; exec sleep 600`;
+  await skiff.ok(["new", "--name", "flood", "--size", "120x30", "--", "sh", "-c", flood]);
+  await skiff.waitForScreen("flood", /y/);
+  const result = await skiff.json<{ unparsed_bytes: number }>(
+    ["daemon", "upgrade"],
+    main ? { main } : {},
+  );
+  Deno.writeTextFileSync(stop, "");
+  const end = await waitFor("the flood to end", async () => {
+    const shot = await skiff.json<ScreenSnapshot>(["capture", "flood"]);
+    return shot.title === "flood-end" ? shot : undefined;
+  }, { timeout: 60_000 });
+  const blocks = Number(Deno.readTextFileSync(count).trim());
+  const column = (blocks * 250_000) % 120 || 120;
+  assertEquals(Math.min(end.cursor.x, 119), Math.min(column, 119), `after ${blocks} blocks`);
+  return result.unparsed_bytes;
+}
+
+Deno.test("upgrade: a flooding pane's output read and not parsed yet goes over as it is, every byte once", async () => {
+  await withSkiff(async (skiff) => {
+    const unparsed = await floodThroughUpgrade(skiff);
+    assert(unparsed > 0, `output waited at the freeze: ${unparsed}`);
+  });
+});
+
+Deno.test("upgrade: into a skiff that reads handoff version 2 only, a flooding pane's output is parsed before the freeze, every byte once", async () => {
+  const older = await makeCheckout({
+    version: "0.95.0",
+    edits: [{
+      path: "lib/daemon/upgrade/handoff.ts",
+      find: "export const HANDOFF_VERSION = 3;",
+      replace: "export const HANDOFF_VERSION = 2;",
+    }],
+  });
+  try {
+    await withSkiff(async (skiff) => {
+      assertEquals(await floodThroughUpgrade(skiff, older.main), 0);
+      const status = await skiff.json<DaemonStatus>(["daemon", "status"], { main: older.main });
+      assertEquals(status.version, "0.95.0");
+    });
+  } finally {
+    await older.remove();
+  }
 });

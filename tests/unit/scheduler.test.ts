@@ -214,3 +214,29 @@ Deno.test(
     assertEquals([ran.settledCount, idle.settledCount], [1, 0]);
   }),
 );
+
+Deno.test(
+  "scheduler: output an upgrade handed over waits its turn, before what follows, and a copy of what waits leaves it waiting",
+  withScheduler(
+    { sliceBytes: 1000, turnMs: 0, pauseBytes: 4000, resumeBytes: 2000 },
+    async (scheduler) => {
+      const recorder = new Recorder("a");
+      const queue = scheduler.add(recorder);
+      const handed = bytes(5000, 1);
+      queue.queue(handed);
+      // Queued, never parsed on the spot, even with nothing else waiting; past pauseBytes, paused.
+      assertEquals([recorder.slices.length, queue.pending, recorder.events], [0, 5000, ["pause"]]);
+      queue.push(bytes(700, 2));
+      const waiting = queue.waiting();
+      assertEquals(waiting, joinBytes([handed, bytes(700, 2)]));
+      assertEquals(queue.pending, 5700, "the copy left every byte waiting");
+      await drained(scheduler);
+      assertEquals(recorder.bytes, waiting, "parsed in order, once each");
+      assertEquals(recorder.events, ["pause", "resume"]);
+      // Part of a chunk parsed: the copy starts where parsing stopped.
+      queue.queue(bytes(1500, 3));
+      queue.parse(400, performance.now());
+      assertEquals(queue.waiting(), bytes(1500, 3).subarray(400));
+    },
+  ),
+);

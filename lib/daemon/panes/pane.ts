@@ -349,6 +349,8 @@ export class Pane {
     if (options.pty) {
       // Held until the new skiffd commits: its owner thaws it then.
       pane.#wire(options.pty, { ...options, frozen: true });
+      // Output the skiffd before read and did not parse goes first.
+      if (options.waiting) pane.#process.queueOutput(options.waiting);
     } else {
       pane.status = "exited";
       pane.exit = options.exit ?? { exitCode: 0, signal: 0, unknown: true };
@@ -377,6 +379,11 @@ export class Pane {
   /** Parses every byte of output that waits, now. */
   drainOutput(): void {
     this.#process.drain();
+  }
+
+  /** A copy of the output that waits to be parsed, which an upgrade hands over as it is. */
+  waitingOutput(): Uint8Array {
+    return this.#process.waitingOutput();
   }
 
   /** The PTY master a frozen pane hands over, while its process runs. */

@@ -63,6 +63,11 @@ export interface AdoptedPaneState {
   exit?: PtyExit;
   /** When it ended (ms since the epoch). */
   exitedAt?: number;
+  /**
+   * Output the skiffd before had read and not parsed yet: parsed first, in
+   * the pane's turns, before anything read from `pty`.
+   */
+  waiting?: Uint8Array;
   /** What the pane counted. */
   counts: {
     stateSince: number;

@@ -190,6 +190,20 @@ export class PaneProcess {
     this.#output?.parse(Number.MAX_SAFE_INTEGER, performance.now());
   }
 
+  /** A copy of the output that waits to be parsed (it goes on waiting). */
+  waitingOutput(): Uint8Array {
+    return this.#output?.waiting() ?? new Uint8Array();
+  }
+
+  /**
+   * Queues output read before this process took the pane over (an upgrade
+   * handed it over unparsed): it is parsed in the pane's turns, before
+   * anything read from the PTY.
+   */
+  queueOutput(data: Uint8Array): void {
+    this.#output?.queue(data);
+  }
+
   /** The PTY master, while the process runs. */
   get fd(): number | undefined {
     return this.#pty?.fd;

@@ -116,6 +116,16 @@ export class OutputQueue {
       this.#heat = this.#heatNow(performance.now()) + chunk.length;
       return;
     }
+    this.queue(chunk);
+  }
+
+  /**
+   * Queues output that must wait its turn even when nothing else waits:
+   * output an upgrade handed over unparsed, which the new skiffd parses in
+   * turns rather than before it answers.
+   */
+  queue(chunk: Uint8Array): void {
+    if (this.#closed || chunk.length === 0) return;
     this.#chunks.push(chunk);
     this.#pending += chunk.length;
     if (!this.#paused && this.#pending > this.#scheduler.options.pauseBytes) {
@@ -124,6 +134,18 @@ export class OutputQueue {
       this.#consumer.pause();
     }
     this.#scheduler.wake(this);
+  }
+
+  /** A copy of every byte that waits, in order, leaving it waiting. */
+  waiting(): Uint8Array {
+    const out = new Uint8Array(this.#pending);
+    let at = 0;
+    for (let i = this.#head; i < this.#chunks.length; i++) {
+      const chunk = i === this.#head ? this.#chunks[i].subarray(this.#offset) : this.#chunks[i];
+      out.set(chunk, at);
+      at += chunk.length;
+    }
+    return out;
   }
 
   /** Whether this queue counts as quiet: little waits and little was parsed lately. */

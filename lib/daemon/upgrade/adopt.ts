@@ -25,6 +25,7 @@ import { Screen } from "../../screen/screen.ts";
 import { SCREEN_STATE_VERSION, type ScreenState } from "../../screen/screen_state.ts";
 import { PROTOCOL_VERSION, VERSION } from "../../version.ts";
 import {
+  CHECK_SCREENS,
   type HandedPane,
   type Handoff,
   HANDOFF_CHECK_ENV,
@@ -38,9 +39,6 @@ import type { LiveWorkspace } from "../workspace/mod.ts";
 import { Pane, type PaneAdoptOptions } from "../panes/mod.ts";
 import { parseWorkspace } from "../records/mod.ts";
 import { DEFLATE } from "../screens/mod.ts";
-
-/** How many screens the check rebuilds. */
-const CHECK_SCREENS = 3;
 
 /** How this skiffd starts: anew, by taking over in place, or by checking a handoff. */
 export type StartMode =
@@ -90,7 +88,7 @@ export interface CheckReport {
   version: string;
   /** Its protocol. */
   protocol: number;
-  /** The handoff version it read. */
+  /** The newest handoff version it reads (the old skiffd writes that, or an older one). */
   handoff: number;
   /** How many panes it rebuilt. */
   panes: number;
@@ -116,9 +114,10 @@ export async function checkHandoff(file: string): Promise<CheckReport> {
   parseWorkspace(handoff.workspace.data);
   // Every screen was checked whole by readHandoff; a few are rebuilt to prove the emulator
   // runs (rebuilding all would take as long as the upgrade), and a few that sleep are
-  // unpacked first, to prove this program reads how they are packed.
+  // unpacked first, to prove this program reads how they are packed. The old skiffd hands
+  // the rest over blank (see CHECK_SCREENS).
   const sample = [
-    ...handoff.panes.filter((pane) => pane.asleep?.vt_deflate === undefined)
+    ...handoff.panes.filter((pane) => pane.asleep?.vt_deflate === undefined && pane.screen.vt)
       .slice(0, CHECK_SCREENS),
     ...handoff.panes.filter((pane) => pane.asleep?.vt_deflate !== undefined)
       .slice(0, CHECK_SCREENS),
@@ -155,8 +154,12 @@ export function faultAt(mode: StartMode, step: UpgradeStep): void {
 
 /** How many busy panes are taken over before the new skiffd commits. */
 const HOT_PANES = 16;
-/** How many more panes are taken over between two turns of the event loop. */
-const BATCH = 8;
+/**
+ * How long (ms) taking panes over may hold the event loop before it gets a
+ * turn: a screen with a long history takes tens of ms to rebuild, and
+ * requests (the upgrading client's hello first) are answered between.
+ */
+const ADOPT_SLICE_MS = 10;
 
 /**
  * The order panes are taken over in: `hot` ones (a person attached, or
@@ -196,6 +199,7 @@ export function adoptPane(
         ...(handed.exited_at !== null ? { exitedAt: handed.exited_at } : {}),
         screen,
         ...(handed.asleep && screen === handed.screen ? { asleep: asleepOf(handed.asleep) } : {}),
+        ...(handed.waiting ? { waiting: decodeBase64(handed.waiting) } : {}),
         counts: {
           stateSince: handed.state_since,
           personTypedAt: handed.person_typed_at,
@@ -230,9 +234,10 @@ export function adoptPane(
 }
 
 /**
- * After the commit: takes over the panes `ids` a few at a time, each read
- * again as soon as it is built, with a turn of the event loop between, so
- * that the panes already running on are read and served meanwhile.
+ * After the commit: takes over the panes `ids` a few at a time (as many as
+ * {@linkcode ADOPT_SLICE_MS} allows), each read again as soon as it is
+ * built, with a turn of the event loop between, so that the panes already
+ * running on are read and served meanwhile.
  */
 export async function adoptRest(
   workspace: LiveWorkspace,
@@ -242,6 +247,7 @@ export async function adoptRest(
 ): Promise<Pane[]> {
   const handed = new Map(handoff.panes.map((p) => [p.id, p]));
   const panes: Pane[] = [];
+  let sliceStart = performance.now();
   for (let i = 0; i < ids.length; i++) {
     try {
       const pane = adoptPane(workspace, handed.get(ids[i])!, { blankIfBroken: true });
@@ -250,7 +256,10 @@ export async function adoptRest(
     } catch (error) {
       log(`pane ${ids[i]} could not be taken over: ${(error as Error)?.message ?? error}`);
     }
-    if ((i + 1) % BATCH === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+    if (performance.now() - sliceStart >= ADOPT_SLICE_MS) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      sliceStart = performance.now();
+    }
   }
   return panes;
 }
@@ -294,6 +303,7 @@ export function commitAdoption(
     ...(undone ? { error: mode.undo!.error, step: mode.undo!.step } : {}),
     panes: h.panes.length,
     running_panes: h.panes.filter((pane) => pane.pid !== null).length,
+    unparsed_bytes: h.panes.reduce((sum, pane) => sum + base64Bytes(pane.waiting), 0),
     ms: {
       ...Object.fromEntries(Object.entries(timings).filter(([key]) => !key.endsWith("_at"))),
       ...(timings.freeze_at !== undefined ? { freeze: now - timings.freeze_at } : {}),
@@ -351,6 +361,13 @@ function asleepOf(asleep: NonNullable<HandedPane["asleep"]>): PaneAdoptOptions["
     packer: DEFLATE,
     ...(vt_deflate !== undefined ? { packedVt: decodeBase64(vt_deflate) } : {}),
   };
+}
+
+/** How many bytes `base64` holds. */
+function base64Bytes(base64: string | undefined): number {
+  if (!base64) return 0;
+  const padding = base64.endsWith("==") ? 2 : base64.endsWith("=") ? 1 : 0;
+  return (base64.length / 4) * 3 - padding;
 }
 
 /** A handed pane's whole screen state, its escape sequences unpacked when they came deflated. */

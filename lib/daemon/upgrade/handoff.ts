@@ -37,11 +37,26 @@ import type { UpgradeStep } from "../server/mod.ts";
  * The handoff format this build writes. Version 2 hands a sleeping screen's
  * escape sequences over deflated ({@linkcode HandedPane.asleep}), a tenth of
  * their size: with a thousand panes the file is megabytes, not tens of them.
+ * Version 3 hands output that was read and not parsed yet over as it is
+ * ({@linkcode HandedPane.waiting}), so the freeze does not wait for busy
+ * panes' output to be parsed. A handoff without such output is written as
+ * version 2, which a skiffd of either version reads (see `upgrade.ts`).
  */
-export const HANDOFF_VERSION = 2;
+export const HANDOFF_VERSION = 3;
+
+/** The version of a handoff that hands no unparsed output over. */
+export const HANDOFF_PARSED_VERSION = 2;
 
 /** The handoff versions this build reads. */
-export const HANDOFF_READS: readonly number[] = [1, HANDOFF_VERSION];
+export const HANDOFF_READS: readonly number[] = [1, HANDOFF_PARSED_VERSION, HANDOFF_VERSION];
+
+/**
+ * How many screens of each kind (awake, asleep) an upgrade's check hands
+ * over whole and rebuilds: a few prove the new program reads them and its
+ * emulator runs; all of a thousand would take as long as the upgrade. The
+ * other panes' screens go to the check blank.
+ */
+export const CHECK_SCREENS = 3;
 
 /** Where the old skiffd names the handoff file for the new program. */
 export const HANDOFF_ENV = "SKIFF_HANDOFF";
@@ -95,6 +110,12 @@ export interface HandedPane {
    * zlib stream, base64): the screen's own `vt` is empty then.
    */
   asleep?: SleepSummary & { vt_deflate?: string };
+  /**
+   * Output of the running process that was read and not parsed yet (base64;
+   * version 3): the new skiffd parses it first, after `screen`, before
+   * anything it reads from `fd`.
+   */
+  waiting?: string;
 }
 
 /** The whole handoff (see the module's description). */
@@ -165,7 +186,8 @@ function isPane(value: unknown): value is HandedPane {
   const exited = value.pid === null && value.fd === null;
   return typeof value.id === "string" && (running || exited) && isScreenState(value.screen) &&
     typeof value.state_since === "number" && typeof value.person_inputs === "number" &&
-    (value.asleep === undefined || isSleepSummary(value.asleep));
+    (value.asleep === undefined || isSleepSummary(value.asleep)) &&
+    (value.waiting === undefined || typeof value.waiting === "string");
 }
 
 /** Whether `value` looks like a sleeping screen's summary (its view's rows above all). */

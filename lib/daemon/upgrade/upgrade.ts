@@ -59,9 +59,11 @@ import { ownCpuMs } from "../../platform/proc.ts";
 import { PROTOCOL_VERSION, VERSION } from "../../version.ts";
 import type { EventBus } from "../records/mod.ts";
 import {
+  CHECK_SCREENS,
   type Handoff,
   HANDOFF_CHECK_ENV,
   HANDOFF_ENV,
+  HANDOFF_PARSED_VERSION,
   HANDOFF_UNDO_ENV,
   HANDOFF_VERSION,
   handoffFile,
@@ -160,10 +162,13 @@ export class Upgrader {
     log(`upgrade ${request.id}: to ${request.version ?? "?"} (${program.join(" ")})`);
     try {
       const checkStart = performance.now();
-      writeHandoff(files[0], this.#capture(request, {}));
+      writeHandoff(files[0], this.#capture(request, {}, { check: true }));
       const check = await runCheck(program, files[0]);
       Deno.removeSync(files[0]);
       if (!check.ok) throw new StepFailed("check", check.error);
+      // A new program that reads version 3 takes the output that waits as it is: the freeze
+      // then does not wait for busy panes' output to be parsed (seconds, under floods).
+      const handOverWaiting = check.reads >= HANDOFF_VERSION;
       timings.check = Math.round(performance.now() - checkStart);
 
       step = "quiesce";
@@ -194,13 +199,16 @@ export class Upgrader {
       await settleExits(frozen);
       await ptyReader()?.sync();
       fault(request, "freeze");
-      // From here on nothing waits: no event, output or request comes in between.
-      for (const pane of frozen) pane.drainOutput();
+      // From here on nothing waits: no event, output or request comes in between. Output
+      // that waits is parsed now, or handed over as it is with its terminal.
+      for (const pane of frozen) {
+        if (!handOverWaiting || pane.status !== "running") pane.drainOutput();
+      }
 
       step = "save";
       const saveStart = performance.now();
       timings.hold = Math.round(saveStart - freezeStart);
-      const handoff = this.#capture(request, timings);
+      const handoff = this.#capture(request, timings, { waiting: handOverWaiting });
       fault(request, "save");
       files.push(handoffFile(this.#parts.files, request.id));
       handoff.timings.save = Math.round(performance.now() - saveStart);
@@ -225,7 +233,11 @@ export class Upgrader {
       };
       delete env[HANDOFF_CHECK_ENV];
       delete env[HANDOFF_UNDO_ENV];
-      log(`upgrade ${request.id}: handing ${handoff.panes.length} panes over; exec`);
+      const unparsed = handoff.panes.filter((pane) => pane.waiting).length;
+      log(
+        `upgrade ${request.id}: handing ${handoff.panes.length} panes over` +
+          (unparsed > 0 ? ` (${unparsed} with output not parsed yet)` : "") + "; exec",
+      );
       const argv = request.fault === "exec" ? ["/nonexistent/skiff-fault-exec"] : program;
       const error = execInPlace(argv, { env, keep });
       throw new StepFailed(
@@ -263,8 +275,16 @@ export class Upgrader {
     }
   }
 
-  /** The handoff as things are now (a snapshot for the check, or the last word when frozen). */
-  #capture(request: UpgradeRequest, timings: Record<string, number>): Handoff {
+  /**
+   * The handoff as things are now: for the `check`, a snapshot with a few
+   * screens (see {@linkcode CHECK_SCREENS}); else the last word, when
+   * frozen, with the output that waits when `waiting`.
+   */
+  #capture(
+    request: UpgradeRequest,
+    timings: Record<string, number>,
+    options: { check?: boolean; waiting?: boolean } = {},
+  ): Handoff {
     const { files, workspace, events, watcher, server } = this.#parts;
     const listener = server.listenerFd;
     const lock = descriptorOf(files.lock, this.#parts.lockInode());
@@ -276,9 +296,11 @@ export class Upgrader {
     }
     const panes = workspace.panes;
     const running = new Set(panes.filter((p) => p.status === "running").map((p) => p.pid));
+    const sampled = options.check ? checkSample(panes) : new Set<number>();
     return {
       format: "skiff-handoff",
-      version: HANDOFF_VERSION,
+      // Version 3 only for output handed over unparsed: a version 2 reader takes the rest.
+      version: options.waiting ? HANDOFF_VERSION : HANDOFF_PARSED_VERSION,
       id: request.id,
       from: {
         version: VERSION,
@@ -293,7 +315,12 @@ export class Upgrader {
       fds: { listener, lock },
       events: events.save(),
       workspace: workspace.memory(),
-      panes: panes.map((pane) => handedPane(pane, workspace)),
+      panes: panes.map((pane, i) =>
+        handedPane(pane, workspace, {
+          screen: !options.check || sampled.has(i),
+          waiting: options.waiting,
+        })
+      ),
       told: watcher.toldLines(),
       children: otherChildren(running),
       timings,
@@ -325,8 +352,22 @@ async function settleExits(panes: Pane[]): Promise<void> {
   }
 }
 
-/** What the new program's check said. */
-type CheckResult = { ok: true } | { ok: false; error: string };
+/**
+ * The panes (by index) whose screens an upgrade's check hands over whole: the
+ * first few awake and the first few asleep (the new program rebuilds those).
+ */
+function checkSample(panes: Pane[]): Set<number> {
+  const sample = new Set<number>();
+  let awake = 0;
+  let asleep = 0;
+  panes.forEach((pane, i) => {
+    if (pane.screen.asleep ? asleep++ < CHECK_SCREENS : awake++ < CHECK_SCREENS) sample.add(i);
+  });
+  return sample;
+}
+
+/** What the new program's check said: with the newest handoff version it reads. */
+type CheckResult = { ok: true; reads: number } | { ok: false; error: string };
 
 /** Runs the new program's check on the handoff at `file` (see `adopt.ts`). */
 async function runCheck(program: string[], file: string): Promise<CheckResult> {
@@ -357,7 +398,10 @@ async function runCheck(program: string[], file: string): Promise<CheckResult> {
   if (output.success) {
     try {
       const report = JSON.parse(stdout.split("\n").at(-1) ?? "");
-      if (report?.ok === true) return { ok: true };
+      // A program before handoff version 3 reports the version it writes, the newest it reads.
+      if (report?.ok === true) {
+        return { ok: true, reads: typeof report.handoff === "number" ? report.handoff : 1 };
+      }
     } catch {
       // Not the check's answer: said below.
     }

@@ -80,11 +80,19 @@ Deno.test("handoff: another version, another file, or a pane without its process
     writeHandoff(file, { ...handoff(), version: 99 });
     assertThrows(
       () => readHandoff(file),
-      /^the handoff is of version 99, and this skiff reads 1, 2$/,
+      /^the handoff is of version 99, and this skiff reads 1, 2, 3$/,
     );
     // A skiffd from before sleeping screens writes version 1: still read.
     writeHandoff(file, { ...handoff(), version: 1 });
     assertEquals(readHandoff(file).version, 1);
+    // Output handed over unparsed (version 3) is read back as it was written.
+    const waiting = handoff();
+    waiting.panes[0].waiting = "eXl5";
+    writeHandoff(file, waiting);
+    assertEquals(readHandoff(file).panes[0].waiting, "eXl5");
+    (waiting.panes[0] as unknown as Record<string, unknown>).waiting = 7;
+    writeHandoff(file, waiting);
+    assertThrows(() => readHandoff(file), /the handoff is not whole/);
     Deno.writeTextFileSync(file, "{}");
     assertThrows(() => readHandoff(file), /is not a skiffd handoff/);
     Deno.writeTextFileSync(file, "not json");
