@@ -64,6 +64,8 @@ export class AgentTracker {
   #quiet: { rule: QuietCommand; since: number } | undefined;
   /** When the hook that ends the agent's start came, if it did. */
   #startHookAt: number | undefined;
+  /** When the current agent's screen first read idle (its input box showed), if it has. */
+  #firstIdleAt: number | undefined;
   /** Whether Skiff started the agent in front with its hooks wired in. */
   #hooked = false;
   /** While the start waits for the agent's own report: when to look again, else undefined. */
@@ -202,6 +204,7 @@ export class AgentTracker {
       this.#submittedAt = undefined;
       this.#quiet = undefined;
       this.#startHookAt = undefined;
+      this.#firstIdleAt = undefined;
       this.#rawIdleSince = undefined;
       this.#hook = undefined;
       this.#agentSince = input.now;
@@ -274,20 +277,40 @@ export class AgentTracker {
     return next;
   }
 
-  /** When busy signs with no prompt stop counting as the agent's start: 10 s after it appeared, or after its start hook. */
+  /**
+   * When busy signs with no prompt stop counting as the agent's start: 10 s
+   * after it appeared, or after its start hook; for an agent whose start
+   * ends with a hook Skiff wired, at least 10 s after its input box showed
+   * (on a loaded machine Gemini CLI takes most of 10 s to draw it, and runs
+   * that hook after).
+   */
   #graceEnds(): number {
-    return Math.max(this.#agentSince, this.#startHookAt ?? 0) + STARTUP_GRACE_MS;
+    const box = this.#awaitsStartHook() ? this.#firstIdleAt ?? 0 : 0;
+    return Math.max(this.#agentSince, this.#startHookAt ?? 0, box) + STARTUP_GRACE_MS;
+  }
+
+  /** Whether the agent's start ends with a hook Skiff wired in (its profile's `startHook`). */
+  #awaitsStartHook(): boolean {
+    return this.#agent?.startHook !== undefined && this.#hooked;
   }
 
   /** Why the agent's first idle still waits, for `skiff explain`. */
   #startSignal(profile: AgentProfile, reading: ScreenReading): Signal {
     if (profile.statusApp === undefined) {
-      return {
-        source: "hook",
-        rule: "no start hook yet",
-        says: "info",
-        text: `${profile.label} ends its start with its ${profile.startHook} hook`,
-      };
+      return this.#startHookAt === undefined
+        ? {
+          source: "hook",
+          rule: "no start hook yet",
+          says: "info",
+          text: `${profile.label} ends its start with its ${profile.startHook} hook`,
+        }
+        : {
+          source: "hook",
+          rule: "its idle after the start hook settles",
+          says: "info",
+          text: `${profile.label} may draw its ${profile.startHook} hook a moment after the ` +
+            `hook's event: its idle must hold ${profile.startSettleMs} ms`,
+        };
     }
     const none = reading.reportedAt === undefined || reading.reportedAt < this.#agentSince;
     return {
@@ -325,11 +348,18 @@ export class AgentTracker {
     now: number,
   ): number | undefined {
     if (this.#inTurn || this.#submittedAt !== undefined) return undefined;
+    if (profile.startHook !== undefined && this.#hooked) {
+      const graceEnds = this.#graceEnds();
+      if (now >= graceEnds) return undefined;
+      if (this.#startHookAt === undefined) return graceEnds;
+      // The hook's event comes as it starts to run, and the agent may draw the hook's busy
+      // sign only after: idle must hold a moment after the event.
+      const settled = Math.max(this.#startHookAt, this.#rawIdleSince ?? now) +
+        (profile.startSettleMs ?? 0);
+      return now < settled ? Math.min(settled, graceEnds) : undefined;
+    }
     const graceEnds = this.#agentSince + STARTUP_GRACE_MS;
     if (now >= graceEnds) return undefined;
-    if (profile.startHook !== undefined && this.#hooked && this.#startHookAt === undefined) {
-      return graceEnds;
-    }
     if (profile.statusApp === undefined) return undefined;
     if (reading.reportedAt === undefined || reading.reportedAt < this.#agentSince) return graceEnds;
     const settled = (reading.reportedIdleAt ?? reading.reportedAt) + (profile.startSettleMs ?? 0);
@@ -338,8 +368,10 @@ export class AgentTracker {
 
   #decideRaw(profile: AgentProfile, reading: ScreenReading, now: number): PaneState {
     const raw = reading.verdict;
-    if (raw === "idle") this.#rawIdleSince ??= now;
-    else this.#rawIdleSince = undefined;
+    if (raw === "idle") {
+      this.#rawIdleSince ??= now;
+      this.#firstIdleAt ??= now;
+    } else this.#rawIdleSince = undefined;
     if (raw === "working" || raw === "waiting") this.#lastWorkingAt = now;
 
     const last = this.#hook?.agent === profile.id ? this.#hook : undefined;

@@ -52,6 +52,9 @@ export const gemini: AgentProfile = {
   // about 3 s, and reads working meanwhile (`Executing Hook: skiff SessionStart`): its start
   // ends with that hook.
   startHook: "SessionStart",
+  // Its idle must hold this long after that hook's event (which comes as the hook starts):
+  // on a loaded machine it draws the hook's busy sign a moment after.
+  startSettleMs: 1500,
   hooks: { kind: "gemini-system-settings", events: GEMINI_HOOK_EVENTS },
   // It takes the id of a new session (`--session-id`), so Skiff knows it from the start
   // even where its hooks cannot be wired; SessionStart names the next one after `/clear`.

@@ -214,8 +214,9 @@ export interface AgentProfile {
    * For an agent with a `statusApp`: how long (ms) a report of idle at its
    * start must hold, with no report of work after it, before the start
    * counts as done. Codex reports idle as its input box is ready, then works
-   * on its start (its MCP servers) a moment later. Default 0: its first
-   * report of idle ends the start.
+   * on its start (its MCP servers) a moment later. For an agent with a
+   * `startHook`: how long its screen must read idle after that hook's event.
+   * Default 0: its first report of idle (or the hook) ends the start.
    */
   startSettleMs?: number;
   /**

@@ -295,6 +295,36 @@ Deno.test("tracker: case 2, an agent whose start ends with a hook is starting un
   assertEquals(t.events.map((e) => e.event), ["agent-start"]);
 });
 
+Deno.test("tracker: case 2, on a loaded machine a start hook heard before its busy sign shows, past 10 s from the start, opens no turn", () => {
+  // Gemini CLI under load: its box at 9.5 s, the hook heard at 10.5 s while the box still
+  // reads idle, `Executing Hook: skiff SessionStart` drawn at 11 s, for 2.5 s.
+  const t = new TrackerHarness({
+    profile: { ...START_HOOK_TOY, startSettleMs: 1500 },
+    hooked: true,
+  });
+  t.show(SCREENS.loading);
+  t.front(TOY_PROCESS);
+  t.advance(9500);
+  t.show(SCREENS.idle);
+  t.advance(1000);
+  t.heard("SessionStart");
+  t.show(SCREENS.idle);
+  assertEquals(t.tracker.state, "starting", "idle must hold a moment after the hook's event");
+  t.advance(500);
+  assertEquals(t.show(SCREENS.busy), []);
+  assertEquals(t.tracker.state, "starting", "the hook's busy sign is its start, not a turn");
+  t.advance(2500);
+  assertEquals(t.show(SCREENS.idle), []);
+  assertEquals(t.tracker.state, "starting");
+  assert(
+    t.tracker.snapshot().signals.some((s) => s.rule === "its idle after the start hook settles"),
+    "explain says why",
+  );
+  t.advance(1510);
+  assertEquals([t.tracker.state, t.tracker.turns], ["idle", 0]);
+  assertEquals(t.events.map((e) => e.event), ["agent-start"]);
+});
+
 Deno.test("tracker: case 2, an agent whose start ends with a hook, started without Skiff's hooks, is idle as its box shows", () => {
   const t = new TrackerHarness({ profile: START_HOOK_TOY });
   t.front(TOY_PROCESS);
