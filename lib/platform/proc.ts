@@ -104,7 +104,8 @@ export class ForegroundReader {
     this.#last = {
       info: { ...info, argv: [...info.argv] },
       since,
-      settled: now - since >= ARGV_SETTLE_MS,
+      // In the middle of an exec the new name shows before the new arguments do (none yet).
+      settled: info.argv.length > 0 && now - since >= ARGV_SETTLE_MS,
     };
     return info;
   }
