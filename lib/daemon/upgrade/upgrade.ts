@@ -234,8 +234,9 @@ export class Upgrader {
       delete env[HANDOFF_CHECK_ENV];
       delete env[HANDOFF_UNDO_ENV];
       const unparsed = handoff.panes.filter((pane) => pane.waiting).length;
+      const size = (Deno.statSync(files[1]).size / 1e6).toFixed(1);
       log(
-        `upgrade ${request.id}: handing ${handoff.panes.length} panes over` +
+        `upgrade ${request.id}: handing ${handoff.panes.length} panes over in ${size} MB` +
           (unparsed > 0 ? ` (${unparsed} with output not parsed yet)` : "") + "; exec",
       );
       const argv = request.fault === "exec" ? ["/nonexistent/skiff-fault-exec"] : program;
