@@ -16,10 +16,14 @@ import { selfCommand } from "../../platform/spawn_self.ts";
 export function writeSkiffShim(dir: string): string {
   ensureDir(dir, 0o700);
   const self = selfCommand([]);
+  // The entry as a path, as the checkout's launcher runs it: Deno starts a little faster so.
+  const args = self.args.map((arg) =>
+    arg.startsWith("file://") ? decodeURIComponent(new URL(arg).pathname) : arg
+  );
   const script = [
     "#!/bin/sh",
     "# Written by skiffd: runs the skiff that owns this pane.",
-    "DENO_NO_UPDATE_CHECK=1 exec " + shellLine([self.program, ...self.args]) + ' "$@"',
+    "DENO_NO_UPDATE_CHECK=1 exec " + shellLine([self.program, ...args]) + ' "$@"',
     "",
   ].join("\n");
   writeFileAtomic(join(dir, "skiff"), script, { mode: 0o755 });
