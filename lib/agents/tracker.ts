@@ -348,21 +348,24 @@ export class AgentTracker {
     now: number,
   ): number | undefined {
     if (this.#inTurn || this.#submittedAt !== undefined) return undefined;
-    if (profile.startHook !== undefined && this.#hooked) {
-      const graceEnds = this.#graceEnds();
-      if (now >= graceEnds) return undefined;
+    const byHook = this.#awaitsStartHook();
+    if (!byHook && profile.statusApp === undefined) return undefined;
+    const graceEnds = this.#graceEnds();
+    if (now >= graceEnds) return undefined;
+    // The start's last word, from which its idle must hold `startSettleMs`.
+    let since: number;
+    if (byHook) {
       if (this.#startHookAt === undefined) return graceEnds;
       // The hook's event comes as it starts to run, and the agent may draw the hook's busy
       // sign only after: idle must hold a moment after the event.
-      const settled = Math.max(this.#startHookAt, this.#rawIdleSince ?? now) +
-        (profile.startSettleMs ?? 0);
-      return now < settled ? Math.min(settled, graceEnds) : undefined;
+      since = Math.max(this.#startHookAt, this.#rawIdleSince ?? now);
+    } else {
+      if (reading.reportedAt === undefined || reading.reportedAt < this.#agentSince) {
+        return graceEnds;
+      }
+      since = reading.reportedIdleAt ?? reading.reportedAt;
     }
-    const graceEnds = this.#agentSince + STARTUP_GRACE_MS;
-    if (now >= graceEnds) return undefined;
-    if (profile.statusApp === undefined) return undefined;
-    if (reading.reportedAt === undefined || reading.reportedAt < this.#agentSince) return graceEnds;
-    const settled = (reading.reportedIdleAt ?? reading.reportedAt) + (profile.startSettleMs ?? 0);
+    const settled = since + (profile.startSettleMs ?? 0);
     return now < settled ? Math.min(settled, graceEnds) : undefined;
   }
 

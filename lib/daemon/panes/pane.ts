@@ -381,7 +381,7 @@ export class Pane {
     this.#process.drain();
   }
 
-  /** A copy of the output that waits to be parsed, which an upgrade hands over as it is. */
+  /** The output that waits to be parsed (it goes on waiting), which an upgrade hands over as it is. */
   waitingOutput(): Uint8Array {
     return this.#process.waitingOutput();
   }

@@ -190,7 +190,7 @@ export class PaneProcess {
     this.#output?.parse(Number.MAX_SAFE_INTEGER, performance.now());
   }
 
-  /** A copy of the output that waits to be parsed (it goes on waiting). */
+  /** The output that waits to be parsed (it goes on waiting). */
   waitingOutput(): Uint8Array {
     return this.#output?.waiting() ?? new Uint8Array();
   }

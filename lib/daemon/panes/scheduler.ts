@@ -16,6 +16,8 @@
  * @module
  */
 
+import { joinBytes } from "../../platform/bytes.ts";
+
 /** Where a queue's output goes, and how to stop and restart its source. */
 export interface OutputConsumer {
   /** Parses (and forwards) one slice of output, in order. */
@@ -136,16 +138,14 @@ export class OutputQueue {
     this.#scheduler.wake(this);
   }
 
-  /** A copy of every byte that waits, in order, leaving it waiting. */
+  /**
+   * Every byte that waits, in order, leaving it waiting (one waiting chunk
+   * comes back as it is, not copied: read it before the queue parses on).
+   */
   waiting(): Uint8Array {
-    const out = new Uint8Array(this.#pending);
-    let at = 0;
-    for (let i = this.#head; i < this.#chunks.length; i++) {
-      const chunk = i === this.#head ? this.#chunks[i].subarray(this.#offset) : this.#chunks[i];
-      out.set(chunk, at);
-      at += chunk.length;
-    }
-    return out;
+    const chunks = this.#chunks.slice(this.#head);
+    if (chunks.length > 0) chunks[0] = chunks[0].subarray(this.#offset);
+    return joinBytes(chunks);
   }
 
   /** Whether this queue counts as quiet: little waits and little was parsed lately. */
