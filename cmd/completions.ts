@@ -4,7 +4,8 @@
  * @module
  */
 
-import { completionScript, defineCommand, SHELLS } from "../lib/cli/mod.ts";
+import { defineCommand } from "../lib/cli/mod.ts";
+import { completionScript, SHELLS } from "../lib/cli/complete.ts";
 import { selfCommand } from "../lib/platform/spawn_self.ts";
 import { shellLine } from "../lib/platform/shell.ts";
 

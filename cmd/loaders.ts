@@ -49,12 +49,16 @@ export const LOADERS: Record<string, () => Promise<{ command: CommandSpec }>> = 
  */
 export const LATER: Record<string, () => Promise<unknown>> = {
   "lib/cli/completion_values.ts": () => import("../lib/cli/completion_values.ts"),
+  "lib/cli/help.ts": () => import("../lib/cli/help.ts"),
+  "lib/cli/complete.ts": () => import("../lib/cli/complete.ts"),
   "lib/agents/checked_config.ts": () => import("../lib/agents/checked_config.ts"),
   "lib/platform/apart.ts": () => import("../lib/platform/apart.ts"),
   "lib/client/saved_panes.ts": () => import("../lib/client/saved_panes.ts"),
   "lib/dash/ledger_follow.ts": () => import("../lib/dash/ledger_follow.ts"),
   "lib/screen/screen.ts": () => import("../lib/screen/screen.ts"),
   "lib/hosts/resolve.ts": () => import("../lib/hosts/resolve.ts"),
+  "lib/hosts/remote.ts": () => import("../lib/hosts/remote.ts"),
+  "lib/hosts/link_times.ts": () => import("../lib/hosts/link_times.ts"),
   "lib/ops/new_pane.ts": () => import("../lib/ops/new_pane.ts"),
   "lib/overview/older_skiffd.ts": () => import("../lib/overview/older_skiffd.ts"),
   "lib/skipper/open.ts": () => import("../lib/skipper/open.ts"),

@@ -4,10 +4,12 @@
  * @module
  */
 
-import { defineCommand, table, terminalWidth } from "../lib/cli/mod.ts";
+// By file, not through lib/cli/mod.ts: agents list panes often, and each module loaded is time.
+import { defineCommand } from "../lib/cli/spec.ts";
+import { table, terminalWidth } from "../lib/cli/output.ts";
 import { frontOf, tildePath } from "../lib/client/format.ts";
 import { listPanes } from "../lib/ops/list_panes.ts";
-import { linkTimes } from "../lib/hosts/link_times.ts";
+import { importLater } from "../lib/platform/later.ts";
 
 /** The `ls` command. */
 export const command = defineCommand({
@@ -36,6 +38,15 @@ export const command = defineCommand({
     const listed = await listPanes({ mark: ctx.opts.mark, allHosts: all });
     const { panes } = listed;
     const down = (listed.hosts ?? []).filter((h) => h.panes === null);
+    // When it was last reached and is tried next: an old failure is not told as current.
+    const downLines: string[] = [];
+    if (down.length > 0) {
+      // Loaded only when a host is down: a local listing never needs it.
+      const { linkTimes } = await importLater<typeof import("../lib/hosts/link_times.ts")>(
+        "lib/hosts/link_times.ts",
+      );
+      for (const h of down) downLines.push(`${h.host}: ${h.state}: ${h.why} (${linkTimes(h)})`);
+    }
     ctx.out.result(listed, () => {
       if (panes.length === 0) {
         ctx.out.line(
@@ -76,10 +87,7 @@ export const command = defineCommand({
           { width: terminalWidth() },
         ));
       }
-      // When it was last reached and is tried next: an old failure is not told as current.
-      for (const h of down) {
-        ctx.out.line(`${h.host}: ${h.state}: ${h.why} (${linkTimes(h)})`);
-      }
+      for (const line of downLines) ctx.out.line(line);
     });
   },
 });

@@ -1,5 +1,11 @@
 /**
- * The command-line framework: specs, parsing, help, output and exit codes.
+ * The command-line kit a command is written with: specs, parsing, values,
+ * output and exit codes.
+ *
+ * The dispatcher (`run.ts`), help (`help.ts`), completion (`complete.ts`)
+ * and the reference page (`reference.ts`) are not here: every command
+ * imports this module, and a start should load only what its command uses.
+ * Their few users import them by file.
  *
  * @module
  */
@@ -8,18 +14,6 @@ export * from "../errors.ts";
 export * from "./output.ts";
 export * from "./spec.ts";
 export { findCommand, GLOBAL_OPTIONS, parse, type Parsed, usageError } from "./parse.ts";
-export { renderHelp, renderRootHelp } from "./help.ts";
-export { type ReferenceOptions, renderReference } from "./reference.ts";
-export { runCli, type RunCliOptions } from "./run.ts";
 export * from "./values.ts";
 export * from "./stdin.ts";
 export * from "./exits.ts";
-export {
-  complete,
-  type Completion,
-  completionScript,
-  completionText,
-  type Shell,
-  SHELLS,
-  type ValueSource,
-} from "./complete.ts";

@@ -6,13 +6,17 @@
  */
 
 import { Exit, SkiffError } from "../errors.ts";
-import { renderHelp, renderRootHelp } from "./help.ts";
 import { Output, reportError } from "./output.ts";
 import { parse } from "./parse.ts";
 import type { CommandEntry } from "./spec.ts";
-import { complete, completionText, type ValueSource } from "./complete.ts";
+import type { ValueSource } from "./complete.ts";
 import { VERSION } from "../version.ts";
 import { skewHint } from "../client/skew.ts";
+import { importLater } from "../platform/later.ts";
+
+// Help and completion are loaded when asked for: a command that runs needs neither.
+const help = () => importLater<typeof import("./help.ts")>("lib/cli/help.ts");
+const completion = () => importLater<typeof import("./complete.ts")>("lib/cli/complete.ts");
 
 /** The global flags that may come before the command as well as after it. */
 const GLOBAL_FLAGS = new Set(["--json", "--help", "-h"]);
@@ -54,6 +58,7 @@ export async function runCli(
 ): Promise<number> {
   if (argv[0] === "__complete") {
     const words = argv.slice(argv[1] === "--" ? 2 : 1);
+    const { complete, completionText } = await completion();
     const text = completionText(
       await complete(entries, words, options.values ?? (() => Promise.resolve([]))),
     );
@@ -78,7 +83,7 @@ export async function runCli(
   if (first === undefined || first === "help") {
     const topic = first === "help" ? words.slice(1) : [];
     if (topic.length === 0) {
-      console.log(renderRootHelp(entries));
+      console.log((await help()).renderRootHelp(entries));
       return Exit.OK;
     }
     return runCli(entries, [...topic, "--help"], options);
@@ -109,7 +114,7 @@ export async function runCli(
     const parsed = parse(spec, argv.slice(1), { prefix: [spec.name] });
     const path = [spec.name, ...parsed.path];
     if (parsed.opts.help || !parsed.command.run) {
-      const text = renderHelp(parsed.command, path);
+      const text = (await help()).renderHelp(parsed.command, path);
       if (parsed.opts.help) {
         console.log(text);
         return Exit.OK;

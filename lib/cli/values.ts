@@ -6,7 +6,7 @@
  */
 
 import { SkiffError } from "../errors.ts";
-import { MAX_PANE_SIZE, MIN_PANE_SIZE } from "../protocol/panes.ts";
+import { MAX_PANE_SIZE, MIN_PANE_SIZE } from "../protocol/pane_size.ts";
 
 /** A terminal size. */
 export interface Size {

@@ -12,7 +12,7 @@ import { Exit, type ExitName, SkiffError } from "../errors.ts";
 import { joinBytes } from "../platform/bytes.ts";
 import type { Event } from "../protocol/events.ts";
 import { MAX_LINE_BYTES, type Response } from "../protocol/messages.ts";
-import { byteSize } from "../protocol/agents.ts";
+import { byteSize } from "../words.ts";
 import type { EventCursor, HelloResult } from "../protocol/daemon.ts";
 import type { MethodName, ParamsOf, ResultOf } from "../protocol/methods.ts";
 import { PROTOCOL_VERSION } from "../version.ts";

@@ -17,6 +17,7 @@
 
 import { SkiffError } from "../errors.ts";
 import type { Config } from "../config/config.ts";
+import { HOST_NAME } from "../protocol/hosts.ts";
 
 /** One host, checked, with defaults filled in. */
 export interface HostConfig {
@@ -34,9 +35,6 @@ export interface HostConfig {
 
 /** The keys of a `[hosts.NAME]` table. */
 export const HOST_KEYS = ["ssh", "skiff", "socket", "ssh_options"] as const;
-
-/** The pattern a host name must match: what `HOST:PANE` can hold before its colon. */
-export const HOST_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 /** The default `skiff` key: the program on the host's PATH. */
 export const DEFAULT_REMOTE_SKIFF = "skiff";

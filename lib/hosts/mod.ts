@@ -67,11 +67,11 @@ export {
   checkHostName,
   DEFAULT_REMOTE_SKIFF,
   HOST_KEYS,
-  HOST_NAME,
   type HostConfig,
   hostConfig,
   hostNames,
 } from "./config.ts";
+export { HOST_NAME } from "../protocol/hosts.ts";
 export { addHost, type AddHostOptions, type HostChange, removeHost } from "./edit.ts";
 export {
   connectHost,

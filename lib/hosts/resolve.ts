@@ -13,9 +13,8 @@ import { SkiffError } from "../errors.ts";
 import { ConnectionClosed, DaemonClient, markLinkSocket } from "../client/client.ts";
 import { connectDaemon, type ConnectOptions } from "../client/connect.ts";
 import { noteHostSkew } from "../client/skew.ts";
-import type { HostLink } from "../protocol/hosts.ts";
-import { HOST_NAME } from "./config.ts";
-import { skewLine } from "./remote.ts";
+import { HOST_NAME, type HostLink } from "../protocol/hosts.ts";
+import { importLater } from "../platform/later.ts";
 
 /** A pane ref split into its host (null: this machine) and the ref on that host. */
 export interface PaneAddress {
@@ -186,7 +185,11 @@ export async function connectHost(
       }
       throw error;
     }
-    const skew = link.remote ? skewLine(host, link.remote) : undefined;
+    // Loaded for another host only: a local command never needs it.
+    const skew = link.remote
+      ? (await importLater<typeof import("./remote.ts")>("lib/hosts/remote.ts"))
+        .skewLine(host, link.remote)
+      : undefined;
     if (skew) noteHostSkew(`skiff: ${skew}`);
     return { client, link, holder };
   } catch (error) {

@@ -6,6 +6,7 @@
  */
 
 import type { PaneInfo, PaneRef, PaneState, UnreadReason } from "./panes.ts";
+import { byteSize } from "../words.ts";
 
 /** What a hook event means for an agent's state. */
 export type HookState = "working" | "waiting" | "idle" | "info";
@@ -58,12 +59,7 @@ export interface HookInfo {
  */
 export const MAX_SEND_TEXT_BYTES = 256 * 1024;
 
-/** Bytes for people: `900 KB`, `1.3 MB`. */
-export function byteSize(bytes: number): string {
-  return bytes < 1024 * 1024
-    ? `${Math.ceil(bytes / 1024)} KB`
-    : `${(bytes / (1024 * 1024)).toFixed(1).replace(/\.0$/, "")} MB`;
-}
+export { byteSize };
 
 /**
  * Why `text` is too long for `pane.send`, or `undefined` when it fits: one

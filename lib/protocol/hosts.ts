@@ -10,6 +10,9 @@
 
 import type { PaneInfo } from "./panes.ts";
 
+/** The pattern a host name must match: what `HOST:PANE` can hold before its colon. */
+export const HOST_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
 /**
  * Where a link stands:
  *

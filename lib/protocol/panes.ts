@@ -10,14 +10,7 @@ import type { DiffStat, NewWorktreeParams, PaneWorktree } from "./worktrees.ts";
 
 export type { ForegroundProcess };
 
-/**
- * The smallest size a pane takes: an agent can still draw its input box in
- * it. A smaller terminal attached to a pane shows its top-left part.
- */
-export const MIN_PANE_SIZE = { cols: 20, rows: 5 } as const;
-
-/** The largest size a pane takes. */
-export const MAX_PANE_SIZE = { cols: 1000, rows: 1000 } as const;
+export { MAX_PANE_SIZE, MIN_PANE_SIZE } from "./pane_size.ts";
 
 /** The states a pane can be in. */
 export type PaneState = "starting" | "working" | "idle" | "waiting" | "exited" | "shell";
