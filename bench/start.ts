@@ -17,7 +17,7 @@
 import { join } from "node:path";
 import { type BenchRow, isolatedEnv, MAIN, median, skiff, timeRow } from "./harness.ts";
 
-const ROUNDS = 21;
+const ROUNDS = 31;
 const LAUNCHER = new URL("../skiff", import.meta.url).pathname;
 
 async function timed(argv: string[], env: Record<string, string>): Promise<number> {
