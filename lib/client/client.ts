@@ -111,12 +111,23 @@ export class EventSubscription implements AsyncIterable<Event> {
   }
 }
 
+/**
+ * Asks a first request on a new connection right behind its hello, not a
+ * round trip later (skiffd busy with floods takes milliseconds a turn).
+ * skiffd answers in order and refuses every request of a connection whose
+ * hello it refused, so nothing is done for a client it would not serve; the
+ * request's promise then rejects, and so it does when the connection is
+ * dropped (a skiffd that is stopping), so its caller must handle that.
+ */
+export type ConnectAhead = (client: DaemonClient) => void;
+
 /** An open connection to skiffd. */
 export class DaemonClient {
   readonly #conn: Deno.UnixConn;
   readonly #pending = new Map<number, Pending>();
   #nextId = 1;
-  #buffer = new Uint8Array(0);
+  /** The start of a line whose end has not come yet, in the pieces that came. */
+  #partial: Uint8Array[] = [];
   #raw = false;
   #rawSink: ((data: Uint8Array | null) => void) | undefined;
   #rawBacklog: Uint8Array[] = [];
@@ -136,20 +147,24 @@ export class DaemonClient {
    * listens. With `upgrade`, a skiffd of another protocol greets it too
    * (only `daemon.upgrade` may follow), and tells how its last upgrade went.
    * With `host`, the socket is a link's: it reaches that host's skiffd,
-   * whose version is the host's business, not a local hint.
+   * whose version is the host's business, not a local hint. `ahead` is
+   * called with the client right after the hello went out, to ask its first
+   * request in the same round trip (see {@linkcode ConnectAhead}).
    */
   static async connect(
     path: string,
-    options: { upgrade?: boolean; host?: string } = {},
+    options: { upgrade?: boolean; host?: string; ahead?: ConnectAhead } = {},
   ): Promise<DaemonClient> {
     const conn = await Deno.connect({ transport: "unix", path });
     const client = new DaemonClient(conn);
     try {
-      client.server = await client.call("hello", {
+      const hello = client.call("hello", {
         protocol: PROTOCOL_VERSION,
         client: "skiff",
         ...(options.upgrade ? { upgrade: true } : {}),
       });
+      options.ahead?.(client);
+      client.server = await hello;
       if (!options.upgrade && options.host === undefined && !linkSockets.has(path)) {
         noteDaemon(client.server);
       }
@@ -176,21 +191,25 @@ export class DaemonClient {
 
   #feed(bytes: Uint8Array): void {
     if (this.#raw) return this.#deliverRaw(bytes.slice());
-    const joined = joinBytes([this.#buffer, bytes]);
+    // A long answer (a listing of a thousand panes) comes in many reads: each read is searched
+    // once, and the pieces are joined only when its line ends, never again at every read.
     let start = 0;
     while (!this.#raw) {
-      const newline = joined.indexOf(0x0a, start);
+      const newline = bytes.indexOf(0x0a, start);
       if (newline === -1) break;
-      const line = decoder.decode(joined.subarray(start, newline));
+      const end = bytes.subarray(start, newline);
       start = newline + 1;
-      this.#onLine(line);
+      if (this.#partial.length === 0) this.#onLine(decoder.decode(end));
+      else {
+        const line = joinBytes([...this.#partial, end]);
+        this.#partial = [];
+        this.#onLine(decoder.decode(line));
+      }
     }
-    if (this.#raw) {
-      this.#buffer = new Uint8Array(0);
-      if (start < joined.length) this.#deliverRaw(joined.slice(start));
-    } else {
-      this.#buffer = joined.slice(start);
-    }
+    if (start >= bytes.length) return;
+    // The read's buffer is reused: what stays is copied.
+    if (this.#raw) this.#deliverRaw(bytes.slice(start));
+    else this.#partial.push(bytes.slice(start));
   }
 
   #deliverRaw(data: Uint8Array): void {

@@ -7,7 +7,7 @@
 import { SkiffError } from "../errors.ts";
 import { runtimeFiles, socketPath } from "../config/paths.ts";
 import { fileLockHeld } from "../platform/files.ts";
-import { ConnectionClosed, DaemonClient, linkSocketHost } from "./client.ts";
+import { type ConnectAhead, ConnectionClosed, DaemonClient, linkSocketHost } from "./client.ts";
 import { importLater } from "../platform/later.ts";
 
 /** How long a command waits for a daemon it started. */
@@ -24,6 +24,11 @@ export interface ConnectOptions {
    * workspace has no such pane, refuse (`NOT_FOUND`) instead of starting one.
    */
   pane?: string;
+  /**
+   * Asks a first request on each connection made, right behind its hello
+   * (see {@linkcode ConnectAhead}).
+   */
+  ahead?: ConnectAhead;
 }
 
 function unreachable(error: unknown): boolean {
@@ -40,6 +45,8 @@ export interface TryConnectOptions {
    * must be the skiffd after it.
    */
   stopping?: boolean;
+  /** Asks a first request right behind the hello (see {@linkcode ConnectAhead}). */
+  ahead?: ConnectAhead;
 }
 
 /**
@@ -51,7 +58,7 @@ export async function tryConnect(
   options: TryConnectOptions = {},
 ): Promise<DaemonClient | undefined> {
   try {
-    const client = await DaemonClient.connect(socket);
+    const client = await DaemonClient.connect(socket, { ahead: options.ahead });
     if (client.server?.stopping && !options.stopping) {
       client.close();
       return undefined;
@@ -73,7 +80,10 @@ export async function tryConnect(
  * for, and the new one starts after it. A broken `projects.toml` is
  * reported here (`file:line:col`, exit `USAGE`) and nothing is started.
  */
-export async function startDaemon(socket: string = socketPath()): Promise<DaemonClient> {
+export async function startDaemon(
+  socket: string = socketPath(),
+  options: { ahead?: ConnectAhead } = {},
+): Promise<DaemonClient> {
   // Loaded only to start skiffd: every other command stays light.
   const { loadCheckedConfig } = await importLater<typeof import("../agents/checked_config.ts")>(
     "lib/agents/checked_config.ts",
@@ -91,7 +101,7 @@ export async function startDaemon(socket: string = socketPath()): Promise<Daemon
   // Whether another skiffd held the lock since the last spawn.
   let held = false;
   while (Date.now() < deadline && failed === undefined) {
-    const client = await tryConnect(socket);
+    const client = await tryConnect(socket, { ahead: options.ahead });
     if (client) return client;
     // A skiffd that holds the lock but does not answer is starting (it answers soon) or
     // exiting (its lock goes with its process): either way, no second one starts beside it.
@@ -129,7 +139,7 @@ export async function startDaemon(socket: string = socketPath()): Promise<Daemon
 /** Connects to skiffd, starting it first when none answers (unless `start` is false). */
 export async function connectDaemon(options: ConnectOptions = {}): Promise<DaemonClient> {
   const socket = options.socket ?? socketPath();
-  const client = await tryConnect(socket);
+  const client = await tryConnect(socket, { ahead: options.ahead });
   if (client) return client;
   // The local end of a link to another host is ssh's: a skiffd started there would be a stranger.
   if (options.start === false || linkSocketHost(socket) !== undefined) {
@@ -142,7 +152,7 @@ export async function connectDaemon(options: ConnectOptions = {}): Promise<Daemo
     );
     refuseUnsavedPane(socket, options.pane);
   }
-  return await startDaemon(socket);
+  return await startDaemon(socket, { ahead: options.ahead });
 }
 
 /**

@@ -17,7 +17,13 @@ import type { PaneInfo } from "../protocol/panes.ts";
 import type { AskedListing } from "../overview/listing.ts";
 import type { ListedPane } from "../protocol/workspace.ts";
 import type { LandResult } from "../protocol/land.ts";
-import { type DashActions, type DashState, initialState, selectFirstPane } from "./model/mod.ts";
+import {
+  type DashActions,
+  type DashState,
+  initialState,
+  rowsOf,
+  selectFirstPane,
+} from "./model/mod.ts";
 import {
   followSignals,
   FrameClock,
@@ -125,9 +131,8 @@ export class Dashboard implements DashActions {
       ended: () => this.#ended,
       end: (outcome) => this.end(outcome),
       firstListed: () => {
-        selectFirstPane(this.state);
         // The first frame with the panes goes out now, before anything else that waits.
-        this.#draw();
+        this.#draw({ selectFirst: true });
         // What the first frame does not need loads after it.
         setTimeout(() => {
           preloadScreen();
@@ -209,17 +214,22 @@ export class Dashboard implements DashActions {
   // ---- Drawing.
 
   /** Draws a frame now. */
-  #draw(): void {
+  #draw(options: { selectFirst?: boolean } = {}): void {
     this.#clock.drawing();
     if (this.#actions.attached || this.#ended) return;
     this.state.now = Date.now();
+    // The list's rows are worked out once a frame (a thousand panes take milliseconds): the
+    // selection, the list and the preview share them.
+    const rows = rowsOf(this.state);
+    if (options.selectFirst) selectFirstPane(this.state, rows);
     const frame = renderFrame(this.state, this.#layout, {
       lines: (width, height) => this.#preview.lines(width, height),
       problem: this.#preview.problem,
+      rows,
     });
     this.#painter.paint(frame);
     // The selection may have moved (its pane went): the preview follows it.
-    const selected = previewPane(this.state);
+    const selected = previewPane(this.state, rows);
     this.#preview.follow(selected);
     this.#counts.selected(selected);
     // Ages show in the list only.

@@ -9,7 +9,7 @@
 import { connectDaemon } from "../client/connect.ts";
 import { socketPath } from "../config/paths.ts";
 import { SkiffError } from "../errors.ts";
-import { askAhead } from "../overview/listing.ts";
+import { askAhead, type AskedListing } from "../overview/listing.ts";
 import { importLater } from "../platform/later.ts";
 import type { DashOutcome } from "./dashboard.ts";
 
@@ -29,9 +29,11 @@ export async function runDashboard(options: DashOptions = {}): Promise<DashOutco
     throw new SkiffError("skiff dash needs a terminal on stdin and stdout", { exit: "USAGE" });
   }
   const socket = options.socket ?? socketPath();
-  const client = await connectDaemon({ socket });
-  // The first listing is asked for before the dashboard's code loads: skiffd answers meanwhile.
-  const first = askAhead(client);
+  // The first listing is asked for right behind the hello, before the dashboard's code loads:
+  // skiffd answers meanwhile.
+  let asked: AskedListing | undefined;
+  const client = await connectDaemon({ socket, ahead: (made) => asked = askAhead(made) });
+  const first = asked ?? askAhead(client);
   const { Dashboard } = await importLater<typeof import("./dashboard.ts")>("lib/dash/dashboard.ts");
   const dashboard = new Dashboard(socket, client, { first });
   // An error nobody caught still gives the terminal back before the program ends.

@@ -175,6 +175,34 @@ Deno.test("malformed and oversized frames get an error and never stall the daemo
   });
 });
 
+Deno.test("a request sent right behind a refused hello is refused too, and does nothing", async () => {
+  await withSkiff(async (skiff) => {
+    await skiff.ok(["daemon", "start"]);
+    // Both lines in one write, as a client asks its first request ahead of the hello's answer.
+    const refused = await RawSocket.connect(skiff.socket);
+    await refused.send(
+      '{"id":1,"method":"hello","params":{"protocol":999}}\n' +
+        '{"id":2,"method":"pane.new","params":{"command":["sh"]}}\n',
+    );
+    const hello = await refused.readJson();
+    assertEquals([hello.id, (hello.error as { code: string }).code], [1, "protocol_mismatch"]);
+    const ahead = await refused.readJson();
+    assertEquals([ahead.id, (ahead.error as { code: string }).code], [2, "hello_required"]);
+    refused.close();
+    assertEquals(JSON.parse(await skiff.ok(["ls", "--json"])).panes, []);
+    // Behind a good hello, the request is answered in the same round trip.
+    const greeted = await RawSocket.connect(skiff.socket);
+    await greeted.send(
+      '{"id":1,"method":"hello","params":{"protocol":1}}\n' +
+        '{"id":2,"method":"workspace.list","params":{}}\n',
+    );
+    assertEquals((await greeted.readJson()).id, 1);
+    const listed = await greeted.readJson();
+    assertEquals([listed.id, (listed.result as { panes: unknown[] }).panes], [2, []]);
+    greeted.close();
+  });
+});
+
 Deno.test("frames sent right behind an attach request are read as frames; after a refused attach, as lines", async () => {
   await withSkiff(async (skiff) => {
     await skiff.ok(["new", "--name", "quick", "--", ...BASH]);

@@ -8,7 +8,7 @@
 
 import type { Box, Layout } from "./layout.ts";
 import { LEDGER_HINTS, LEDGER_KEYS, LIST_HINTS, LIST_KEYS, RESULT_HINTS } from "./keymap.ts";
-import { type DashState, rowsOf } from "../model/mod.ts";
+import { type DashState, type ListRow, rowsOf } from "../model/mod.ts";
 import { home, Row, STYLE } from "./row.ts";
 import { listBox } from "./list_box.ts";
 import { ledgerBox, previewBox } from "./task_boxes.ts";
@@ -91,7 +91,12 @@ function statusLine(state: DashState, width: number): string {
 export function renderFrame(
   state: DashState,
   layout: Layout,
-  preview: { lines: (width: number, height: number) => string[]; problem?: string },
+  preview: {
+    lines: (width: number, height: number) => string[];
+    problem?: string;
+    /** The list's rows, when the caller worked them out for this frame already. */
+    rows?: ListRow[];
+  },
 ): string[] {
   const lines: string[] = new Array(layout.rows).fill("");
   lines[layout.header.y] = headerLine(state, layout.cols);
@@ -107,7 +112,7 @@ export function renderFrame(
     resultBox(state, body).forEach((line, i) => lines[body.y + i] = line);
   } else {
     // The rows are worked out once a frame: the list and the preview share them.
-    const rows = rowsOf(state);
+    const rows = preview.rows ?? rowsOf(state);
     const list = listBox(state, layout.list, rows);
     const side = layout.preview
       ? previewBox(state, layout.preview, preview.lines, preview.problem, rows)

@@ -159,7 +159,7 @@ export function ledgerLines(ledger: LedgerState | undefined): { row: TaskJson; n
 }
 
 /** Selects the first pane of the list (the Skiff agent's row when there is none). */
-export function selectFirstPane(state: DashState): void {
-  const first = rowsOf(state).find((row) => row.kind === "pane");
+export function selectFirstPane(state: DashState, rows: ListRow[] = rowsOf(state)): void {
+  const first = rows.find((row) => row.kind === "pane");
   state.selected = first?.key ?? AGENT_KEY;
 }
