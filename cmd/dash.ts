@@ -4,8 +4,11 @@
  * @module
  */
 
-import { defineCommand, SkiffError } from "../lib/cli/mod.ts";
-import { runDashboard } from "../lib/dash/mod.ts";
+import { defineCommand } from "../lib/cli/spec.ts";
+import { SkiffError } from "../lib/errors.ts";
+// By file, not through lib/dash/mod.ts (which holds the drawing too): the dashboard connects and
+// asks for its first listing before the rest of its code loads.
+import { runDashboard } from "../lib/dash/run.ts";
 
 /** The `dash` command. */
 export const command = defineCommand({
