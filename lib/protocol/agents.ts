@@ -59,8 +59,6 @@ export interface HookInfo {
  */
 export const MAX_SEND_TEXT_BYTES = 256 * 1024;
 
-export { byteSize };
-
 /**
  * Why `text` is too long for `pane.send`, or `undefined` when it fits: one
  * line that names the limit, the same from the CLI and from skiffd.

@@ -91,8 +91,10 @@ function statusLine(state: DashState, width: number): string {
 export function renderFrame(
   state: DashState,
   layout: Layout,
-  preview: {
+  parts: {
+    /** The preview's lines for a box of that size. */
     lines: (width: number, height: number) => string[];
+    /** Why the preview shows nothing, if it cannot. */
     problem?: string;
     /** The list's rows, when the caller worked them out for this frame already. */
     rows?: ListRow[];
@@ -112,10 +114,10 @@ export function renderFrame(
     resultBox(state, body).forEach((line, i) => lines[body.y + i] = line);
   } else {
     // The rows are worked out once a frame: the list and the preview share them.
-    const rows = preview.rows ?? rowsOf(state);
+    const rows = parts.rows ?? rowsOf(state);
     const list = listBox(state, layout.list, rows);
     const side = layout.preview
-      ? previewBox(state, layout.preview, preview.lines, preview.problem, rows)
+      ? previewBox(state, layout.preview, parts.lines, parts.problem, rows)
       : [];
     if (layout.split?.kind === "beside" && layout.preview) {
       for (let i = 0; i < layout.list.height; i++) {
