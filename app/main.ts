@@ -359,9 +359,12 @@ connection.onChanged = (what) => {
     if (screen.kind === "pane") loadPaneTasks();
   }
   if (what === "settings") {
-    // The sidebar shows the projects and the Skiff agent's name and state from it.
-    store.refresh();
-    if (screen.kind === "settings") screen.screen.load();
+    // The sidebar shows the projects and the Skiff agent's name and state from it. The
+    // settings screen reads after the sidebar has, so a mended file never shows its controls
+    // under the old file's problem line.
+    store.refresh().then(() => {
+      if (screen.kind === "settings") screen.screen.load();
+    });
   }
   if (what === "ledger" && screen.kind === "ledger") screen.screen.load();
   if (what === "ledger" && screen.kind === "pane") loadPaneTasks();
