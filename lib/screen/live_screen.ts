@@ -33,6 +33,7 @@ import {
   ScrollbackRoom,
   shrinkParseBuffer,
 } from "./xterm_memory.ts";
+import { recycleLinesWithoutGarbage } from "./line_recycling.ts";
 
 /** What a sleeping screen keeps beside its state: enough to hand it over still asleep. */
 export type SleepSummary = Omit<AsleepScreen, "state" | "vt" | "packer">;
@@ -143,6 +144,7 @@ export class LiveScreen {
     answerQueries(this.#term, options.respond);
     this.#followClears();
     compactHandlerLists(this.#term);
+    recycleLinesWithoutGarbage(this.#term);
   }
 
   /** Follows clears and resets, which end what the history and the old rows held. */
