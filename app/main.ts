@@ -338,13 +338,23 @@ document.getElementById("sidebar")!.addEventListener("keydown", (event) => {
 });
 
 store.subscribe(render);
+
+/**
+ * Lists again, then reads the settings screen's file (when it shows): so a mended
+ * projects.toml never shows its controls under the old file's problem line.
+ */
+function relistThenSettings(): void {
+  store.refresh().then(() => {
+    if (screen.kind === "settings") screen.screen.load();
+  });
+}
+
 connection.onLive = () => {
-  store.refresh();
+  relistThenSettings();
   if (screen.kind === "ledger") {
     followLedger(true);
     screen.screen.load();
   }
-  if (screen.kind === "settings") screen.screen.load();
   if (screen.kind === "pane") {
     followLedger(true);
     loadPaneTasks();
@@ -358,14 +368,8 @@ connection.onChanged = (what) => {
     if (screen.kind === "ledger") screen.screen.load();
     if (screen.kind === "pane") loadPaneTasks();
   }
-  if (what === "settings") {
-    // The sidebar shows the projects and the Skiff agent's name and state from it. The
-    // settings screen reads after the sidebar has, so a mended file never shows its controls
-    // under the old file's problem line.
-    store.refresh().then(() => {
-      if (screen.kind === "settings") screen.screen.load();
-    });
-  }
+  // The sidebar shows the projects and the Skiff agent's name and state from it.
+  if (what === "settings") relistThenSettings();
   if (what === "ledger" && screen.kind === "ledger") screen.screen.load();
   if (what === "ledger" && screen.kind === "pane") loadPaneTasks();
 };

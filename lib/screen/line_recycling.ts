@@ -19,6 +19,7 @@
  */
 
 import type { Terminal } from "@xterm/headless";
+import { normalLineRing } from "./xterm_memory.ts";
 
 /** The parts of xterm's private line used here. */
 interface CoreLine {
@@ -53,24 +54,13 @@ function isCoreLine(line: unknown): line is CoreLine {
     typeof candidate.setCell === "function";
 }
 
-/** A line of `term`'s normal buffer, as xterm's core keeps it. */
-function anyLine(term: Terminal): unknown {
-  const core = (term as unknown as {
-    _core?: {
-      _bufferService?: { buffers?: { normal?: { lines?: { get?(i: number): unknown } } } };
-    };
-  })._core;
-  const lines = core?._bufferService?.buffers?.normal?.lines;
-  return typeof lines?.get === "function" ? lines.get(0) : undefined;
-}
-
 /**
  * Makes the line class behind `term` reuse empty objects when it copies or
  * fills a line (for every terminal: the class is shared). Returns whether
  * the class recycles that way now; false when a field or method is missing.
  */
 export function recycleLinesWithoutGarbage(term: Terminal): boolean {
-  const line = anyLine(term);
+  const line = normalLineRing(term)?.get(0);
   if (!isCoreLine(line)) return false;
   const methods = Object.getPrototypeOf(line) as Partial<LineMethods>;
   if (recycling.has(methods)) return true;

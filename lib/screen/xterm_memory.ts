@@ -24,9 +24,11 @@ interface HandlerHolder {
 }
 
 /** The ring of lines behind a buffer. */
-interface LineRing {
+export interface LineRing {
   length: number;
   maxLength: number;
+  /** The line object at `index` (history first). */
+  get(index: number): unknown;
 }
 
 /** The parts of xterm's private core used here. */
@@ -47,6 +49,12 @@ interface XtermCore {
 
 function coreOf(term: Terminal): XtermCore {
   return (term as unknown as { _core?: XtermCore })._core ?? {};
+}
+
+/** The ring of lines behind `term`'s normal buffer, as xterm's core keeps it. */
+export function normalLineRing(term: Terminal): LineRing | undefined {
+  const lines = coreOf(term)._bufferService?.buffers?.normal?.lines;
+  return typeof lines?.get === "function" ? lines : undefined;
 }
 
 /** The decode buffer an idle terminal keeps (xterm starts at 4096 and grows to the largest write). */
@@ -116,9 +124,8 @@ export function shrinkParseBuffer(term: Terminal): boolean {
  * Returns the scrollback the terminal now has room for.
  */
 export function growScrollback(term: Terminal, incoming: number, limit: number): number {
-  const core = coreOf(term);
-  const raw = core.optionsService?.rawOptions;
-  const lines = core._bufferService?.buffers?.normal?.lines;
+  const raw = coreOf(term).optionsService?.rawOptions;
+  const lines = normalLineRing(term);
   if (!raw || typeof raw.scrollback !== "number" || !lines) {
     // Without the fields, give the terminal its whole scrollback the public way.
     if (term.options.scrollback !== limit) term.options.scrollback = limit;

@@ -14,6 +14,20 @@ function terminal(cols: number, rows: number, scrollback: number): Terminal {
   return new xterm.Terminal({ cols, rows, scrollback, allowProposedApi: true, logLevel: "off" });
 }
 
+/** Runs `body` on a terminal whose line class recycles without garbage, then disposes it. */
+function withTerminal(
+  size: { cols: number; rows: number; scrollback: number },
+  body: (term: Terminal) => void,
+): void {
+  const term = terminal(size.cols, size.rows, size.scrollback);
+  try {
+    recycleLinesWithoutGarbage(term);
+    body(term);
+  } finally {
+    term.dispose();
+  }
+}
+
 function feed(term: Terminal, text: string): void {
   (term as unknown as { _core: { writeSync(data: Uint8Array): void } })._core.writeSync(
     encoder.encode(text),
@@ -70,9 +84,7 @@ Deno.test("line recycling: a full scrollback reuses a line's empty maps instead 
 });
 
 Deno.test("line recycling: combined characters, underline styles and links never outlive their line", () => {
-  const term = terminal(20, 3, 4);
-  try {
-    recycleLinesWithoutGarbage(term);
+  withTerminal({ cols: 20, rows: 3, scrollback: 4 }, (term) => {
     // Lines with what the two maps hold: a combining accent, a curly coloured underline, a link.
     feed(term, "e\u0301te\r\n\x1b[4:3m\x1b[58;5;1mcurly\x1b[0m\r\n");
     feed(term, "\x1b]8;;https://example.com\x07link\x1b]8;;\x07\r\n");
@@ -103,15 +115,11 @@ Deno.test("line recycling: combined characters, underline styles and links never
     const wavy = term.buffer.normal.length - 2;
     assertEquals(underlined(term), [wavy], "the new line's underline shows");
     assert(Object.keys(coreLine(term, wavy)._extendedAttrs).length > 0, "with its style");
-  } finally {
-    term.dispose();
-  }
+  });
 });
 
 Deno.test("line recycling: a clear empties lines that held combined characters, and keeps empty maps", () => {
-  const term = terminal(20, 3, 10);
-  try {
-    recycleLinesWithoutGarbage(term);
+  withTerminal({ cols: 20, rows: 3, scrollback: 10 }, (term) => {
     feed(term, "plain\r\nalso plain");
     const plain = coreLine(term, 0);
     const maps = [plain._combined, plain._extendedAttrs];
@@ -125,7 +133,5 @@ Deno.test("line recycling: a clear empties lines that held combined characters, 
     feed(term, "\x1b[2J\x1b[Hclean");
     assertEquals(rows(term).slice(0, 2), ["clean", ""]);
     assertEquals(Object.keys(coreLine(term, 0)._combined), [], "the accent went with the clear");
-  } finally {
-    term.dispose();
-  }
+  });
 });
