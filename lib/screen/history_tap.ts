@@ -20,6 +20,7 @@
 
 import type { Terminal } from "@xterm/headless";
 import type { SerializeAddon } from "@xterm/addon-serialize";
+import { historyText } from "./history_text.ts";
 
 /** A marker on a buffer line, as xterm's core keeps it. */
 export interface CoreMarker {
@@ -65,9 +66,6 @@ export type TapPosition =
   | { kind: "overrun" }
   | { kind: "over" };
 
-/** Escape sequences that reset the attributes and end a line. */
-const LINE_END = "\x1b[0m\r\n";
-
 /** Follows the history of one terminal. */
 export class HistoryTap {
   readonly #term: Terminal;
@@ -104,11 +102,7 @@ export class HistoryTap {
       : limits.lines ?? Infinity;
     const start = Math.max(first, end + 1 - most);
     const lines = Math.max(0, end - start + 1);
-    const text = lines === 0 ? "" : this.#serializer.serialize({
-      range: { start, end },
-      excludeModes: true,
-      excludeAltBuffer: true,
-    }) + LINE_END;
+    const text = lines === 0 ? "" : historyText(this.#term, this.#serializer, { start, end });
     this.#mark?.dispose();
     this.#mark = buffer?.addMarker(end + 1);
     this.#startOver = false;
@@ -119,11 +113,7 @@ export class HistoryTap {
   all(): string {
     const end = this.#term.buffer.normal.baseY - 1;
     if (end < 0) return "";
-    return this.#serializer.serialize({
-      range: { start: 0, end },
-      excludeModes: true,
-      excludeAltBuffer: true,
-    }) + LINE_END;
+    return historyText(this.#term, this.#serializer, { start: 0, end });
   }
 
   /**

@@ -22,6 +22,7 @@ import type { IBufferCell, Terminal } from "@xterm/headless";
 import type { SerializeAddon } from "@xterm/addon-serialize";
 import { sgrOf } from "./sgr_line.ts";
 import { alternatePart } from "./alt_switch.ts";
+import { historyText } from "./history_text.ts";
 import type { AgentStatusReport } from "./view.ts";
 
 /** The format of {@linkcode ScreenState}; a reader refuses one it does not know. */
@@ -256,6 +257,24 @@ function screens(term: Terminal, serialized: string): string {
 }
 
 /**
+ * Both screens with the normal screen's `history` lines: the history as
+ * {@linkcode historyText} writes it (fast for plain lines), pushed up into
+ * the scrollback, then the visible screens drawn from the top. A first
+ * visible row that continues the last history line is written with it, by
+ * the serializer in one run, so that the two stay one line.
+ */
+function bothScreens(term: Terminal, serializer: SerializeAddon, history: number): string {
+  if (history === 0 || term.buffer.normal.getLine(history)?.isWrapped !== false) {
+    return screens(term, serializer.serialize());
+  }
+  // The history's last lines are on the screen still: a line feed at the bottom for each.
+  const onScreen = Math.min(history, term.rows - 1);
+  return historyText(term, serializer, { start: 0, end: history - 1 }) +
+    `\x1b[${term.rows};1H${"\n".repeat(onScreen)}\x1b[H` +
+    screens(term, serializer.serialize({ scrollback: 0 }));
+}
+
+/**
  * Saves `term`'s whole state, using `serializer` (loaded on `term`) for the
  * screens and the modes it knows. `reports` are the title, progress and
  * status as the terminal's owner tracks them.
@@ -265,13 +284,13 @@ export function saveScreenState(
   serializer: SerializeAddon,
   reports: Pick<ScreenState, "title" | "progress" | "status">,
 ): ScreenState {
-  const normal = term.buffer.normal;
+  const history = Math.max(0, term.buffer.normal.length - term.rows);
   return {
     version: SCREEN_STATE_VERSION,
     cols: term.cols,
     rows: term.rows,
-    history: Math.max(0, normal.length - term.rows),
-    vt: screens(term, serializer.serialize()) + trailer(term),
+    history,
+    vt: bothScreens(term, serializer, history) + trailer(term),
     title: reports.title,
     ...(reports.progress !== undefined ? { progress: reports.progress } : {}),
     ...(reports.status ? { status: { ...reports.status } } : {}),

@@ -106,6 +106,31 @@ Deno.test("screen state: wrapped lines still reflow as one after a resize", () =
   copy.dispose();
 });
 
+Deno.test("screen state: a history of plain and styled lines, and a line wrapped onto the screen", () => {
+  let history = "";
+  for (let i = 0; i < 40; i++) {
+    history += i % 3 === 0
+      ? `${ESC}[32mgreen ${i}${ESC}[0m\r\n`
+      : `plain ${i}  ${ESC}[3Cgap 漢\r\n`;
+  }
+  // Plain lines are written apart from the serializer's runs: the two must join.
+  roundTrip(20, 5, history, "more\r\n").dispose();
+  // A line that wraps from the history onto the visible screen stays one line.
+  const long = history + "b".repeat(130) + "\r\nend";
+  roundTrip(20, 5, long, "c").dispose();
+  // Not the cursor's line, which xterm does not reflow.
+  const original = screen(20, 5);
+  original.writeSync(encoder.encode(long));
+  const copy = screen(20, 5);
+  copy.restoreState(original.saveState());
+  original.resize(100, 5);
+  copy.resize(100, 5);
+  assertEquals(copy.capture({ scrollback: 100 }), original.capture({ scrollback: 100 }));
+  assert(copy.capture({ scrollback: 100 }).includes("b".repeat(100)));
+  original.dispose();
+  copy.dispose();
+});
+
 Deno.test("screen state: a screen of another size, or a state of another format, is refused", () => {
   const original = screen(20, 5);
   const state = original.saveState();
