@@ -53,8 +53,18 @@ export function writeAllSync(stream: { writeSync(p: Uint8Array): number }, data:
   while (offset < data.length) offset += stream.writeSync(data.subarray(offset));
 }
 
-/** `bytes` as base64 (in chunks: a spread of a large array would overflow the stack). */
+/** The engine's own base64 (ES2026): ten times faster than a detour through a binary string. */
+interface NativeBase64 {
+  toBase64?: (this: Uint8Array) => string;
+}
+const fromBase64 = (Uint8Array as unknown as { fromBase64?: (text: string) => Uint8Array })
+  .fromBase64;
+
+/** `bytes` as base64. */
 export function encodeBase64(bytes: Uint8Array): string {
+  const toBase64 = (bytes as NativeBase64).toBase64;
+  if (typeof toBase64 === "function") return toBase64.call(bytes);
+  // In chunks: a spread of a large array would overflow the stack.
   let binary = "";
   for (let at = 0; at < bytes.length; at += 0x8000) {
     binary += String.fromCharCode(...bytes.subarray(at, at + 0x8000));
@@ -64,6 +74,7 @@ export function encodeBase64(bytes: Uint8Array): string {
 
 /** The bytes of base64 `text`; throws on text that is not base64. */
 export function decodeBase64(text: string): Uint8Array {
+  if (typeof fromBase64 === "function") return fromBase64(text);
   const binary = atob(text);
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);

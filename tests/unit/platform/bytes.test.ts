@@ -1,5 +1,10 @@
-import { assert, assertEquals } from "../../helpers/assert.ts";
-import { joinBytes, writeChunksSync } from "../../../lib/platform/bytes.ts";
+import { assert, assertEquals, assertThrows } from "../../helpers/assert.ts";
+import {
+  decodeBase64,
+  encodeBase64,
+  joinBytes,
+  writeChunksSync,
+} from "../../../lib/platform/bytes.ts";
 
 /** A stream that takes at most `most` bytes a write, and records every write. */
 function shortStream(most: number): { writes: Uint8Array[]; writeSync(p: Uint8Array): number } {
@@ -30,4 +35,16 @@ Deno.test("writeChunksSync: nothing to write writes nothing", () => {
   writeChunksSync(stream, []);
   writeChunksSync(stream, [new Uint8Array(0)]);
   assertEquals(stream.writes.length, 0);
+});
+
+Deno.test("base64: the text btoa gives, and back to the same bytes, at every padding", () => {
+  for (const length of [0, 1, 2, 3, 4, 100_003]) {
+    const bytes = new Uint8Array(length).map((_, i) => (i * 37 + 11) % 256);
+    const text = encodeBase64(bytes);
+    let binary = "";
+    for (const byte of bytes) binary += String.fromCharCode(byte);
+    assertEquals(text, btoa(binary), `${length} bytes`);
+    assertEquals(decodeBase64(text), bytes, `${length} bytes back`);
+  }
+  assertThrows(() => decodeBase64("not base64!"));
 });
