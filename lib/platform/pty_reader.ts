@@ -8,7 +8,9 @@
  * and parsing took turns, and one pane's output came at about half the
  * speed the kernel can deliver. Here one worker reads every PTY master as
  * soon as it has output, up to 64 KB per source and round, and posts the
- * bytes to the event loop, which parses them while the next are read.
+ * bytes to the event loop, which parses them while the next are read. It
+ * posts at most `POSTED_BYTES` of a source that the event loop has not
+ * taken in yet, so a flood cannot pile up while the event loop is held.
  *
  * The worker reads a duplicate of each master, so the descriptor it reads
  * never closes under it. A source paused (for fairness) is not read, so its
@@ -100,6 +102,9 @@ export class PtyReader {
         this.#sinks.delete(report.id);
         sink.end();
       } else {
+        // Taken in: the thread may read more of it (see POSTED_BYTES). The wake is needed
+        // when the thread left the source out of its wait for having posted enough.
+        this.#send(OP.ack, report.id, report.data.length);
         sink.data(report.data);
       }
     };

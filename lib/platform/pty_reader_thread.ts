@@ -23,13 +23,22 @@ export const OP = {
   stop: 5,
   sync: 6,
   watchPaused: 7,
+  ack: 8,
 } as const;
+
+/**
+ * The most bytes of one source the thread posts before the event loop has
+ * taken them in (the `ack` command gives them back): an event loop held up
+ * for seconds (a long synchronous task) must not find megabytes of a flood
+ * waiting for it, read while it could not say pause.
+ */
+export const POSTED_BYTES = 256 << 10;
 
 /**
  * The command ring's layout, in 32-bit words: the count of commands written
  * (by the event loop), the count read (by the thread), then `size` slots of
  * three words each: the op, the source's id, and (for `watch`) the
- * descriptor to read.
+ * descriptor to read or (for `ack`) the bytes taken in.
  */
 export const COMMAND_RING = { written: 0, read: 1, slots: 2, size: 16384, words: 3 } as const;
 
@@ -78,6 +87,8 @@ export function readerThread(): void {
   });
   // The constants of this module, repeated: this body may use nothing from outside.
   const WATCH = 1, PAUSE = 2, RESUME = 3, FINISH = 4, STOP = 5, SYNC = 6, WATCH_PAUSED = 7;
+  const ACK = 8;
+  const MOST_POSTED = 256 << 10;
   const WRITTEN = 0, READ = 1, SLOTS = 2, SIZE = 16384, WORDS = 3;
   const EAGAIN = 11;
   const EINTR = 4;
@@ -88,7 +99,12 @@ export function readerThread(): void {
     paused: boolean;
     finishing: boolean;
     stopping: boolean;
+    /** Bytes posted and not yet taken in by the event loop. */
+    posted: number;
   }
+  /** Whether the thread reads `source` now. */
+  const reading = (source: Source) =>
+    source.finishing || (!source.paused && source.posted < MOST_POSTED);
   // The worker's global scope (this module is type-checked as a window's).
   const scope = self as unknown as {
     postMessage(message: Report, transfer?: Transferable[]): void;
@@ -129,6 +145,7 @@ export function readerThread(): void {
     }
     if (used > 0) {
       const chunk = buffer.slice(0, used);
+      source.posted += used;
       scope.postMessage({ id, data: chunk }, [chunk.buffer]);
     }
     if (ended) end(id, source);
@@ -142,7 +159,13 @@ export function readerThread(): void {
       const slot = SLOTS + ((next >>> 0) % SIZE) * WORDS;
       const [op, id, fd] = [ring[slot], ring[slot + 1], ring[slot + 2]];
       if (op === WATCH || op === WATCH_PAUSED) {
-        sources.set(id, { fd, paused: op === WATCH_PAUSED, finishing: false, stopping: false });
+        sources.set(id, {
+          fd,
+          paused: op === WATCH_PAUSED,
+          finishing: false,
+          stopping: false,
+          posted: 0,
+        });
         continue;
       }
       if (op === SYNC) {
@@ -155,6 +178,7 @@ export function readerThread(): void {
       if (op === RESUME) source.paused = false;
       if (op === FINISH) source.finishing = true;
       if (op === STOP) source.stopping = true;
+      if (op === ACK) source.posted = Math.max(0, source.posted - fd);
     }
     Atomics.store(ring, READ, next);
   };
@@ -164,7 +188,7 @@ export function readerThread(): void {
       obey(ring);
       // A stopped source is let go only here, while no poll holds its descriptor.
       for (const [id, source] of sources) if (source.stopping) end(id, source);
-      const watched = [...sources].filter(([, s]) => !s.paused || s.finishing);
+      const watched = [...sources].filter(([, s]) => reading(s));
       const fds = new Uint8Array(8 * (watched.length + 1));
       const view = new DataView(fds.buffer);
       // struct pollfd { int fd; short events; short revents; }
@@ -186,7 +210,7 @@ export function readerThread(): void {
       watched.forEach(([id, source], i) => {
         if (view.getInt16(8 * (i + 1) + 6, true) === 0) return;
         if (sources.get(id) !== source || source.stopping) return;
-        if (source.paused && !source.finishing) return;
+        if (!reading(source)) return;
         drain(id, source);
       });
     }

@@ -79,6 +79,29 @@ Deno.test({
 });
 
 Deno.test({
+  name: "pty reader: while the event loop is held, the thread reads a flood no further",
+  ignore: !linux,
+  fn: async () => {
+    // 15 MB, which the thread alone reads in a fraction of the hold below.
+    const n = 2_000_000;
+    const pty = await spawnPty("seq", ["1", String(n)], { cwd: "/", env: ENV, cols: 80, rows: 24 });
+    const write = Deno.build.arch === "aarch64" ? "64" : "1";
+    let held = "";
+    const out = collect(pty, () => {
+      // A long synchronous task: nothing the thread posts is taken in meanwhile.
+      const until = Date.now() + 1500;
+      while (Date.now() < until) {
+        // Held.
+      }
+      held = waitingIn(pty.pid);
+    });
+    assertEquals(await out.exit, 0);
+    assertEquals(held, write, "seq waited to write while the event loop was held");
+    assertEquals(text(out.chunks), seqText(n));
+  },
+});
+
+Deno.test({
   name: "pty reader: a child that keeps the terminal open does not hold back the exit",
   ignore: !linux,
   fn: async () => {
