@@ -102,7 +102,9 @@ export class HistoryTap {
       : limits.lines ?? Infinity;
     const start = Math.max(first, end + 1 - most);
     const lines = Math.max(0, end - start + 1);
-    const text = lines === 0 ? "" : historyText(this.#term, this.#serializer, { start, end });
+    const text = lines === 0
+      ? ""
+      : historyText({ term: this.#term, serializer: this.#serializer }, { start, end });
     this.#mark?.dispose();
     this.#mark = buffer?.addMarker(end + 1);
     this.#startOver = false;
@@ -113,7 +115,7 @@ export class HistoryTap {
   all(): string {
     const end = this.#term.buffer.normal.baseY - 1;
     if (end < 0) return "";
-    return historyText(this.#term, this.#serializer, { start: 0, end });
+    return historyText({ term: this.#term, serializer: this.#serializer }, { start: 0, end });
   }
 
   /**

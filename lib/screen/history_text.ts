@@ -84,18 +84,25 @@ function plainLine(line: unknown, next: unknown): string | undefined {
   return text;
 }
 
+/** A terminal with a serializer loaded into it. */
+export interface SerializedTerminal {
+  /** The terminal. */
+  term: Terminal;
+  /** Its serializer, which writes the lines that are not plain. */
+  serializer: SerializeAddon;
+}
+
 /**
  * History lines `start` to `end` (inclusive, indexes into the normal
- * buffer) of `term` as escape sequences with their colours and styles,
+ * buffer) of `source` as escape sequences with their colours and styles,
  * each line ending in `\r\n` and the pen reset at the end: written to a
- * blank terminal, they print the lines. `serializer` is loaded into `term`
- * and writes the lines that are not plain.
+ * blank terminal, they print the lines.
  */
 export function historyText(
-  term: Terminal,
-  serializer: SerializeAddon,
+  source: SerializedTerminal,
   range: { start: number; end: number },
 ): string {
+  const { term, serializer } = source;
   const ring = normalLineRing(term);
   let out = "";
   // The first line of a run the serializer is still to write, or -1.

@@ -256,20 +256,26 @@ function screens(term: Terminal, serialized: string): string {
     serialized.slice(part.after);
 }
 
+/** How many lines of history the normal screen holds. */
+function historyLines(term: Terminal): number {
+  return Math.max(0, term.buffer.normal.length - term.rows);
+}
+
 /**
- * Both screens with the normal screen's `history` lines: the history as
+ * Both screens with all of the normal screen's history: the history as
  * {@linkcode historyText} writes it (fast for plain lines), pushed up into
  * the scrollback, then the visible screens drawn from the top. A first
  * visible row that continues the last history line is written with it, by
  * the serializer in one run, so that the two stay one line.
  */
-function bothScreens(term: Terminal, serializer: SerializeAddon, history: number): string {
+function bothScreens(term: Terminal, serializer: SerializeAddon): string {
+  const history = historyLines(term);
   if (history === 0 || term.buffer.normal.getLine(history)?.isWrapped !== false) {
     return screens(term, serializer.serialize());
   }
   // The history's last lines are on the screen still: a line feed at the bottom for each.
   const onScreen = Math.min(history, term.rows - 1);
-  return historyText(term, serializer, { start: 0, end: history - 1 }) +
+  return historyText({ term, serializer }, { start: 0, end: history - 1 }) +
     `\x1b[${term.rows};1H${"\n".repeat(onScreen)}\x1b[H` +
     screens(term, serializer.serialize({ scrollback: 0 }));
 }
@@ -284,13 +290,12 @@ export function saveScreenState(
   serializer: SerializeAddon,
   reports: Pick<ScreenState, "title" | "progress" | "status">,
 ): ScreenState {
-  const history = Math.max(0, term.buffer.normal.length - term.rows);
   return {
     version: SCREEN_STATE_VERSION,
     cols: term.cols,
     rows: term.rows,
-    history,
-    vt: bothScreens(term, serializer, history) + trailer(term),
+    history: historyLines(term),
+    vt: bothScreens(term, serializer) + trailer(term),
     title: reports.title,
     ...(reports.progress !== undefined ? { progress: reports.progress } : {}),
     ...(reports.status ? { status: { ...reports.status } } : {}),

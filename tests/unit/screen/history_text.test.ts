@@ -81,7 +81,7 @@ Deno.test("history text: plain and styled lines print as the serializer's own te
   for (let i = 0; i < 3; i++) writeNow(term, parts.join(""));
   const history = term.buffer.normal.length - rows;
   assert(history > 20, `history of ${history} lines`);
-  const fast = historyText(term, serializer, { start: 0, end: history - 1 });
+  const fast = historyText({ term, serializer }, { start: 0, end: history - 1 });
   const whole = serializer.serialize({
     range: { start: 0, end: history - 1 },
     excludeModes: true,
@@ -101,9 +101,9 @@ Deno.test("history text: a flood's plain lines are their characters, read from x
   const history = term.buffer.normal.length - 4;
   // If xterm's cell layout moved, every line would go to the serializer, which ends with a reset.
   assertEquals(
-    historyText(term, serializer, { start: 0, end: history - 1 }),
+    historyText({ term, serializer }, { start: 0, end: history - 1 }),
     "y\r\n".repeat(500) + "漢 x\r\n" + "tail\r\n",
   );
-  assertEquals(historyText(term, serializer, { start: 10, end: 12 }), "y\r\n".repeat(3));
+  assertEquals(historyText({ term, serializer }, { start: 10, end: 12 }), "y\r\n".repeat(3));
   term.dispose();
 });
