@@ -25,6 +25,7 @@
 import {
   COMMAND_RING,
   OP,
+  POSTED_BYTES,
   READER_FAULT_ENV,
   readerThread,
   type Report,
@@ -76,6 +77,8 @@ export class PtyReader {
   );
   readonly #sinks = new Map<number, PtySink>();
   readonly #syncs = new Map<number, () => void>();
+  /** Bytes of each source taken in and not yet told to the thread. */
+  readonly #taken = new Map<number, number>();
   readonly #one = new Uint8Array([1]);
   #next = 1;
 
@@ -100,11 +103,10 @@ export class PtyReader {
       if (!sink) return;
       if ("end" in report) {
         this.#sinks.delete(report.id);
+        this.#taken.delete(report.id);
         sink.end();
       } else {
-        // Taken in: the thread may read more of it (see POSTED_BYTES). The wake is needed
-        // when the thread left the source out of its wait for having posted enough.
-        this.#send(OP.ack, report.id, report.data.length);
+        this.#took(report.id, report.data.length);
         sink.data(report.data);
       }
     };
@@ -151,6 +153,24 @@ export class PtyReader {
       report(`the PTY reader thread cannot start, panes are read as before: ${error}`);
       return null;
     }
+  }
+
+  /**
+   * Counts `bytes` of source `id` as taken in, and tells the thread once
+   * they are half of what it may post ahead ({@linkcode POSTED_BYTES}), with
+   * a wake: it may have left the source out of its wait. Half is enough: a
+   * thread that stopped has more than the other half on its way here, so
+   * the next word is sure to come. A word for every batch would wake the
+   * thread thousands of times a second under floods.
+   */
+  #took(id: number, bytes: number): void {
+    const taken = (this.#taken.get(id) ?? 0) + bytes;
+    if (taken < POSTED_BYTES / 2) {
+      this.#taken.set(id, taken);
+      return;
+    }
+    this.#taken.set(id, 0);
+    this.#send(OP.ack, id, taken);
   }
 
   /** Writes a command into the ring; with `wake`, ends the thread's wait for it. */
