@@ -104,16 +104,21 @@ export function historyText(
 ): string {
   const { term, serializer } = source;
   const ring = normalLineRing(term);
-  let out = "";
+  // Joined once at the end: a string grown line by line is a tree of thousands of pieces,
+  // which the collector traces for as long as the state is kept.
+  const parts: string[] = [];
   // The first line of a run the serializer is still to write, or -1.
   let run = -1;
   const flush = (end: number) => {
     if (run < 0) return;
-    out += serializer.serialize({
-      range: { start: run, end },
-      excludeModes: true,
-      excludeAltBuffer: true,
-    }) + LINE_END;
+    parts.push(
+      serializer.serialize({
+        range: { start: run, end },
+        excludeModes: true,
+        excludeAltBuffer: true,
+      }),
+      LINE_END,
+    );
     run = -1;
   };
   for (let y = range.start; y <= range.end; y++) {
@@ -125,8 +130,8 @@ export function historyText(
       continue;
     }
     flush(y - 1);
-    out += text + "\r\n";
+    parts.push(text, "\r\n");
   }
   flush(range.end);
-  return out;
+  return parts.join("");
 }
