@@ -145,6 +145,7 @@ export class PtyReader {
       const start: Start = {
         wakeFd: pipe[0],
         ring: reader.#ring.buffer,
+        mostPosted: POSTED_BYTES,
         ...(Number.isInteger(failAt) && failAt > 0 ? { failAt } : {}),
       };
       worker.postMessage(start);

@@ -48,6 +48,8 @@ export interface Start {
   wakeFd: number;
   /** The command ring (see {@linkcode COMMAND_RING}). */
   ring: SharedArrayBuffer;
+  /** The most bytes of a source posted ahead of the event loop ({@linkcode POSTED_BYTES}). */
+  mostPosted: number;
   /**
    * The fault switch (see {@linkcode READER_FAULT_ENV}): the thread throws,
    * as a bug would, when it is about to read for the `failAt`-th time.
@@ -88,7 +90,6 @@ export function readerThread(): void {
   // The constants of this module, repeated: this body may use nothing from outside.
   const WATCH = 1, PAUSE = 2, RESUME = 3, FINISH = 4, STOP = 5, SYNC = 6, WATCH_PAUSED = 7;
   const ACK = 8;
-  const MOST_POSTED = 256 << 10;
   const WRITTEN = 0, READ = 1, SLOTS = 2, SIZE = 16384, WORDS = 3;
   const EAGAIN = 11;
   const EINTR = 4;
@@ -104,7 +105,7 @@ export function readerThread(): void {
   }
   /** Whether the thread reads `source` now. */
   const reading = (source: Source) =>
-    source.finishing || (!source.paused && source.posted < MOST_POSTED);
+    source.finishing || (!source.paused && source.posted < mostPosted);
   // The worker's global scope (this module is type-checked as a window's).
   const scope = self as unknown as {
     postMessage(message: Report, transfer?: Transferable[]): void;
@@ -115,6 +116,7 @@ export function readerThread(): void {
   const wakeBuffer = new Uint8Array(64);
   let reads = 0;
   let failAt = 0;
+  let mostPosted = 0;
   const errno = () => new Deno.UnsafePointerView(libc.symbols.__errno_location()!).getInt32();
 
   const end = (id: number, source: Source) => {
@@ -219,6 +221,7 @@ export function readerThread(): void {
   // The start comes as the one message; from then on the thread stays in `run`.
   scope.onmessage = (event) => {
     failAt = event.data.failAt ?? 0;
+    mostPosted = event.data.mostPosted;
     run(event.data.wakeFd, new Int32Array(event.data.ring));
   };
 }
