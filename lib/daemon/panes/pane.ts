@@ -371,16 +371,7 @@ export class Pane {
     return this.#process.freeze();
   }
 
-  /**
-   * Stops reading the process's output for a moment, leaving the screen as
-   * it is (an upgrade's check runs meanwhile); {@linkcode Pane.thaw} reads
-   * it again.
-   */
-  pauseReading(): void {
-    this.#process.freeze();
-  }
-
-  /** Reads output again after {@linkcode Pane.freeze} or {@linkcode Pane.pauseReading}. */
+  /** Reads output again after {@linkcode Pane.freeze}. */
   thaw(): void {
     this.#process.thaw();
   }

@@ -80,10 +80,6 @@ import type { Pane } from "../panes/mod.ts";
 const CHECK_TIMEOUT_MS = 30_000;
 /** How long requests under way may take to be answered before the upgrade gives up. */
 const QUIESCE_TIMEOUT_MS = 15_000;
-/** A pane that printed this recently is not read while the new program's check runs. */
-const PRINTING_MS = 1000;
-/** The longest those panes stay unread while the check runs. */
-const CHECK_PAUSE_MS = 3000;
 /** How long a pane whose process just ended may take to tell its exit. */
 const EXIT_SETTLE_MS = 3000;
 /** Requests that may be cut off by the exec: waits the client can make again. */
@@ -168,20 +164,7 @@ export class Upgrader {
     try {
       const checkStart = performance.now();
       writeHandoff(files[0], this.#capture(request, {}, { check: true }));
-      // Panes that print now are not read while the check runs: a flood's output would take
-      // the cores from it (with 50 floods it took three times as long), and that output
-      // stands still for the handoff soon anyway.
-      const printing = workspace.panes.filter((pane) =>
-        pane.status === "running" && Date.now() - pane.outputAt < PRINTING_MS
-      );
-      for (const pane of printing) pane.pauseReading();
-      const readAgain = () => {
-        clearTimeout(paused);
-        for (const pane of printing.splice(0)) pane.thaw();
-      };
-      // A check that hangs does not hold their output until its timeout.
-      const paused = setTimeout(readAgain, CHECK_PAUSE_MS);
-      const check = await runCheck(program, files[0]).finally(readAgain);
+      const check = await runCheck(program, files[0]);
       Deno.removeSync(files[0]);
       if (!check.ok) throw new StepFailed("check", check.error);
       // A new program that reads version 3 takes the output that waits as it is: the freeze
