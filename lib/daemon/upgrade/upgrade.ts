@@ -20,8 +20,7 @@
  * 1. `check`: the new program reads a snapshot of the handoff in a process
  *    of its own (`adopt.ts`: {@linkcode checkHandoff}): it must read this
  *    handoff version, rebuild every screen and load what it runs panes with.
- *    skiffd serves on meanwhile; only panes that print are not read while
- *    it runs (for at most 3 s), since fifty floods took the cores from it.
+ *    skiffd serves on meanwhile.
  * 2. `quiesce`: new requests are refused for the moment, and requests under
  *    way (a guarded send holding a pane's input) are answered first.
  * 3. `freeze`: every pane's output stops at its terminal (it waits in the
