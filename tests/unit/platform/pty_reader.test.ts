@@ -32,6 +32,17 @@ function text(chunks: Uint8Array[]): string {
   return chunks.map((c) => decoder.decode(c, { stream: true })).join("") + decoder.decode();
 }
 
+/** write(2)'s number in /proc/PID/syscall: 1 on x86-64, 64 on arm64. */
+const WRITE_SYSCALL = Deno.build.arch === "aarch64" ? "64" : "1";
+
+/** Lines `seq` prints in a flood test: 15 MB, more than the thread reads before a pause lands. */
+const FLOOD_LINES = 2_000_000;
+
+/** `seq 1 FLOOD_LINES` on a new PTY. */
+function seqFlood(): Promise<Pty> {
+  return spawnPty("seq", ["1", String(FLOOD_LINES)], { cwd: "/", env: ENV, cols: 80, rows: 24 });
+}
+
 /** The system call a process waits in (Linux: the first field of /proc/PID/syscall). */
 function waitingIn(pid: number): string {
   return Deno.readTextFileSync(`/proc/${pid}/syscall`).split(" ")[0];
@@ -54,12 +65,11 @@ Deno.test({
   name: "pty reader: a paused source is not read, so its program blocks in write until resumed",
   ignore: !linux,
   fn: async () => {
-    // 15 MB: the thread must not read it all before the pause lands, even on a busy machine.
-    const n = 2_000_000;
-    const pty = await spawnPty("seq", ["1", String(n)], { cwd: "/", env: ENV, cols: 80, rows: 24 });
+    // The thread must not read it all before the pause lands, even on a busy machine.
+    const n = FLOOD_LINES;
+    const pty = await seqFlood();
     const out = collect(pty, () => pty.pause());
-    // write(2) is system call 1 on x86-64 and 64 on arm64.
-    const write = Deno.build.arch === "aarch64" ? "64" : "1";
+    const write = WRITE_SYSCALL;
     await waitFor("seq to block in write", () => waitingIn(pty.pid) === write);
     // Nothing to wait for here: the point is that nothing happens. Batches read
     // before the pause may still be on their way from the thread (several, when
@@ -82,10 +92,10 @@ Deno.test({
   name: "pty reader: while the event loop is held, the thread reads a flood no further",
   ignore: !linux,
   fn: async () => {
-    // 15 MB, which the thread alone reads in a fraction of the hold below.
-    const n = 2_000_000;
-    const pty = await spawnPty("seq", ["1", String(n)], { cwd: "/", env: ENV, cols: 80, rows: 24 });
-    const write = Deno.build.arch === "aarch64" ? "64" : "1";
+    // The thread alone reads the whole flood in a fraction of the hold below.
+    const n = FLOOD_LINES;
+    const pty = await seqFlood();
+    const write = WRITE_SYSCALL;
     let held = "";
     const out = collect(pty, () => {
       // A long synchronous task: nothing the thread posts is taken in meanwhile.
