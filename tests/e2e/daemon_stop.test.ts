@@ -112,6 +112,12 @@ async function bash(skiff: SkiffEnv, script: string): Promise<{ code: number; ou
   return { code: output.code, out: decoder.decode(output.stdout) + decoder.decode(output.stderr) };
 }
 
+/** The end of skiffd's log, to tell why a start failed. */
+async function logTail(skiff: SkiffEnv): Promise<string> {
+  const log = await Deno.readTextFile(join(skiff.root, "run", "skiffd.log")).catch(() => "");
+  return `\nskiffd.log ends:\n${log.split("\n").slice(-40).join("\n")}`;
+}
+
 async function openPanes(skiff: SkiffEnv): Promise<void> {
   for (const name of PANES) await skiff.ok(["new", "--name", name, "--", ...BASH]);
 }
@@ -165,7 +171,7 @@ Deno.test("issue 28, case 1: stop && start 20 times with panes open: never two s
     } finally {
       await watch.stop();
     }
-    assertEquals(loop.code, 0, loop.out);
+    assertEquals(loop.code, 0, loop.out + await logTail(skiff));
     assert(watch.samples > 100, `the watch looked ${watch.samples} times`);
     assertEquals(watch.seen.length, 21, `a skiffd per start: ${watch.seen}`);
     assertEquals(watch.most, 1, `skiffd processes at once: ${watch.mostPids.join(", ")}`);

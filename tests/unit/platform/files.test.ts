@@ -208,3 +208,50 @@ Deno.test("tryFileLock: one holder at a time; the holder's pid can be read; a cl
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("tryFileLock: another process looking with fileLockHeld is not taken for a holder", async () => {
+  using dir = tempDir();
+  const path = join(dir.path, "x.lock");
+  Deno.writeTextFileSync(path, "");
+  const url = new URL("../../../lib/platform/files.ts", import.meta.url).href;
+  // A client that asks whether skiffd runs, over and over, as `startDaemon` does while it waits.
+  const looker = new Deno.Command(Deno.execPath(), {
+    args: [
+      "eval",
+      `const { fileLockHeld } = await import(${JSON.stringify(url)});
+       console.log("looking");
+       const end = Date.now() + 60_000;
+       while (Date.now() < end) await fileLockHeld(${JSON.stringify(path)});`,
+    ],
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  try {
+    const reader = looker.stdout.getReader();
+    await reader.read();
+    reader.releaseLock();
+    let refused = 0;
+    for (let i = 0; i < 300; i++) {
+      const lock = await tryFileLock(path);
+      if (lock) lock.close();
+      else refused++;
+    }
+    assertEquals(refused, 0, "a look is never a holder");
+  } finally {
+    looker.kill();
+    await looker.status;
+    await looker.stdout.cancel().catch(() => {});
+  }
+});
+
+Deno.test("tryFileLock: a lock let go within a moment is taken; one held on is refused", async () => {
+  using dir = tempDir();
+  const path = join(dir.path, "x.lock");
+  const brief = await tryFileLock(path);
+  assert(brief, "the first takes it");
+  setTimeout(() => brief.close(), 15);
+  const next = await tryFileLock(path);
+  assert(next, "taken once the brief holder let go");
+  assertEquals(await tryFileLock(path), null, "refused while it is held");
+  next.close();
+});
