@@ -30,7 +30,7 @@ import {
   countWorktreesOnTurnEnd,
   type DaemonService,
   Server,
-  serviceMethods,
+  Services,
   WatcherRegistry,
 } from "./server/mod.ts";
 import {
@@ -214,12 +214,13 @@ async function serve(
   let resolveStopped: () => void = () => {};
   const stopped = new Promise<void>((resolve) => resolveStopped = resolve);
 
+  const running = new Services(services);
   const watcher = new WatcherRegistry(events, log);
   if (handoff) watcher.rememberTold(handoff.told);
   const server: Server = new Server({
     context: (connection) => ({ workspace, events, connection, control, watcher, worktrees }),
     log,
-    serviceMethods: serviceMethods(services),
+    serviceMethods: running.methods,
     lastUpgrade: () => upgrader.last,
     stopping: () => stopping,
     // While a new skiffd takes panes over, a terminal may attach to (or look at) one it has.
@@ -290,14 +291,7 @@ async function serve(
     log,
     emit: <N extends EventName>(name: N, fields: EventFields<N>) => events.emit(name, fields),
   };
-  for (const service of services) {
-    try {
-      await service.start(host);
-      log(`started the ${service.name}`);
-    } catch (error) {
-      log(`could not start the ${service.name}: ${(error as Error)?.stack ?? error}`);
-    }
-  }
+  await running.start(host);
 
   async function stop(
     reason: string,
@@ -309,11 +303,7 @@ async function serve(
     clearInterval(refresh);
     ownership.stop();
     events.emit("daemon-stopping", { reason, returning: how.returning ?? false });
-    for (const service of services) {
-      await service.stop().catch((error) =>
-        log(`the ${service.name} did not stop cleanly: ${(error as Error)?.message ?? error}`)
-      );
-    }
+    await running.stop(log);
     // Once another skiffd owns the path, the workspace file is its: shutdown saves nothing.
     await workspace.shutdown("daemon stopped", { returning: how.returning ?? false });
     if (how.lost) {

@@ -9,7 +9,7 @@
 
 export { type DaemonControl } from "./method_types.ts";
 export { Server } from "./server.ts";
-export { type DaemonService, noService, type ServiceHost, serviceMethods } from "./services.ts";
+export { type DaemonService, noService, type ServiceHost, Services } from "./services.ts";
 export { type UpgradeRequest, type UpgradeStep } from "./upgrade_request.ts";
 export { WatcherRegistry } from "./watcher_health.ts";
 export { countWorktreesOnTurnEnd } from "./worktree_methods.ts";

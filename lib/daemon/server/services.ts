@@ -23,6 +23,13 @@ export interface ServiceHost {
   emit<N extends EventName>(name: N, fields: EventFields<N>): void;
 }
 
+/**
+ * The fault switch of services, for tests: `SKIFF_FAULT_SERVICES_LATE=MS`
+ * in skiffd's environment starts its services that much later, so that
+ * calls surely come before they have started.
+ */
+export const SERVICES_LATE_ENV = "SKIFF_FAULT_SERVICES_LATE";
+
 /** Something skiffd runs while it runs. */
 export interface DaemonService {
   /** A name for the log. */
@@ -35,15 +42,73 @@ export interface DaemonService {
   readonly methods?: Partial<MethodTable<ServiceMethodName>>;
 }
 
-/** The service methods, by name, of every service given. */
-export function serviceMethods(services: readonly DaemonService[]): Map<string, Method> {
-  const methods = new Map<string, Method>();
-  for (const service of services) {
-    for (const [name, method] of Object.entries(service.methods ?? {})) {
-      if (method) methods.set(name, method as Method);
+/**
+ * The services skiffd runs, and their methods by name. skiffd answers on
+ * its socket (and restores its panes) before its services start, so a
+ * method can be called before its service has what its start gives it: such
+ * a call waits for the start, and fails with exit `DAEMON` when the start
+ * failed or skiffd stopped first.
+ */
+export class Services {
+  /** The service methods, by name, each waiting for its service's start. */
+  readonly methods = new Map<string, Method>();
+  readonly #services: readonly DaemonService[];
+  readonly #starts = new Map<DaemonService, PromiseWithResolvers<void>>();
+
+  constructor(services: readonly DaemonService[]) {
+    this.#services = services;
+    for (const service of services) {
+      const started = Promise.withResolvers<void>();
+      // Nothing may wait on it yet: a failed start is told to callers, never thrown unheard.
+      started.promise.catch(() => {});
+      this.#starts.set(service, started);
+      for (const [name, method] of Object.entries(service.methods ?? {})) {
+        if (!method) continue;
+        this.methods.set(name, async (params, ctx) => {
+          await started.promise;
+          return await (method as Method)(params, ctx);
+        });
+      }
     }
   }
-  return methods;
+
+  /** Starts each service in turn; one that fails is logged, and the rest still start. */
+  async start(host: ServiceHost): Promise<void> {
+    const late = Number(Deno.env.get(SERVICES_LATE_ENV) ?? 0);
+    if (late > 0) {
+      host.log(`starting the services ${late} ms late (${SERVICES_LATE_ENV})`);
+      await new Promise((resolve) => setTimeout(resolve, late));
+    }
+    for (const service of this.#services) {
+      const started = this.#starts.get(service)!;
+      try {
+        await service.start(host);
+        host.log(`started the ${service.name}`);
+        started.resolve();
+      } catch (error) {
+        host.log(`could not start the ${service.name}: ${(error as Error)?.stack ?? error}`);
+        started.reject(
+          new SkiffError(
+            `skiffd's ${service.name} did not start: ${
+              (error as Error)?.message ?? error
+            }. See skiffd's log, then run 'skiff daemon restart'`,
+            { exit: "DAEMON" },
+          ),
+        );
+      }
+    }
+  }
+
+  /** Stops every service; calls still waiting for a start fail, as skiffd stops. */
+  async stop(log: (line: string) => void): Promise<void> {
+    const stopping = new SkiffError("skiffd is stopping", { exit: "DAEMON" });
+    for (const started of this.#starts.values()) started.reject(stopping);
+    for (const service of this.#services) {
+      await service.stop().catch((error) =>
+        log(`the ${service.name} did not stop cleanly: ${(error as Error)?.message ?? error}`)
+      );
+    }
+  }
 }
 
 /** The answer to a service method that no service of this skiffd answers. */
