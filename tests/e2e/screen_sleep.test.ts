@@ -11,6 +11,10 @@ import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { BASH, MAIN, type SkiffEnv, waitFor, withSkiff } from "../helpers/skiff.ts";
 import { TestTerminal } from "../helpers/terminal.ts";
 import type { DaemonStatus } from "../../lib/protocol/daemon.ts";
+import { DaemonClient } from "../../lib/client/client.ts";
+
+/** Prints t0, t1, … every 5 ms, for as long as it runs. */
+const TICKER = ["sh", "-c", "i=0; while :; do echo t$i; i=$((i+1)); sleep 0.005; done"];
 
 /** Prints 300 coloured lines, sets a title and waits at a prompt. */
 const HISTORY = [
@@ -140,4 +144,36 @@ Deno.test("an upgrade hands over which screens were not saved yet: the new skiff
       /^printed-before-the-42-upgrade$/m,
     );
   }, { SKIFF_FAULT_FULL_DISK: full });
+});
+
+Deno.test("screen sleep: a pane that prints a line every 5 ms does not hold the quiet screens awake", async () => {
+  // Each quiet screen is 3,000 coloured lines: tens of ms to save and to put to sleep. While any
+  // output at all kept saving and sleeping to 5% of skiffd's time, these took minutes.
+  const QUIET = 100;
+  const long = [
+    "sh",
+    "-c",
+    `i=1; while [ $i -le 3000 ]; do printf '\\033[3%dmline %d\\033[0m of a long history\\n' ` +
+    `$((i%8)) $i; i=$((i+1)); done; exec sh`,
+  ];
+  await withSkiff(async (skiff) => {
+    await sleepyConfig(skiff);
+    await skiff.ok(["daemon", "start"]);
+    const client = await DaemonClient.connect(skiff.socket);
+    try {
+      for (let i = 0; i < QUIET; i++) {
+        await client.call("pane.new", { command: long, cwd: skiff.root, name: `q${i}` });
+      }
+    } finally {
+      client.close();
+    }
+    await skiff.ok(["new", "--name", "ticker", "--", ...TICKER]);
+    await waitFor(`${QUIET} quiet screens asleep`, async () => {
+      return (await screens(skiff)).asleep === QUIET;
+    }, { timeout: 45_000, interval: 500 });
+    // The ticker printed all along: its screen stayed awake.
+    const ticks = await skiff.ok(["capture", "ticker"]);
+    assertMatch(ticks, /^t\d+$/m);
+    assertEquals((await screens(skiff)).asleep, QUIET);
+  });
 });

@@ -13,14 +13,48 @@ import { ScreenStore } from "./screen_store.ts";
 import { ScreenSaver, type ScreenSaveStats } from "./screen_saver.ts";
 import { ScreenSleeper, type ScreenSleepStats } from "./screen_sleeper.ts";
 
-/** A pane that printed this recently makes saving keep to its small share of skiffd's time. */
-const BUSY_MS = 1000;
+/**
+ * Panes printing faster than this, all together, keep saving and sleeping
+ * screens to their small share of skiffd's time. A flood prints megabytes a
+ * second; a ticker, a log or an agent at work prints a few kilobytes, which
+ * costs skiffd next to nothing: under this, screens are saved and put to
+ * sleep at the quiet share (with a ticker in one pane, 1,000 quiet screens
+ * took over 20 minutes to sleep at the small share).
+ */
+export const BUSY_BYTES_PER_SECOND = 256 * 1024;
+/** The shortest time the print rate is measured over. */
+const RATE_WINDOW_MS = 500;
 
-/** Whether any of `panes` printed in the last `ms`. */
-function printedWithin(panes: Iterable<Pane>, ms: number): boolean {
-  const since = Date.now() - ms;
-  for (const pane of panes) if (pane.outputAt > since) return true;
-  return false;
+/** How fast a set of panes prints, from their output counts. */
+export class PrintRate {
+  readonly #panes: () => Iterable<Pane>;
+  #at: number | undefined;
+  #bytes = 0;
+  #rate = 0;
+
+  /** Measures `panes`. */
+  constructor(panes: () => Iterable<Pane>) {
+    this.#panes = panes;
+  }
+
+  /** Bytes a second the panes printed lately (0 at the first call). */
+  perSecond(now: number = performance.now()): number {
+    if (this.#at !== undefined && now - this.#at < RATE_WINDOW_MS) return this.#rate;
+    let bytes = 0;
+    for (const pane of this.#panes()) bytes += pane.outputBytes;
+    // A pane killed takes its count with it: that is no negative rate.
+    this.#rate = this.#at === undefined
+      ? 0
+      : Math.max(0, bytes - this.#bytes) / ((now - this.#at) / 1000);
+    this.#at = now;
+    this.#bytes = bytes;
+    return this.#rate;
+  }
+
+  /** Whether the panes print fast enough to cost skiffd real time. */
+  busy(): boolean {
+    return this.perSecond() > BUSY_BYTES_PER_SECOND;
+  }
 }
 
 /** Options for {@linkcode PaneScreens}. */
@@ -45,17 +79,18 @@ export class PaneScreens {
 
   /** Follows `options.panes`; sleeping starts at once. */
   constructor(options: PaneScreensOptions) {
+    const rate = new PrintRate(options.panes);
     this.store = new ScreenStore(options.dir, { log: options.log });
     this.saver = new ScreenSaver({
       store: this.store,
       log: options.log,
-      busy: () => printedWithin(options.panes(), BUSY_MS),
+      busy: () => rate.busy(),
     });
     this.#sleeper = new ScreenSleeper({
       panes: options.panes,
       afterSeconds: options.sleepAfterSeconds,
       unsaved: (pane) => this.saver.unsaved(pane),
-      busy: () => printedWithin(options.panes(), BUSY_MS),
+      busy: () => rate.busy(),
     });
     this.#sleeper.start();
   }
