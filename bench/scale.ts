@@ -284,7 +284,9 @@ async function measureSize(n: number, log: (line: string) => void): Promise<Size
   } finally {
     await stopWithWatcher(root, env);
     await tmux.kill();
-    await Deno.remove(root, { recursive: true }).catch(() => {});
+    // SKIFF_BENCH_KEEP=1 keeps the run's folders (skiffd's log, the saved screens) to look at.
+    if (Deno.env.get("SKIFF_BENCH_KEEP") === "1") log(`  kept ${root}`);
+    else await Deno.remove(root, { recursive: true }).catch(() => {});
   }
 }
 

@@ -34,6 +34,18 @@ export type { BytePacker, ScreenOptions, SleepSummary } from "./live_screen.ts";
 
 const encoder = new TextEncoder();
 
+/**
+ * A prelude for {@linkcode Screen.unborn} that is written only when the
+ * screen is first used: a restore of a thousand panes starts their shells
+ * without drawing a thousand old screens first.
+ */
+export interface LazyPrelude {
+  /** At least as many lines as the text will have. */
+  lines: number;
+  /** The escape sequences (called each time they are needed). */
+  text(): string;
+}
+
 /** One pane's terminal model. */
 export class Screen {
   readonly #options: ScreenOptions;
@@ -113,16 +125,33 @@ export class Screen {
    * screen, such as a restored pane's old history and marker) is drawn when
    * the screen is first used, and everything above the cursor then reads as
    * left by an earlier process (see {@linkcode markOldAbove}). Until then it
-   * sleeps with a blank view, as a screen whose rows are all old reads.
+   * sleeps with a blank view, as a screen whose rows are all old reads. A
+   * {@linkcode LazyPrelude} is not even written until then.
    */
-  static unborn(cols: number, rows: number, prelude: string, options: ScreenOptions): Screen {
+  static unborn(
+    cols: number,
+    rows: number,
+    prelude: string | LazyPrelude,
+    options: ScreenOptions,
+  ): Screen {
     const blank = { text: "", strong: "" };
-    // Room for every line it may draw: a rebuild grows the history by the state's count.
     let lines = 0;
-    for (let at = prelude.indexOf("\n"); at !== -1; at = prelude.indexOf("\n", at + 1)) lines++;
+    let vt: Uint8Array;
+    let packer: BytePacker | undefined;
+    if (typeof prelude === "string") {
+      // Room for every line it may draw: a rebuild grows the history by the state's count.
+      for (let at = prelude.indexOf("\n"); at !== -1; at = prelude.indexOf("\n", at + 1)) lines++;
+      vt = encoder.encode(prelude);
+    } else {
+      lines = prelude.lines;
+      vt = new Uint8Array(0);
+      // Read as a packed state is, so that waking it, saving it or handing it over writes it then.
+      packer = { pack: (bytes) => bytes, unpack: () => encoder.encode(prelude.text()) };
+    }
     return new Screen(cols, rows, options, {
       state: { version: SCREEN_STATE_VERSION, cols, rows, history: lines, title: "" },
-      vt: encoder.encode(prelude),
+      vt,
+      packer,
       view: {
         rows: Array.from({ length: rows }, () => blank),
         title: "",

@@ -34,10 +34,28 @@ export interface PaneEnvOptions {
   binDir?: string;
 }
 
+/** How long a copy of skiffd's own environment is used before it is read again. */
+const OWN_ENV_MS = 1000;
+let ownEnv: { at: number; env: Record<string, string> } | undefined;
+
+/**
+ * skiffd's environment without what must not leak into panes. Reading it is
+ * a tenth of a millisecond, twice for each pane a restore starts, so a copy
+ * read within the last second serves.
+ */
+function daemonEnv(): Record<string, string> {
+  const now = performance.now();
+  if (!ownEnv || now - ownEnv.at > OWN_ENV_MS) {
+    const env = Deno.env.toObject();
+    for (const key of DROPPED_ENV) delete env[key];
+    ownEnv = { at: now, env };
+  }
+  return { ...ownEnv.env };
+}
+
 /** The environment of `saved`'s program. */
 export function paneEnv(saved: SavedPane, options: PaneEnvOptions): Record<string, string> {
-  const env = Deno.env.toObject();
-  for (const key of DROPPED_ENV) delete env[key];
+  const env = daemonEnv();
   // The variables that follow the person come from the command that started the pane.
   if (saved.client_env) {
     for (const key of CLIENT_ENV) {

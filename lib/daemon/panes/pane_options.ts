@@ -8,7 +8,7 @@
  */
 
 import type { Pty, PtyExit } from "../../platform/pty.ts";
-import type { BytePacker, SavedScreen, SleepSummary } from "../../screen/screen.ts";
+import type { BytePacker, LazyPrelude, SavedScreen, SleepSummary } from "../../screen/screen.ts";
 import type { ScreenState } from "../../screen/screen_state.ts";
 import type { OutputScheduler } from "./scheduler.ts";
 
@@ -24,9 +24,11 @@ export interface PaneStartSpec {
   scheduler?: OutputScheduler;
   /**
    * Escape sequences written to the screen before the process prints
-   * anything: the history of the process before it (see `historyAbove`).
+   * anything: the history of the process before it (see `historyAbove`),
+   * or how to write it (only with {@linkcode PaneStartSpec.deferScreen}, else
+   * at once).
    */
-  prelude?: string;
+  prelude?: string | LazyPrelude;
   /**
    * Draw the prelude only when the screen is first used, and read no output
    * until then (it waits in the kernel): a restore of a thousand panes

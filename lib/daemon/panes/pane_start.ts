@@ -26,8 +26,9 @@ export function startingScreen(
     return Screen.unborn(saved.cols, saved.rows, spec.prelude, options);
   }
   const screen = new Screen(saved.cols, saved.rows, options);
-  if (spec.prelude) {
-    screen.writeSync(encoder.encode(spec.prelude));
+  const prelude = typeof spec.prelude === "object" ? spec.prelude.text() : spec.prelude;
+  if (prelude) {
+    screen.writeSync(encoder.encode(prelude));
     screen.markOldAbove();
   }
   return screen;

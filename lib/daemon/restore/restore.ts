@@ -10,7 +10,7 @@
 
 import { historyAbove, markerLine } from "../../screen/saved_screen.ts";
 import { isDirectory } from "../../platform/files.ts";
-import type { SavedScreen } from "../../screen/screen.ts";
+import type { LazyPrelude, SavedScreen } from "../../screen/screen.ts";
 import type { HistoryCount, ScreenStore } from "../screens/mod.ts";
 import type { SavedPane } from "../records/mod.ts";
 import type { Pane } from "../panes/mod.ts";
@@ -29,8 +29,11 @@ export type RestorePlan =
   | {
     /** A new shell. */
     kind: "shell";
-    /** What to draw on the new screen first: the old history, if saved, and the marker. */
-    prelude: string;
+    /**
+     * What to draw on the new screen first: the old history, if saved, and
+     * the marker; an old screen is drawn only once the new one is first used.
+     */
+    prelude: string | LazyPrelude;
   };
 
 /** Formats a time as people read it in a marker line: `2026-12-01 14:02:11`. */
@@ -58,10 +61,19 @@ export function planRestore(
   const loaded = screens.load(saved.id);
   if (saved.exited) return { kind: "exited", screen: loaded?.screen, history: loaded?.history };
   const marker = restoreMarker(options.now, options.then);
-  return {
-    kind: "shell",
-    prelude: loaded ? historyAbove(loaded.screen, marker) : markerLine(marker, saved.cols),
-  };
+  if (!loaded) return { kind: "shell", prelude: markerLine(marker, saved.cols) };
+  const screen = loaded.screen;
+  let lines = 0;
+  for (
+    let at = screen.history.indexOf("\n");
+    at !== -1;
+    at = screen.history.indexOf("\n", at + 1)
+  ) {
+    lines++;
+  }
+  // Below the history: at most the normal screen's rows, the alternate screen's, and the marker.
+  lines += 2 * screen.rows + 1;
+  return { kind: "shell", prelude: { lines, text: () => historyAbove(screen, marker) } };
 }
 
 /** What {@linkcode restorePanes} needs from the live workspace. */
@@ -77,7 +89,7 @@ export interface RestoreHost {
   /** The folder of the worktree Skiff made for the pane, if it has one. */
   worktreeFolder: (saved: SavedPane) => string | undefined;
   /** Starts a new shell for `saved` (its command and generation set), with `prelude` on its screen. */
-  startShell: (saved: SavedPane, prelude: string) => Promise<Pane>;
+  startShell: (saved: SavedPane, prelude: string | LazyPrelude) => Promise<Pane>;
   /** Makes the exited pane `saved`, with its last screen when one was saved. */
   startExited: (saved: SavedPane, screen?: SavedScreen) => Pane;
   /** Decides whether the pane's agent is resumed (see `resume.ts`). */

@@ -10,7 +10,7 @@
 
 import type { TrackerState } from "../../agents/tracker.ts";
 import type { PtyExit } from "../../platform/pty.ts";
-import type { SavedScreen } from "../../screen/screen.ts";
+import type { LazyPrelude, SavedScreen } from "../../screen/screen.ts";
 import { type AgentWatches, Pane, paneEventFields, type PaneHooks } from "../panes/mod.ts";
 import type { EventBus, SavedPane } from "../records/mod.ts";
 import type { ScreenSaver } from "../screens/mod.ts";
@@ -66,7 +66,7 @@ export class PaneLives {
   async start(
     saved: SavedPane,
     argv: string[],
-    prelude?: string,
+    prelude?: string | LazyPrelude,
     options: { deferScreen?: boolean } = {},
   ): Promise<Pane> {
     const scrollback = this.#options.scrollback();

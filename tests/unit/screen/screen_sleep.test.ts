@@ -211,3 +211,30 @@ Deno.test("screen sleep: a screen built later (a restore's) is the one the prelu
   later.dispose();
   now.dispose();
 });
+
+Deno.test("screen sleep: a lazy prelude is written only when the screen is first used, and draws the same", () => {
+  let prelude = "";
+  for (let i = 0; i < 300; i++) prelude += `${ESC}[3${i % 8}mold ${i}${ESC}[0m\r\n`;
+  prelude += "── restarted here ──\r\n";
+  let written = 0;
+  const lazy = { lines: 301 + 48, text: () => (written++, prelude) };
+  const later = Screen.unborn(80, 24, lazy, { scrollback: 2000, respond: () => {} });
+  const now = screen(80, 24);
+  write(now, prelude);
+  now.markOldAbove();
+  assertEquals(written, 0, "not written at the start");
+  assert(later.asleep);
+  assertEquals(later.view().rows.every((row) => row.text === ""), true, "old rows read blank");
+  // Saved while unborn (as a handoff does), it is the state the prelude draws.
+  assertEquals(later.saveState().vt, prelude);
+  write(later, "$ ");
+  write(now, "$ ");
+  assertEquals(picture(later), picture(now));
+  assertEquals(
+    later.saveState().history,
+    now.saveState().history,
+    "the same history: the room it was given did not add lines",
+  );
+  later.dispose();
+  now.dispose();
+});
