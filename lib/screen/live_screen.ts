@@ -285,6 +285,11 @@ export class LiveScreen {
     return this.#term.cols;
   }
 
+  /** Lines of history above the normal screen. */
+  get historyLines(): number {
+    return Math.max(0, this.#term.buffer.normal.length - this.#term.rows);
+  }
+
   /** Rows. */
   get rows(): number {
     return this.#term.rows;

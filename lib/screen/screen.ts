@@ -263,6 +263,11 @@ export class Screen {
     return this.#live?.rows ?? this.#asleep!.state.rows;
   }
 
+  /** Lines of history above the normal screen (asleep: as many as its state holds). */
+  get historyLines(): number {
+    return this.#live?.historyLines ?? this.#asleep!.state.history;
+  }
+
   /** The window title set by OSC 0 or 2. */
   get title(): string {
     return this.#live?.title ?? this.#asleep!.state.title;

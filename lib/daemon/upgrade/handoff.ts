@@ -54,7 +54,8 @@ export const HANDOFF_READS: readonly number[] = [1, HANDOFF_PARSED_VERSION, HAND
  * How many screens of each kind (awake, asleep) an upgrade's check hands
  * over whole and rebuilds: a few prove the new program reads them and its
  * emulator runs; all of a thousand would take as long as the upgrade. The
- * other panes' screens go to the check blank.
+ * other panes' screens go to the check blank. The awake ones are those with
+ * the least history.
  */
 export const CHECK_SCREENS = 3;
 

@@ -354,16 +354,22 @@ async function settleExits(panes: Pane[]): Promise<void> {
 }
 
 /**
- * The panes (by index) whose screens an upgrade's check hands over whole: the
- * first few awake and the first few asleep (the new program rebuilds those).
+ * The panes (by index) whose screens an upgrade's check hands over whole:
+ * the few awake with the least history, and the first few asleep (the new
+ * program rebuilds those). Any screen proves the program reads the state
+ * and its emulator runs; a flooding pane's 10,000 lines made the check
+ * write and rebuild 30,000 lines while the floods took the cores.
  */
-function checkSample(panes: Pane[]): Set<number> {
+export function checkSample(panes: Pane[]): Set<number> {
+  const awake: { i: number; lines: number }[] = [];
   const sample = new Set<number>();
-  let awake = 0;
   let asleep = 0;
   panes.forEach((pane, i) => {
-    if (pane.screen.asleep ? asleep++ < CHECK_SCREENS : awake++ < CHECK_SCREENS) sample.add(i);
+    if (!pane.screen.asleep) awake.push({ i, lines: pane.screen.historyLines });
+    else if (asleep++ < CHECK_SCREENS) sample.add(i);
   });
+  awake.sort((a, b) => a.lines - b.lines || a.i - b.i);
+  for (const { i } of awake.slice(0, CHECK_SCREENS)) sample.add(i);
   return sample;
 }
 

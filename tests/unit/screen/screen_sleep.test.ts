@@ -238,3 +238,13 @@ Deno.test("screen sleep: a lazy prelude is written only when the screen is first
   later.dispose();
   now.dispose();
 });
+
+Deno.test("screen sleep: the history's length reads the same awake and asleep", () => {
+  const s = screen(80, 24);
+  for (let i = 0; i < 100; i++) write(s, `line ${i}\r\n`);
+  // 100 lines and the cursor's empty one: 101 rows, 24 on the screen.
+  assertEquals(s.historyLines, 77);
+  assert(s.sleep());
+  assertEquals(s.historyLines, 77);
+  s.dispose();
+});
