@@ -148,7 +148,8 @@ async function serve(
   ensureDir(files.dir, 0o700);
   const handoff = mode.kind === "adopt" ? mode.handoff : undefined;
   // Taking over in place, the lock is held already, by the descriptor handed over.
-  const fresh = handoff ? undefined : await tryFileLock(files.lock);
+  // Patient: a command that looks whether skiffd runs may hold the lock for that moment.
+  const fresh = handoff ? undefined : await tryFileLock(files.lock, { patient: true });
   if (fresh === null) return { alreadyRunning: true };
   const lock: HeldLock = fresh ?? inheritedFile(handoff!.fds.lock);
   const daemonLog = new DaemonLog(files.log);

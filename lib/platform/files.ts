@@ -109,21 +109,25 @@ export async function withFileLock<T>(lockPath: string, work: () => T | Promise<
   }
 }
 
-/** The waits between tries of {@linkcode tryFileLock}, in ms. */
-const LOCK_TRIES_MS = [0, 5, 10, 20, 40];
+/** The waits between tries of a patient {@linkcode tryFileLock}, in ms (75 in all). */
+const LOCK_TRIES_MS = [5, 10, 20, 40];
 
 /**
  * Takes an exclusive lock on `path` (made, mode 0600, if missing) without
  * waiting for a holder. Returns the open file, which holds the lock until it
- * is closed, or `null` when another holds it. A lock found taken is tried
- * again for 75 ms: where {@linkcode fileLockHeld} cannot read the kernel's
- * table of locks, it takes the lock for a moment to look, and a look is no
- * holder.
+ * is closed, or `null` when another holds it. With `patient`, a lock found
+ * taken is tried again for 75 ms: where {@linkcode fileLockHeld} cannot
+ * read the kernel's table of locks, it takes the lock for a moment to look,
+ * and a look is no holder (skiffd's and the watcher's locks are looked at).
  */
-export async function tryFileLock(path: string): Promise<Deno.FsFile | null> {
+export async function tryFileLock(
+  path: string,
+  options: { patient?: boolean } = {},
+): Promise<Deno.FsFile | null> {
   const file = await Deno.open(path, { read: true, write: true, create: true, mode: 0o600 });
-  for (const wait of LOCK_TRIES_MS) {
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  if (file.tryLockSync(true)) return file;
+  for (const wait of options.patient ? LOCK_TRIES_MS : []) {
+    await new Promise((resolve) => setTimeout(resolve, wait));
     if (file.tryLockSync(true)) return file;
   }
   file.close();

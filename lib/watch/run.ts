@@ -39,7 +39,7 @@ export type WatchOutcome =
 export async function watch(options: WatchOptions = {}): Promise<WatchOutcome> {
   const files = runtimeFiles(options.socket ?? socketPath());
   ensureDir(files.dir, 0o700);
-  const lock = await tryFileLock(files.watchLock);
+  const lock = await tryFileLock(files.watchLock, { patient: true });
   if (!lock) return { ran: false, pid: lockHolderPid(files.watchLock) };
   try {
     writeOwnPid(lock);

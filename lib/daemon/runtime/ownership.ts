@@ -125,7 +125,7 @@ export class Ownership {
   async #retakeLock(): Promise<boolean> {
     const files = this.#files;
     ensureDir(files.dir, 0o700);
-    const lock = await tryFileLock(files.lock);
+    const lock = await tryFileLock(files.lock, { patient: true });
     if (!lock) {
       // The new holder may be writing its pid just now.
       const pid = lockHolderPid(files.lock);

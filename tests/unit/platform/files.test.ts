@@ -244,14 +244,15 @@ Deno.test("tryFileLock: another process looking with fileLockHeld is not taken f
   }
 });
 
-Deno.test("tryFileLock: a lock let go within a moment is taken; one held on is refused", async () => {
+Deno.test("tryFileLock: a patient try takes a lock let go within a moment; one held on is refused", async () => {
   using dir = tempDir();
   const path = join(dir.path, "x.lock");
   const brief = await tryFileLock(path);
   assert(brief, "the first takes it");
   setTimeout(() => brief.close(), 15);
-  const next = await tryFileLock(path);
-  assert(next, "taken once the brief holder let go");
-  assertEquals(await tryFileLock(path), null, "refused while it is held");
+  const next = await tryFileLock(path, { patient: true });
+  assert(next, "a patient try takes it once the brief holder let go");
+  assertEquals(await tryFileLock(path, { patient: true }), null, "refused while it is held");
+  assertEquals(await tryFileLock(path), null, "and at once without patience");
   next.close();
 });
