@@ -6,7 +6,7 @@
  * @module
  */
 
-import { type SavedScreen, Screen } from "./screen.ts";
+import { newlineCount, type SavedScreen, Screen } from "./screen.ts";
 
 /** Strips SGR codes, to tell a blank rendered row from one with text. */
 function plain(line: string): string {
@@ -57,4 +57,13 @@ export function historyAbove(saved: SavedScreen, marker: string): string {
   }
   const shown = rows.map((row) => `${row}\x1b[0m\r\n`).join("");
   return saved.history + shown + markerLine(marker, saved.cols);
+}
+
+/**
+ * At least as many lines as {@linkcode historyAbove} draws for `saved`: its
+ * history, the normal screen's rows and the alternate screen's, and the
+ * marker. Counted without drawing anything.
+ */
+export function historyAboveLines(saved: SavedScreen): number {
+  return newlineCount(saved.history) + 2 * saved.rows + 1;
 }

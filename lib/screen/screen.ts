@@ -34,6 +34,13 @@ export type { BytePacker, ScreenOptions, SleepSummary } from "./live_screen.ts";
 
 const encoder = new TextEncoder();
 
+/** How many line feeds `text` holds. */
+export function newlineCount(text: string): number {
+  let lines = 0;
+  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) lines++;
+  return lines;
+}
+
 /**
  * A prelude for {@linkcode Screen.unborn} that is written only when the
  * screen is first used: a restore of a thousand panes starts their shells
@@ -140,7 +147,7 @@ export class Screen {
     let packer: BytePacker | undefined;
     if (typeof prelude === "string") {
       // Room for every line it may draw: a rebuild grows the history by the state's count.
-      for (let at = prelude.indexOf("\n"); at !== -1; at = prelude.indexOf("\n", at + 1)) lines++;
+      lines = newlineCount(prelude);
       vt = encoder.encode(prelude);
     } else {
       lines = prelude.lines;

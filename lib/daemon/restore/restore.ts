@@ -8,7 +8,7 @@
  * @module
  */
 
-import { historyAbove, markerLine } from "../../screen/saved_screen.ts";
+import { historyAbove, historyAboveLines, markerLine } from "../../screen/saved_screen.ts";
 import { isDirectory } from "../../platform/files.ts";
 import type { LazyPrelude, SavedScreen } from "../../screen/screen.ts";
 import type { HistoryCount, ScreenStore } from "../screens/mod.ts";
@@ -63,17 +63,10 @@ export function planRestore(
   const marker = restoreMarker(options.now, options.then);
   if (!loaded) return { kind: "shell", prelude: markerLine(marker, saved.cols) };
   const screen = loaded.screen;
-  let lines = 0;
-  for (
-    let at = screen.history.indexOf("\n");
-    at !== -1;
-    at = screen.history.indexOf("\n", at + 1)
-  ) {
-    lines++;
-  }
-  // Below the history: at most the normal screen's rows, the alternate screen's, and the marker.
-  lines += 2 * screen.rows + 1;
-  return { kind: "shell", prelude: { lines, text: () => historyAbove(screen, marker) } };
+  return {
+    kind: "shell",
+    prelude: { lines: historyAboveLines(screen), text: () => historyAbove(screen, marker) },
+  };
 }
 
 /** What {@linkcode restorePanes} needs from the live workspace. */

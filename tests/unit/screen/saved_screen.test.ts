@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "../../helpers/assert.ts";
 import { type SavedScreen, Screen } from "../../../lib/screen/screen.ts";
-import { historyAbove, markerLine } from "../../../lib/screen/saved_screen.ts";
+import { historyAbove, historyAboveLines, markerLine } from "../../../lib/screen/saved_screen.ts";
 
 const encoder = new TextEncoder();
 
@@ -116,6 +116,8 @@ Deno.test("historyAbove: old history and last screen, then the marker; the next 
   try {
     print(s, lines(9) + "$ agent\r\n\x1b[?1049h\x1b[HAGENT SCREEN\x1b[3;1Hbusy…");
     const prelude = historyAbove(s.state(), "restored");
+    const drawn = prelude.split("\n").length - 1;
+    assert(historyAboveLines(s.state()) >= drawn, `the bound covers the ${drawn} lines drawn`);
     const fresh = screen(40, 6);
     try {
       print(fresh, prelude + "$ ");
