@@ -176,9 +176,34 @@ export class Tmux {
     return Number((await this.run("display-message", "-p", "#{pid}")).trim());
   }
 
-  /** Stops the server. */
+  /**
+   * Stops the server and waits until its process is gone. A server of a
+   * thousand panes goes on for many seconds after `kill-server`, busy with
+   * ending them; what it spends then must not be taken from what Skiff is
+   * measured doing next.
+   */
   async kill(): Promise<void> {
+    const pid = await this.pid().catch(() => undefined);
     await this.run("kill-server").catch(() => {});
+    if (!pid) return;
+    const deadline = Date.now() + TMUX_END_MS;
+    while (processRuns(pid) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    if (processRuns(pid)) Deno.kill(pid, "SIGKILL");
+  }
+}
+
+/** How long a tmux server may take to end after `kill-server` before it is killed. */
+const TMUX_END_MS = 120_000;
+
+/** Whether process `pid` runs (a zombie does not). */
+function processRuns(pid: number): boolean {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return false;
   }
 }
 
