@@ -247,7 +247,13 @@ async function measureSize(n: number, log: (line: string) => void): Promise<Size
         median(tmuxFlood.echo).toFixed(0)
       } ms`,
     );
+    const tmuxEnd = performance.now();
     await tmux.kill();
+    log(
+      `  tmux, ${n} panes: its server ended ${
+        (performance.now() - tmuxEnd).toFixed(0)
+      } ms after kill-server`,
+    );
 
     await skiff(["new", "--name", "ticker", "--", ...TICKER], env);
     // As on a skiffd that has run a while, the screens that went quiet sleep again first.
