@@ -44,6 +44,7 @@ export const command = defineCommand({
         running_panes: outcome.running_panes ?? null,
         ms: { ...outcome.ms, total: result.ms },
         unparsed_bytes: outcome.unparsed_bytes ?? 0,
+        aside_panes: outcome.aside_panes ?? 0,
         socket,
       },
       () =>

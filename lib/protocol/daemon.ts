@@ -70,6 +70,11 @@ export interface UpgradeOutcome {
    * skiffd, and when it parsed them all before the freeze).
    */
   unparsed_bytes?: number;
+  /**
+   * Busy panes whose older history lines were handed over apart, to be
+   * built when first read (absent from an older skiffd).
+   */
+  aside_panes?: number;
   /** When it ended (ISO 8601). */
   at: string;
 }

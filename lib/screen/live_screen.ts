@@ -24,7 +24,14 @@ import {
   viewRows,
   visibleLines,
 } from "./screen_lines.ts";
-import { type SavedScreen, saveScreenState, type ScreenState } from "./screen_state.ts";
+import {
+  type SavedScreen,
+  saveScreenState,
+  type ScreenState,
+  splitScreenState,
+  stateUnder,
+} from "./screen_state.ts";
+import type { HistoryAsideText } from "./history_aside.ts";
 import { OldRows } from "./old_rows.ts";
 import type { ScreenSnapshot } from "../protocol/panes.ts";
 import {
@@ -120,6 +127,8 @@ export class LiveScreen {
   #tap: HistoryTap | undefined;
   /** What an earlier process left (see {@linkcode markOldAbove}). */
   readonly #old: OldRows;
+  /** How many times the program cleared or reset the history. */
+  #historyResets = 0;
 
   /** Makes a blank screen of `cols` × `rows`. */
   constructor(cols: number, rows: number, options: ScreenOptions) {
@@ -152,13 +161,17 @@ export class LiveScreen {
     const parser = this.#term.parser;
     // A cleared or reset history must be saved again as a whole.
     parser.registerCsiHandler({ final: "J" }, (params) => {
-      if (params[0] === 3) this.#tap?.startOver();
+      if (params[0] === 3) {
+        this.#tap?.startOver();
+        this.#historyResets++;
+      }
       // A cleared screen holds nothing an earlier process left.
       if (params[0] === 2 || params[0] === 3) this.#old.forget();
       return false;
     });
     parser.registerEscHandler({ final: "c" }, () => {
       this.#tap?.startOver();
+      this.#historyResets++;
       this.#old.forget();
       return false;
     });
@@ -263,6 +276,38 @@ export class LiveScreen {
     // Nothing changed since that state was saved: an upgrade need not save it again.
     screen.#saved = state;
     return screen;
+  }
+
+  /**
+   * The state as {@linkcode saveState} gives it, with the older lines of the
+   * history apart (see `splitScreenState`); undefined when it cannot be split.
+   */
+  splitState(keep: number): { state: ScreenState; aside: HistoryAsideText } | undefined {
+    return splitScreenState(this.#term, this.#serializer, this.#reports, keep);
+  }
+
+  /**
+   * A new screen that holds `aside` (older history lines) above everything
+   * `screen` holds: its state, bells and the rows an earlier process left.
+   * `screen` itself is left as it was.
+   */
+  static under(aside: HistoryAsideText, screen: LiveScreen, options: ScreenOptions): LiveScreen {
+    const merged = new LiveScreen(screen.cols, screen.rows, options);
+    merged.restoreState(stateUnder(aside, screen.saveState()));
+    merged.#reports.bells = screen.#reports.bells;
+    const old = screen.#old.until;
+    if (old !== undefined) merged.#old.markUpTo(old + merged.historyLines - screen.historyLines);
+    return merged;
+  }
+
+  /** How many times the program cleared or reset the history (`CSI 3 J`, `ESC c`). */
+  get historyResets(): number {
+    return this.#historyResets;
+  }
+
+  /** Whether the parser is between sequences and characters, with nothing queued. */
+  get atRest(): boolean {
+    return this.#room.queued === 0 && parserAtRest(this.#term);
   }
 
   /** Gives back memory an idle screen does not need (the parser's decode buffer). */

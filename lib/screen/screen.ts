@@ -17,6 +17,7 @@
 import type { ScreenView } from "./view.ts";
 import type { HistoryTake } from "./history_tap.ts";
 import type { CaptureOptions } from "./screen_lines.ts";
+import { HistoryAside, type HistoryAsideText } from "./history_aside.ts";
 import { type SavedScreen, SCREEN_STATE_VERSION, type ScreenState } from "./screen_state.ts";
 import type { ScreenSnapshot } from "../protocol/panes.ts";
 import {
@@ -31,6 +32,7 @@ import {
 export type { CaptureOptions } from "./screen_lines.ts";
 export type { SavedScreen } from "./screen_state.ts";
 export type { BytePacker, ScreenOptions, SleepSummary } from "./live_screen.ts";
+export type { HistoryAsideText } from "./history_aside.ts";
 
 const encoder = new TextEncoder();
 
@@ -61,6 +63,8 @@ export class Screen {
   #onTitle: ((title: string) => void) | undefined;
   #onBell: (() => void) | undefined;
   #onWake: (() => void) | undefined;
+  /** Older history lines not in the emulator yet (see `history_aside.ts`). */
+  #aside: HistoryAside | undefined;
   /** When the screen was last written or read (ms, `performance.now()`). */
   #touchedAt = performance.now();
   #wakes = 0;
@@ -113,8 +117,18 @@ export class Screen {
     return summary;
   }
 
-  /** The awake screen, woken first when it sleeps; counts as a use. */
+  /** The awake screen with its whole history, woken first when it sleeps; counts as a use. */
   get #screen(): LiveScreen {
+    if (this.#aside) this.#mergeAside();
+    return this.#awake;
+  }
+
+  /**
+   * The awake screen, woken first when it sleeps, with history held aside
+   * left aside: for what reads or writes no more than the visible screen.
+   * Counts as a use.
+   */
+  get #awake(): LiveScreen {
     this.#touchedAt = performance.now();
     if (this.#live) return this.#live;
     const live = LiveScreen.wake(this.#asleep!, this.#options);
@@ -175,6 +189,60 @@ export class Screen {
     });
   }
 
+  /**
+   * A screen rebuilt from `state` (as {@linkcode restoreState} does) with
+   * `aside`, older lines of its history, held apart until something reads
+   * them (see `history_aside.ts`): rebuilding a long history takes its time,
+   * and a busy pane's output waits for it.
+   */
+  static withHistoryAside(
+    state: ScreenState,
+    aside: HistoryAsideText,
+    options: ScreenOptions,
+  ): Screen {
+    const screen = new Screen(state.cols, state.rows, options);
+    screen.restoreState(state);
+    if (aside.lines > 0) screen.#aside = new HistoryAside(aside, screen.#live!.historyResets);
+    return screen;
+  }
+
+  /** How many lines of history are held aside, not yet in the emulator. */
+  get historyAside(): number {
+    return this.#aside?.lines ?? 0;
+  }
+
+  /**
+   * Builds the history held aside into the emulator now (it is built anyway
+   * the first time something reads it).
+   */
+  mergeHistory(): void {
+    if (this.#aside) this.#mergeAside();
+  }
+
+  /** Puts the lines held aside under the emulator's state, in a new emulator. */
+  #mergeAside(): void {
+    const aside = this.#aside!;
+    this.#aside = undefined;
+    const small = this.#live!;
+    const merged = LiveScreen.under(aside, small, this.#options);
+    // Output that stopped in the middle of a sequence goes on from there.
+    const unfinished = aside.unfinished();
+    if (unfinished.length > 0) merged.writeSync(unfinished);
+    if (this.#onTitle) merged.onTitle(this.#onTitle);
+    if (this.#onBell) merged.onBell(this.#onBell);
+    small.dispose();
+    this.#live = merged;
+  }
+
+  /**
+   * A state as {@linkcode saveState} gives it, with the older history lines
+   * apart when it has more than `keep` (see {@linkcode withHistoryAside}).
+   */
+  splitState(keep: number): { state: ScreenState; aside?: HistoryAsideText } {
+    const split = this.#live && !this.#aside ? this.#live.splitState(keep) : undefined;
+    return split ?? { state: this.saveState() };
+  }
+
   /** Calls `handler` each time the screen wakes (or is first built), before it is used. */
   onWake(handler: () => void): void {
     this.#onWake = handler;
@@ -192,6 +260,11 @@ export class Screen {
    * middle of an escape sequence).
    */
   sleep(packer?: BytePacker): boolean {
+    if (this.#aside) {
+      // Merged first, and only when the state can be saved right after.
+      if (!this.#live!.atRest) return false;
+      this.#mergeAside();
+    }
     const asleep = this.#live?.asleep(packer);
     if (!asleep) return false;
     this.#live!.dispose();
@@ -217,6 +290,7 @@ export class Screen {
 
   /** Parses program output; `done` runs once these bytes are on the screen. */
   write(data: Uint8Array, done: () => void): void {
+    // History held aside is merged first: this write's bytes are parsed later.
     this.#screen.write(data, done);
   }
 
@@ -226,7 +300,13 @@ export class Screen {
    * meanwhile, which is flow control for free.
    */
   writeSync(data: Uint8Array): void {
-    this.#screen.writeSync(data);
+    const live = this.#awake;
+    live.writeSync(data);
+    const aside = this.#aside;
+    if (!aside) return;
+    // A history the program cleared or reset goes with the lines aside.
+    if (live.historyResets !== aside.resets) this.#aside = undefined;
+    else aside.parsed(data, live.atRest);
   }
 
   /**
@@ -272,7 +352,9 @@ export class Screen {
 
   /** Lines of history above the normal screen (asleep: as many as its state holds). */
   get historyLines(): number {
-    return this.#live?.historyLines ?? this.#asleep!.state.history;
+    if (!this.#live) return this.#asleep!.state.history;
+    const aside = this.#aside?.lines ?? 0;
+    return Math.min(this.#live.historyLines + aside, this.#options.scrollback);
   }
 
   /** The window title set by OSC 0 or 2. */
@@ -334,7 +416,7 @@ export class Screen {
 
   /** Returns the visible rows as plain text with trailing blanks removed. */
   visibleLines(): string[] {
-    return this.#screen.visibleLines();
+    return this.#awake.visibleLines();
   }
 
   /** Returns the screen's lines, with up to `scrollback` lines of history first. */
@@ -347,7 +429,7 @@ export class Screen {
    * columns, for a box `rows` high (see `LiveScreen.cropped`): a preview.
    */
   cropped(columns: number, rows: number): string[] {
-    return this.#screen.cropped(columns, rows);
+    return this.#awake.cropped(columns, rows);
   }
 
   /** Returns the screen as text: its lines, trailing empty lines dropped. */
@@ -426,6 +508,7 @@ export class Screen {
 
   /** Frees the terminal. What it was sized and titled stays readable. */
   dispose(): void {
+    this.#aside = undefined;
     this.#live?.dispose();
     if (this.#asleep) {
       this.#asleep.vt = new Uint8Array(0);

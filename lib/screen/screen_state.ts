@@ -24,6 +24,7 @@ import { sgrOf } from "./sgr_line.ts";
 import { alternatePart } from "./alt_switch.ts";
 import { historyText } from "./history_text.ts";
 import type { AgentStatusReport } from "./view.ts";
+import type { HistoryAsideText } from "./history_aside.ts";
 
 /** The format of {@linkcode ScreenState}; a reader refuses one it does not know. */
 export const SCREEN_STATE_VERSION = 1;
@@ -268,16 +269,21 @@ function historyLines(term: Terminal): number {
  * visible row that continues the last history line is written with it, by
  * the serializer in one run, so that the two stay one line.
  */
-function bothScreens(term: Terminal, serializer: SerializeAddon): string {
+function bothScreens(term: Terminal, serializer: SerializeAddon, start = 0): string {
   const history = historyLines(term);
-  if (history === 0 || term.buffer.normal.getLine(history)?.isWrapped !== false) {
+  if (history === 0 || !historyEndsLine(term)) {
     return screens(term, serializer.serialize());
   }
   // The history's last lines are on the screen still: a line feed at the bottom for each.
-  const onScreen = Math.min(history, term.rows - 1);
-  return historyText({ term, serializer }, { start: 0, end: history - 1 }) +
+  const onScreen = Math.min(history - start, term.rows - 1);
+  return historyText({ term, serializer }, { start, end: history - 1 }) +
     `\x1b[${term.rows};1H${"\n".repeat(onScreen)}\x1b[H` +
     screens(term, serializer.serialize({ scrollback: 0 }));
+}
+
+/** Whether the history's last line ends there (the first visible row does not continue it). */
+function historyEndsLine(term: Terminal): boolean {
+  return term.buffer.normal.getLine(historyLines(term))?.isWrapped === false;
 }
 
 /**
@@ -290,15 +296,64 @@ export function saveScreenState(
   serializer: SerializeAddon,
   reports: Pick<ScreenState, "title" | "progress" | "status">,
 ): ScreenState {
+  return stateFrom(term, serializer, reports, 0);
+}
+
+/** The state with the history from line `start` on. */
+function stateFrom(
+  term: Terminal,
+  serializer: SerializeAddon,
+  reports: Pick<ScreenState, "title" | "progress" | "status">,
+  start: number,
+): ScreenState {
   return {
     version: SCREEN_STATE_VERSION,
     cols: term.cols,
     rows: term.rows,
-    history: historyLines(term),
-    vt: bothScreens(term, serializer) + trailer(term),
+    history: historyLines(term) - start,
+    vt: bothScreens(term, serializer, start) + trailer(term),
     title: reports.title,
     ...(reports.progress !== undefined ? { progress: reports.progress } : {}),
     ...(reports.status ? { status: { ...reports.status } } : {}),
+  };
+}
+
+/**
+ * Saves `term`'s state as {@linkcode saveScreenState} does, with the older
+ * lines of its history apart: the state holds at least the newest `keep`
+ * lines (and never fewer than a screenful), and `aside` the ones above them,
+ * written as a blank terminal takes them (see `history_aside.ts`). Undefined
+ * when the history is too short to split, or cannot be cut between two lines.
+ */
+export function splitScreenState(
+  term: Terminal,
+  serializer: SerializeAddon,
+  reports: Pick<ScreenState, "title" | "progress" | "status">,
+  keep: number,
+): { state: ScreenState; aside: HistoryAsideText } | undefined {
+  const history = historyLines(term);
+  let cut = history - Math.max(keep, term.rows);
+  // A line wrapped over several rows stays whole on one side of the cut.
+  while (cut > 0 && term.buffer.normal.getLine(cut)?.isWrapped !== false) cut--;
+  // Fewer lines aside than a screenful would come back with blank lines between the parts.
+  if (cut < term.rows || !historyEndsLine(term)) return undefined;
+  return {
+    state: stateFrom(term, serializer, reports, cut),
+    aside: { vt: historyText({ term, serializer }, { start: 0, end: cut - 1 }), lines: cut },
+  };
+}
+
+/**
+ * The state of a screen with `aside` above its history: escape sequences
+ * that write the lines aside, push them all up into the scrollback, and
+ * then draw `state` on the blank screen left.
+ */
+export function stateUnder(aside: HistoryAsideText, state: ScreenState): ScreenState {
+  return {
+    ...state,
+    history: state.history + aside.lines,
+    vt: aside.vt + `\x1b[0m\x1b[${state.rows};1H${"\n".repeat(state.rows - 1)}\x1b[H` +
+      state.vt,
   };
 }
 

@@ -12,6 +12,7 @@ import { EventStream } from "../helpers/events.ts";
 import { TestTerminal } from "../helpers/terminal.ts";
 import type { PaneInfo, ScreenSnapshot } from "../../lib/protocol/panes.ts";
 import type { DaemonStatus } from "../../lib/protocol/daemon.ts";
+import { dirname } from "node:path";
 import { PROTOCOL_VERSION, VERSION } from "../../lib/version.ts";
 import { DaemonClient } from "../../lib/client/client.ts";
 
@@ -404,6 +405,31 @@ Deno.test("upgrade: skiff wait goes on through it and sees the end it waited for
  * when given) and checks every byte came through once; returns how many
  * bytes the upgrade handed over unparsed.
  */
+Deno.test("upgrade: a busy pane's older history goes over apart and is built when first read, whole and in order", async () => {
+  await withSkiff(async (skiff) => {
+    await Deno.mkdir(dirname(skiff.configFile), { recursive: true });
+    await Deno.writeTextFile(skiff.configFile, "[daemon]\nscrollback = 10000\n");
+    // 6,000 coloured lines at once, then a line every 20 ms: busy, with a long history.
+    const script = "i=0; while [ $i -lt 6000 ]; do printf '\\033[3%dmn%d\\033[0m\\n' " +
+      "$((i % 8)) $i; i=$((i+1)); done; while :; do echo n$i; i=$((i+1)); sleep 0.02; done";
+    await skiff.ok(["new", "--name", "long", "--", ...BASH, "-c", script]);
+    const before = await countsPast(skiff, "long", 6000);
+    assertUnbroken(before);
+    const result = await skiff.json<{ upgraded: boolean; aside_panes: number }>([
+      "daemon",
+      "upgrade",
+    ]);
+    assert(result.upgraded, JSON.stringify(result));
+    assertEquals(result.aside_panes, 1, "the busy pane's history went over apart");
+    // Read after more output came: every line, from the first, with none missing or twice.
+    const after = await countsPast(skiff, "long", before.length + 20);
+    assert(after.length > before.length + 20);
+    assertUnbroken(after);
+    const coloured = await skiff.ok(["capture", "long", "--ansi", "--scrollback", "10000"]);
+    assertMatch(coloured, /\x1b\[[0-9;]*3[1-7]m/, "the older lines keep their colours");
+  });
+});
+
 async function floodThroughUpgrade(skiff: SkiffEnv, main?: string): Promise<number> {
   const stop = `${skiff.root}/stop`;
   const count = `${skiff.root}/count`;
@@ -443,7 +469,7 @@ Deno.test("upgrade: into a skiff that reads handoff version 2 only, a flooding p
     version: "0.95.0",
     edits: [{
       path: "lib/daemon/upgrade/handoff.ts",
-      find: "export const HANDOFF_VERSION = 3;",
+      find: "export const HANDOFF_VERSION = 4;",
       replace: "export const HANDOFF_VERSION = 2;",
     }],
   });

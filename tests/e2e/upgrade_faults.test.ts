@@ -114,9 +114,9 @@ Deno.test("upgrade faults: a program whose daemon cannot start is refused or und
     version: "0.96.0",
     edits: [{
       path: "lib/daemon/upgrade/handoff.ts",
-      find:
-        "export const HANDOFF_READS: readonly number[] = [1, HANDOFF_PARSED_VERSION, HANDOFF_VERSION];",
-      replace: "export const HANDOFF_READS: readonly number[] = [HANDOFF_VERSION + 1];",
+      find: "export const HANDOFF_READS: readonly number[] = [",
+      replace:
+        "export const HANDOFF_READS: readonly number[] = [HANDOFF_VERSION + 1]; const _was = [",
     }],
   });
   try {
@@ -132,7 +132,7 @@ Deno.test("upgrade faults: a program whose daemon cannot start is refused or und
         {
           name: "another handoff version",
           main: foreign.main,
-          says: /the handoff is of version 2, and this skiff reads 4/,
+          says: /the handoff is of version 2, and this skiff reads 5/,
         },
       ];
       for (const { name, main, says } of cases) {

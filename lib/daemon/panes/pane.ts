@@ -337,6 +337,7 @@ export class Pane {
           packedVt: asleep.packedVt,
         });
       }
+      if (options.historyAside) return Screen.withHistoryAside(state, options.historyAside, o);
       const screen = new Screen(state.cols, state.rows, o);
       screen.restoreState(state);
       return screen;

@@ -8,7 +8,13 @@
  */
 
 import type { Pty, PtyExit } from "../../platform/pty.ts";
-import type { BytePacker, LazyPrelude, SavedScreen, SleepSummary } from "../../screen/screen.ts";
+import type {
+  BytePacker,
+  HistoryAsideText,
+  LazyPrelude,
+  SavedScreen,
+  SleepSummary,
+} from "../../screen/screen.ts";
 import type { ScreenState } from "../../screen/screen_state.ts";
 import type { OutputScheduler } from "./scheduler.ts";
 
@@ -61,6 +67,11 @@ export interface AdoptedPaneState {
    * and how to pack that state, so it is adopted still asleep.
    */
   asleep?: { summary: SleepSummary; packer?: BytePacker; packedVt?: Uint8Array };
+  /**
+   * Older history lines handed over apart from {@linkcode screen}, built
+   * under it when first read (see `lib/screen/history_aside.ts`).
+   */
+  historyAside?: HistoryAsideText;
   /** How the process ended, when it had. */
   exit?: PtyExit;
   /** When it ended (ms since the epoch). */

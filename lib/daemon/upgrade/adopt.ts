@@ -200,6 +200,9 @@ export function adoptPane(
         screen,
         ...(handed.asleep && screen === handed.screen ? { asleep: asleepOf(handed.asleep) } : {}),
         ...(handed.waiting ? { waiting: decodeBase64(handed.waiting) } : {}),
+        ...(handed.history_aside && screen === handed.screen
+          ? { historyAside: handed.history_aside }
+          : {}),
         counts: {
           stateSince: handed.state_since,
           personTypedAt: handed.person_typed_at,
@@ -304,6 +307,7 @@ export function commitAdoption(
     panes: h.panes.length,
     running_panes: h.panes.filter((pane) => pane.pid !== null).length,
     unparsed_bytes: h.panes.reduce((sum, pane) => sum + base64Bytes(pane.waiting), 0),
+    aside_panes: h.panes.filter((pane) => pane.history_aside !== undefined).length,
     ms: {
       ...Object.fromEntries(Object.entries(timings).filter(([key]) => !key.endsWith("_at"))),
       ...(timings.freeze_at !== undefined ? { freeze: now - timings.freeze_at } : {}),

@@ -28,27 +28,38 @@ import type { PtyExit } from "../../platform/pty.ts";
 import type { TrackerState } from "../../agents/tracker.ts";
 import type { PaneResume } from "../../protocol/panes.ts";
 import { isScreenState, type ScreenState } from "../../screen/screen_state.ts";
-import type { SleepSummary } from "../../screen/screen.ts";
+import type { HistoryAsideText, SleepSummary } from "../../screen/screen.ts";
 import type { SavedEvents } from "../records/mod.ts";
 import type { WorkspaceMemory } from "../workspace/mod.ts";
 import type { UpgradeStep } from "../server/mod.ts";
 
 /**
- * The handoff format this build writes. Version 2 hands a sleeping screen's
- * escape sequences over deflated ({@linkcode HandedPane.asleep}), a tenth of
- * their size: with a thousand panes the file is megabytes, not tens of them.
- * Version 3 hands output that was read and not parsed yet over as it is
- * ({@linkcode HandedPane.waiting}), so the freeze does not wait for busy
- * panes' output to be parsed. A handoff without such output is written as
- * version 2, which a skiffd of either version reads (see `upgrade.ts`).
+ * The newest handoff format this build writes. Version 2 hands a sleeping
+ * screen's escape sequences over deflated ({@linkcode HandedPane.asleep}), a
+ * tenth of their size: with a thousand panes the file is megabytes, not tens
+ * of them. Version 3 hands output that was read and not parsed yet over as
+ * it is ({@linkcode HandedPane.waiting}), so the freeze does not wait for
+ * busy panes' output to be parsed. Version 4 hands a busy pane's older
+ * history lines over apart ({@linkcode HandedPane.history_aside}), so the
+ * new skiffd runs the pane on before it builds them. skiffd writes the
+ * newest version the new program's check says it reads, and no newer than
+ * what it hands over needs (see `upgrade.ts`).
  */
-export const HANDOFF_VERSION = 3;
+export const HANDOFF_VERSION = 4;
+
+/** The version of a handoff with output handed over unparsed and no history apart. */
+export const HANDOFF_WAITING_VERSION = 3;
 
 /** The version of a handoff that hands no unparsed output over. */
 export const HANDOFF_PARSED_VERSION = 2;
 
 /** The handoff versions this build reads. */
-export const HANDOFF_READS: readonly number[] = [1, HANDOFF_PARSED_VERSION, HANDOFF_VERSION];
+export const HANDOFF_READS: readonly number[] = [
+  1,
+  HANDOFF_PARSED_VERSION,
+  HANDOFF_WAITING_VERSION,
+  HANDOFF_VERSION,
+];
 
 /**
  * How many screens of each kind (awake, asleep) an upgrade's check hands
@@ -117,6 +128,13 @@ export interface HandedPane {
    * anything it reads from `fd`.
    */
   waiting?: string;
+  /**
+   * The older lines of a busy pane's history, apart from
+   * {@linkcode HandedPane.screen}, which holds the newer ones (version 4;
+   * see `lib/screen/history_aside.ts`): the new skiffd builds them under
+   * the screen when something first reads them.
+   */
+  history_aside?: HistoryAsideText;
 }
 
 /** The whole handoff (see the module's description). */
@@ -194,7 +212,13 @@ function isPane(value: unknown): value is HandedPane {
   return typeof value.id === "string" && (running || exited) && isScreenState(value.screen) &&
     typeof value.state_since === "number" && typeof value.person_inputs === "number" &&
     (value.asleep === undefined || isSleepSummary(value.asleep)) &&
-    (value.waiting === undefined || typeof value.waiting === "string");
+    (value.waiting === undefined || typeof value.waiting === "string") &&
+    (value.history_aside === undefined || isAsideText(value.history_aside));
+}
+
+function isAsideText(value: unknown): value is HistoryAsideText {
+  return isRecord(value) && typeof value.vt === "string" && Number.isInteger(value.lines) &&
+    (value.lines as number) >= 0;
 }
 
 /** Whether `value` looks like a sleeping screen's summary (its view's rows above all). */

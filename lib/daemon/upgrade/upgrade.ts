@@ -66,6 +66,7 @@ import {
   HANDOFF_PARSED_VERSION,
   HANDOFF_UNDO_ENV,
   HANDOFF_VERSION,
+  HANDOFF_WAITING_VERSION,
   handoffFile,
   otherChildren,
   writeHandoff,
@@ -168,7 +169,9 @@ export class Upgrader {
       if (!check.ok) throw new StepFailed("check", check.error);
       // A new program that reads version 3 takes the output that waits as it is: the freeze
       // then does not wait for busy panes' output to be parsed (seconds, under floods).
-      const handOverWaiting = check.reads >= HANDOFF_VERSION;
+      const handOverWaiting = check.reads >= HANDOFF_WAITING_VERSION;
+      // One that reads version 4 takes busy panes' older history apart, and runs them first.
+      const handOverAside = check.reads >= HANDOFF_VERSION;
       timings.check = Math.round(performance.now() - checkStart);
 
       step = "quiesce";
@@ -208,7 +211,10 @@ export class Upgrader {
       step = "save";
       const saveStart = performance.now();
       timings.hold = Math.round(saveStart - freezeStart);
-      const handoff = this.#capture(request, timings, { waiting: handOverWaiting });
+      const handoff = this.#capture(request, timings, {
+        waiting: handOverWaiting,
+        aside: handOverAside,
+      });
       fault(request, "save");
       files.push(handoffFile(this.#parts.files, request.id));
       handoff.timings.save = Math.round(performance.now() - saveStart);
@@ -279,12 +285,13 @@ export class Upgrader {
   /**
    * The handoff as things are now: for the `check`, a snapshot with a few
    * screens (see {@linkcode CHECK_SCREENS}); else the last word, when
-   * frozen, with the output that waits when `waiting`.
+   * frozen, with the output that waits when `waiting`, and busy panes'
+   * older history apart when `aside`.
    */
   #capture(
     request: UpgradeRequest,
     timings: Record<string, number>,
-    options: { check?: boolean; waiting?: boolean } = {},
+    options: { check?: boolean; waiting?: boolean; aside?: boolean } = {},
   ): Handoff {
     const { files, workspace, events, watcher, server } = this.#parts;
     const listener = server.listenerFd;
@@ -300,8 +307,12 @@ export class Upgrader {
     const sampled = options.check ? checkSample(panes) : new Set<number>();
     return {
       format: "skiff-handoff",
-      // Version 3 only for output handed over unparsed: a version 2 reader takes the rest.
-      version: options.waiting ? HANDOFF_VERSION : HANDOFF_PARSED_VERSION,
+      // No newer than what is handed over needs: an older reader takes the rest.
+      version: options.aside
+        ? HANDOFF_VERSION
+        : options.waiting
+        ? HANDOFF_WAITING_VERSION
+        : HANDOFF_PARSED_VERSION,
       id: request.id,
       from: {
         version: VERSION,
@@ -320,6 +331,7 @@ export class Upgrader {
         handedPane(pane, workspace, {
           screen: !options.check || sampled.has(i),
           waiting: options.waiting,
+          aside: options.aside,
         })
       ),
       told: watcher.toldLines(),

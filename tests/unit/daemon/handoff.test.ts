@@ -80,7 +80,7 @@ Deno.test("handoff: another version, another file, or a pane without its process
     writeHandoff(file, { ...handoff(), version: 99 });
     assertThrows(
       () => readHandoff(file),
-      /^the handoff is of version 99, and this skiff reads 1, 2, 3$/,
+      /^the handoff is of version 99, and this skiff reads 1, 2, 3, 4$/,
     );
     // A skiffd from before sleeping screens writes version 1: still read.
     writeHandoff(file, { ...handoff(), version: 1 });
@@ -93,6 +93,16 @@ Deno.test("handoff: another version, another file, or a pane without its process
     (waiting.panes[0] as unknown as Record<string, unknown>).waiting = 7;
     writeHandoff(file, waiting);
     assertThrows(() => readHandoff(file), /the handoff is not whole/);
+    // A busy pane's older history handed over apart (version 4) is read back as written.
+    const aside = handoff();
+    aside.panes[0].history_aside = { vt: "old line\r\n", lines: 1 };
+    writeHandoff(file, aside);
+    assertEquals(readHandoff(file).panes[0].history_aside, { vt: "old line\r\n", lines: 1 });
+    for (const bad of [{ vt: 3, lines: 1 }, { vt: "", lines: -1 }, "old line"]) {
+      (aside.panes[0] as unknown as Record<string, unknown>).history_aside = bad;
+      writeHandoff(file, aside);
+      assertThrows(() => readHandoff(file), /the handoff is not whole/);
+    }
     Deno.writeTextFileSync(file, "{}");
     assertThrows(() => readHandoff(file), /is not a skiffd handoff/);
     Deno.writeTextFileSync(file, "not json");
