@@ -461,6 +461,9 @@ Deno.test("upgrade: a flooding pane's output read and not parsed yet goes over a
   await withSkiff(async (skiff) => {
     const unparsed = await floodThroughUpgrade(skiff);
     assert(unparsed > 0, `output waited at the freeze: ${unparsed}`);
+    // The flood was neither read nor parsed while the new program ran its check.
+    const log = await Deno.readTextFile(`${skiff.root}/run/skiffd.log`);
+    assertMatch(log, /upgrade \w+: flooding panes held for the check: 1\n/);
   });
 });
 

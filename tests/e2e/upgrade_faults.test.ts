@@ -90,6 +90,31 @@ Deno.test("upgrade faults: a failure at each step leaves the old skiffd and ever
   });
 });
 
+Deno.test("upgrade faults: a flood held for a check that fails is read and parsed again", async () => {
+  await withSkiff(async (skiff) => {
+    const stop = `${skiff.root}/stop`;
+    const flood =
+      `i=0; while [ ! -e ${stop} ]; do printf 'f%d %0300d\\n' $i 0; i=$((i+1)); done; ` +
+      "echo flood-end; exec sleep 600";
+    await skiff.ok(["new", "--name", "flood", "--", ...BASH, "-c", flood]);
+    const last = async () => {
+      const numbers = [...(await skiff.ok(["capture", "flood"])).matchAll(/^f(\d+) /gm)];
+      return Number(numbers.at(-1)?.[1] ?? -1);
+    };
+    await waitFor("the flood to print", async () => (await last()) > 1000);
+    skiff.env.SKIFF_FAULT_UPGRADE = "check";
+    const failed = await skiff.run(["daemon", "upgrade"]);
+    delete skiff.env.SKIFF_FAULT_UPGRADE;
+    assertEquals(failed.code, 4, failed.stderr);
+    const log = await Deno.readTextFile(`${skiff.root}/run/skiffd.log`);
+    assertMatch(log, /flooding panes held for the check: 1\n/);
+    const after = await last();
+    await waitFor("the flood to go on", async () => (await last()) > after + 1000);
+    Deno.writeTextFileSync(stop, "");
+    await skiff.waitForScreen("flood", /flood-end/);
+  });
+});
+
 Deno.test("upgrade faults: a program whose daemon cannot start is refused or undone, and the old skiffd runs on", async (t) => {
   // Fails as soon as skiffd starts: the check sees it, before anything changes.
   const broken = await makeCheckout({

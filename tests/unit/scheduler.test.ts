@@ -240,3 +240,34 @@ Deno.test(
     },
   ),
 );
+
+Deno.test(
+  "scheduler: a held queue parses nothing and is not scheduled; released, it parses what waited, in order",
+  withScheduler({ pauseBytes: 100, resumeBytes: 10 }, async (scheduler) => {
+    const held = new Recorder("held");
+    const other = new Recorder("other");
+    const heldQueue = scheduler.add(held);
+    const otherQueue = scheduler.add(other);
+    heldQueue.push(bytes(30, 1));
+    heldQueue.hold();
+    heldQueue.push(bytes(40, 2));
+    heldQueue.push(bytes(50, 3));
+    otherQueue.push(bytes(20, 4));
+    await drained(scheduler);
+    assertEquals(held.bytes, bytes(30, 1), "nothing parsed while held");
+    assertEquals(heldQueue.pending, 90);
+    assertEquals(heldQueue.listed, "", "not waiting for a turn");
+    assertEquals(held.events, [], "its source is paused only once too much waits");
+    heldQueue.push(bytes(20, 5));
+    assertEquals(held.events, ["pause"]);
+    assertEquals(other.bytes, bytes(20, 4), "the others are parsed meanwhile");
+    assertEquals(heldQueue.waiting(), joinBytes([bytes(40, 2), bytes(50, 3), bytes(20, 5)]));
+    heldQueue.release();
+    await drained(scheduler);
+    assertEquals(held.bytes, joinBytes([bytes(30, 1), bytes(40, 2), bytes(50, 3), bytes(20, 5)]));
+    assertEquals(held.events, ["pause", "resume"]);
+    heldQueue.release();
+    heldQueue.push(bytes(5, 6));
+    assertEquals(held.bytes.length, 145, "parsed at once again");
+  }),
+);

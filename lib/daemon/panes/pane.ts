@@ -372,7 +372,21 @@ export class Pane {
     return this.#process.freeze();
   }
 
-  /** Reads output again after {@linkcode Pane.freeze}. */
+  /**
+   * Stops reading and parsing the output until {@linkcode Pane.thaw}, the
+   * screen as it is: an upgrade's check runs without the floods taking the
+   * cores. Returns false as {@linkcode Pane.freeze} does.
+   */
+  holdOutput(): boolean {
+    return this.#process.hold();
+  }
+
+  /** Whether the process prints faster than its screen is parsed at once (a flood). */
+  get flooding(): boolean {
+    return this.status === "running" && this.#process.flooding;
+  }
+
+  /** Reads output again after {@linkcode Pane.freeze} or {@linkcode Pane.holdOutput}. */
   thaw(): void {
     this.#process.thaw();
   }

@@ -178,8 +178,24 @@ export class PaneProcess {
     return this.#pty.fd !== undefined;
   }
 
-  /** Reads output again after {@linkcode PaneProcess.freeze}. */
+  /**
+   * Stops reading and parsing the output until {@linkcode PaneProcess.thaw}:
+   * what was read waits in the queue, the rest in the kernel. Returns false
+   * as {@linkcode PaneProcess.freeze} does.
+   */
+  hold(): boolean {
+    this.#output?.hold();
+    return this.freeze();
+  }
+
+  /** Whether the output comes faster than a quiet pane's (a flood): its queue counts as busy. */
+  get flooding(): boolean {
+    return this.#output !== undefined && !this.#output.quiet(performance.now());
+  }
+
+  /** Reads and parses output again after {@linkcode PaneProcess.freeze} or {@linkcode PaneProcess.hold}. */
   thaw(): void {
+    this.#output?.release();
     if (!this.#frozen) return;
     this.#frozen = false;
     if (this.#pty && !(this.#output?.paused ?? false)) this.#pty.resume();

@@ -81,6 +81,8 @@ export class OutputQueue {
   #pending = 0;
   #paused = false;
   #closed = false;
+  /** Parsing stopped until {@linkcode release} (see {@linkcode hold}). */
+  #held = false;
   #heat = 0;
   #heatAt = 0;
   #drained: (() => void)[] = [];
@@ -113,7 +115,7 @@ export class OutputQueue {
   /** Takes output from the source: parses it now when nothing waits, else queues it. */
   push(chunk: Uint8Array): void {
     if (this.#closed || chunk.length === 0) return;
-    if (this.#pending === 0 && this.#scheduler.direct(this)) {
+    if (this.#pending === 0 && !this.#held && this.#scheduler.direct(this)) {
       this.#consumer.consume(chunk);
       this.#heat = this.#heatNow(performance.now()) + chunk.length;
       return;
@@ -135,7 +137,23 @@ export class OutputQueue {
       this.pauses++;
       this.#consumer.pause();
     }
-    this.#scheduler.wake(this);
+    if (!this.#held) this.#scheduler.wake(this);
+  }
+
+  /**
+   * Stops parsing: what comes waits in the queue (its source is paused as
+   * usual once too much waits) until {@linkcode release}.
+   */
+  hold(): void {
+    this.#held = true;
+    this.#scheduler.forget(this);
+  }
+
+  /** Parses again after {@linkcode hold}, what waited first. */
+  release(): void {
+    if (!this.#held) return;
+    this.#held = false;
+    if (this.#pending > 0) this.#scheduler.wake(this);
   }
 
   /**

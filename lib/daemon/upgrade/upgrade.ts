@@ -20,7 +20,8 @@
  * 1. `check`: the new program reads a snapshot of the handoff in a process
  *    of its own (`adopt.ts`: {@linkcode checkHandoff}): it must read this
  *    handoff version, rebuild every screen and load what it runs panes with.
- *    skiffd serves on meanwhile.
+ *    skiffd serves on meanwhile; only panes that flood wait (see
+ *    {@linkcode holdFloods}), as they do through the freeze.
  * 2. `quiesce`: new requests are refused for the moment, and requests under
  *    way (a guarded send holding a pane's input) are answered first.
  * 3. `freeze`: every pane's output stops at its terminal (it waits in the
@@ -29,7 +30,9 @@
  * 4. `save`: the handoff file is written.
  * 5. `exec`: the new program replaces this one.
  * 6. In the new program (`adopt.ts`), `adopt` and `listen`: it rebuilds the
- *    busy panes (a person attached, or output in the last seconds) and
+ *    busy panes (a person attached, or output in the last seconds), each
+ *    with its newest history only when it is long (the older lines are
+ *    built under it when first read: `lib/screen/history_aside.ts`), and
  *    takes the socket. Until then a failure runs the old program again, in
  *    place, on the same handoff; then it commits, and the busy panes run on
  *    while the others are rebuilt a few at a time (requests wait for them).
@@ -82,6 +85,11 @@ const CHECK_TIMEOUT_MS = 30_000;
 const QUIESCE_TIMEOUT_MS = 15_000;
 /** How long a pane whose process just ended may take to tell its exit. */
 const EXIT_SETTLE_MS = 3000;
+/**
+ * How long floods may wait for the new program's check (see
+ * {@linkcode holdFloods}) before they are read again anyway.
+ */
+const FLOOD_HOLD_MS = 5000;
 /** Requests that may be cut off by the exec: waits the client can make again. */
 const MAY_CUT = new Set(["daemon.upgrade", "pane.wait"]);
 
@@ -159,12 +167,20 @@ export class Upgrader {
     const { log, server, workspace } = this.#parts;
     const files = [handoffFile(this.#parts.files, `${request.id}-check`)];
     let frozen: Pane[] = [];
+    let held: Pane[] = [];
     let step: UpgradeStep = "check";
     log(`upgrade ${request.id}: to ${request.version ?? "?"} (${program.join(" ")})`);
     try {
       const checkStart = performance.now();
       writeHandoff(files[0], this.#capture(request, {}, { check: true }));
+      held = holdFloods(workspace.panes);
+      const release = setTimeout(() => thawAll(held), FLOOD_HOLD_MS);
       const check = await runCheck(program, files[0]);
+      clearTimeout(release);
+      thawAll(held);
+      if (held.length > 0) {
+        log(`upgrade ${request.id}: flooding panes held for the check: ${held.length}`);
+      }
       Deno.removeSync(files[0]);
       if (!check.ok) throw new StepFailed("check", check.error);
       // A new program that reads version 3 takes the output that waits as it is: the freeze
@@ -254,7 +270,7 @@ export class Upgrader {
           : error.message,
       );
     } catch (error) {
-      for (const pane of frozen) pane.thaw();
+      thawAll([...held, ...frozen]);
       server.release();
       for (const file of files) Deno.remove(file).catch(() => {});
       const failed = error instanceof StepFailed ? error : new StepFailed(step, String(error));
@@ -345,6 +361,28 @@ function fault(request: UpgradeRequest, step: UpgradeStep): void {
   if (request.fault === step) {
     throw new StepFailed(step, `failed on purpose (SKIFF_FAULT_UPGRADE=${step})`);
   }
+}
+
+/**
+ * Stops reading and parsing the panes that flood, and returns them: the new
+ * program's check is a Deno start, which took 1–2 s beside fifty floods
+ * parsed on two cores, and 0.3–0.5 s beside none. A flood's output waits in
+ * the kernel meanwhile, as it does through the freeze; quiet panes (a
+ * person typing, an agent at work) and requests are served on.
+ */
+function holdFloods(panes: readonly Pane[]): Pane[] {
+  const held: Pane[] = [];
+  for (const pane of panes) {
+    if (!pane.flooding) continue;
+    held.push(pane);
+    pane.holdOutput();
+  }
+  return held;
+}
+
+/** Reads and parses the output of `panes` again (after a freeze or a hold). */
+function thawAll(panes: readonly Pane[]): void {
+  for (const pane of panes) pane.thaw();
 }
 
 /**
