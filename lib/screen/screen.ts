@@ -18,7 +18,8 @@ import type { ScreenView } from "./view.ts";
 import type { HistoryTake } from "./history_tap.ts";
 import type { CaptureOptions } from "./screen_lines.ts";
 import { HistoryAside, type HistoryAsideText } from "./history_aside.ts";
-import { type SavedScreen, SCREEN_STATE_VERSION, type ScreenState } from "./screen_state.ts";
+import { type LazyPrelude, unbornAsleep } from "./unborn_screen.ts";
+import type { SavedScreen, ScreenState } from "./screen_state.ts";
 import type { ScreenSnapshot } from "../protocol/panes.ts";
 import {
   type AsleepScreen,
@@ -33,27 +34,9 @@ export type { CaptureOptions } from "./screen_lines.ts";
 export type { SavedScreen } from "./screen_state.ts";
 export type { BytePacker, ScreenOptions, SleepSummary } from "./live_screen.ts";
 export type { HistoryAsideText } from "./history_aside.ts";
+export { type LazyPrelude, newlineCount } from "./unborn_screen.ts";
 
 const encoder = new TextEncoder();
-
-/** How many line feeds `text` holds. */
-export function newlineCount(text: string): number {
-  let lines = 0;
-  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) lines++;
-  return lines;
-}
-
-/**
- * A prelude for {@linkcode Screen.unborn} that is written only when the
- * screen is first used: a restore of a thousand panes starts their shells
- * without drawing a thousand old screens first.
- */
-export interface LazyPrelude {
-  /** At least as many lines as the text will have. */
-  lines: number;
-  /** The escape sequences (called each time they are needed). */
-  text(): string;
-}
 
 /** One pane's terminal model. */
 export class Screen {
@@ -155,38 +138,7 @@ export class Screen {
     prelude: string | LazyPrelude,
     options: ScreenOptions,
   ): Screen {
-    const blank = { text: "", strong: "" };
-    let lines = 0;
-    let vt: Uint8Array;
-    let packer: BytePacker | undefined;
-    if (typeof prelude === "string") {
-      // Room for every line it may draw: a rebuild grows the history by the state's count.
-      lines = newlineCount(prelude);
-      vt = encoder.encode(prelude);
-    } else {
-      lines = prelude.lines;
-      vt = new Uint8Array(0);
-      // Read as a packed state is, so that waking it, saving it or handing it over writes it then.
-      packer = { pack: (bytes) => bytes, unpack: () => encoder.encode(prelude.text()) };
-    }
-    return new Screen(cols, rows, options, {
-      state: { version: SCREEN_STATE_VERSION, cols, rows, history: lines, title: "" },
-      vt,
-      packer,
-      view: {
-        rows: Array.from({ length: rows }, () => blank),
-        title: "",
-        bracketedPaste: false,
-        cursorY: 0,
-      },
-      bells: 0,
-      bracketedPaste: false,
-      applicationCursorKeys: false,
-      alternate: false,
-      tap: undefined,
-      oldUntil: undefined,
-      markOld: true,
-    });
+    return new Screen(cols, rows, options, unbornAsleep(cols, rows, prelude));
   }
 
   /**
