@@ -6,6 +6,7 @@
  */
 
 import { join } from "node:path";
+import { processPresence } from "../lib/platform/proc.ts";
 
 /** The entry of the program under test. */
 export const MAIN = new URL("../main.ts", import.meta.url).pathname;
@@ -187,25 +188,15 @@ export class Tmux {
     await this.run("kill-server").catch(() => {});
     if (!pid) return;
     const deadline = Date.now() + TMUX_END_MS;
-    while (processRuns(pid) && Date.now() < deadline) {
+    while (processPresence(pid) === "running" && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    if (processRuns(pid)) Deno.kill(pid, "SIGKILL");
+    if (processPresence(pid) === "running") Deno.kill(pid, "SIGKILL");
   }
 }
 
 /** How long a tmux server may take to end after `kill-server` before it is killed. */
 const TMUX_END_MS = 120_000;
-
-/** Whether process `pid` runs (a zombie does not). */
-function processRuns(pid: number): boolean {
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-  } catch {
-    return false;
-  }
-}
 
 function formatNumber(n: number | undefined): string {
   if (n === undefined) return "-";

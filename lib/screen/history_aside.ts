@@ -21,6 +21,8 @@
  * @module
  */
 
+import { joinBytes } from "../platform/bytes.ts";
+
 /** The older part of a history, as `splitScreenState` writes it. */
 export interface HistoryAsideText {
   /**
@@ -72,13 +74,7 @@ export class HistoryAside {
 
   /** The bytes of the escape sequence or character the parser is in the middle of; empty when none. */
   unfinished(): Uint8Array {
-    if (this.#bytes === 0) return new Uint8Array(0);
-    const all = new Uint8Array(this.#bytes);
-    let at = 0;
-    for (const part of this.#sinceRest) {
-      all.set(part, at);
-      at += part.length;
-    }
+    const all = joinBytes(this.#sinceRest);
     return all.subarray(unfinishedStart(all));
   }
 }

@@ -25,6 +25,7 @@ import {
   visibleLines,
 } from "./screen_lines.ts";
 import {
+  pushedUp,
   type SavedScreen,
   saveScreenState,
   type ScreenState,
@@ -521,7 +522,7 @@ export class LiveScreen {
     this.writeSync(encoder.encode(history));
     // The lines still on the screen go up into the scrollback: one line feed at the bottom each.
     const onScreen = this.#term.buffer.normal.cursorY;
-    this.writeSync(encoder.encode(`\x1b[${this.rows};1H${"\n".repeat(onScreen)}\x1b[H`));
+    this.writeSync(encoder.encode(pushedUp(this.rows, onScreen)));
   }
 
   /** Frees the terminal. */

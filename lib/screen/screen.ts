@@ -163,14 +163,6 @@ export class Screen {
     return this.#aside?.lines ?? 0;
   }
 
-  /**
-   * Builds the history held aside into the emulator now (it is built anyway
-   * the first time something reads it).
-   */
-  mergeHistory(): void {
-    if (this.#aside) this.#mergeAside();
-  }
-
   /** Puts the lines held aside under the emulator's state, in a new emulator. */
   #mergeAside(): void {
     const aside = this.#aside!;

@@ -277,7 +277,7 @@ function bothScreens(term: Terminal, serializer: SerializeAddon, start = 0): str
   // The history's last lines are on the screen still: a line feed at the bottom for each.
   const onScreen = Math.min(history - start, term.rows - 1);
   return historyText({ term, serializer }, { start, end: history - 1 }) +
-    `\x1b[${term.rows};1H${"\n".repeat(onScreen)}\x1b[H` +
+    pushedUp(term.rows, onScreen) +
     screens(term, serializer.serialize({ scrollback: 0 }));
 }
 
@@ -352,9 +352,17 @@ export function stateUnder(aside: HistoryAsideText, state: ScreenState): ScreenS
   return {
     ...state,
     history: state.history + aside.lines,
-    vt: aside.vt + `\x1b[0m\x1b[${state.rows};1H${"\n".repeat(state.rows - 1)}\x1b[H` +
-      state.vt,
+    vt: aside.vt + "\x1b[0m" + pushedUp(state.rows, state.rows - 1) + state.vt,
   };
+}
+
+/**
+ * Escape sequences that push the `lines` last lines on a screen of `rows`
+ * up into the scrollback (a line feed at the bottom for each) and put the
+ * cursor at the top left.
+ */
+export function pushedUp(rows: number, lines: number): string {
+  return `\x1b[${rows};1H${"\n".repeat(lines)}\x1b[H`;
 }
 
 /** Whether `value` is a {@linkcode ScreenState} this build can restore. */
