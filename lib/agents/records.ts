@@ -104,6 +104,28 @@ function matching(path: string): string[] {
   });
 }
 
+/** The most of a record's start read for its first line. */
+const HEADER_BYTES = 64 * 1024;
+
+/** Whether the first line of `file` is JSON whose `field` is `id`. */
+function headerNames(file: string, field: string, id: string): boolean {
+  let start: Uint8Array;
+  try {
+    using handle = Deno.openSync(file);
+    const buffer = new Uint8Array(HEADER_BYTES);
+    start = buffer.subarray(0, handle.readSync(buffer) ?? 0);
+  } catch {
+    return false;
+  }
+  const end = start.indexOf(0x0a);
+  try {
+    const line = JSON.parse(new TextDecoder().decode(end < 0 ? start : start.subarray(0, end)));
+    return typeof line === "object" && line !== null && line[field] === id;
+  } catch {
+    return false;
+  }
+}
+
 async function sqliteHas(path: string, query: string, id: string): Promise<boolean> {
   try {
     if (!Deno.statSync(path).isFile) return false;
@@ -144,14 +166,17 @@ export async function findRecord(
 ): Promise<RecordSearch> {
   const looked: string[] = [];
   if (!CONVERSATION_ID.test(options.id)) return { looked };
+  const named = (file: string) =>
+    rule.header === undefined || headerNames(file, rule.header, options.id);
+  const mark = rule.header === undefined ? "" : ` (its first line's ${rule.header} the id)`;
   if (options.path) {
-    looked.push(options.path);
-    if (matching(options.path).length > 0) return { found: options.path, looked };
+    looked.push(options.path + mark);
+    if (matching(options.path).some(named)) return { found: options.path, looked };
   }
   for (const pattern of rule.paths ?? []) {
     const path = expandPattern(pattern, options.env, options.id);
-    looked.push(path);
-    const hit = matching(path)[0];
+    looked.push(path + mark);
+    const hit = matching(path).find(named);
     if (hit) return { found: hit, looked };
   }
   if (rule.sqlite) {

@@ -254,7 +254,15 @@ const gemini: Recipe = async ({ home, workdir, llmPort, hooks }, env) => {
   });
   const events = ["SessionStart", "BeforeAgent", "BeforeTool", "AfterTool", "Notification"];
   await writeJson(join(home, ".gemini", "settings.json"), {
-    general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+    general: {
+      enableAutoUpdate: false,
+      enableAutoUpdateNotification: false,
+      // Its start removes every file of the folder's chats that holds no prompt yet, another
+      // running Gemini CLI's new one too; that one's next write makes the file again without the
+      // line naming its session, and it cannot be resumed (seen in the resume test, two panes
+      // started at once). The cleanup is Gemini CLI's, not Skiff's: the tests keep it off.
+      sessionRetention: { enabled: false },
+    },
     privacy: { usageStatisticsEnabled: false },
     security: { auth: { selectedType: "gemini-api-key" } },
     ...(hooks

@@ -65,6 +65,10 @@ export const gemini: AgentProfile = {
     record: {
       field: "transcript_path",
       paths: ["${GEMINI_CLI_HOME:-~}/.gemini/tmp/*/chats/session-*-{id8}.jsonl"],
+      // Its file starts with a line naming the session. The start of another Gemini CLI in the
+      // same folder removes a new file that holds no prompt yet (its session cleanup); the next
+      // write makes the file again without that line, and `--resume` cannot find the session.
+      header: "sessionId",
     },
   },
 };

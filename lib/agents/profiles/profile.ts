@@ -124,6 +124,11 @@ export interface RecordRule {
   paths?: string[];
   /** A SQLite file and a query, with one `?` for the id, that returns a row when the record exists. */
   sqlite?: { path: string; query: string };
+  /**
+   * A field of the file's first line (JSON) that must hold the id: a file without it is one the
+   * agent cannot resume, though it is there.
+   */
+  header?: string;
 }
 
 /** How Skiff brings an agent's own conversation back after a restore. */

@@ -71,6 +71,45 @@ Deno.test("findRecord: a payload's path, path patterns with * parts, a SQLite ro
     assertEquals((await findRecord(rule, { id: "ses_abc", env })).found, db);
     assertEquals((await findRecord(rule, { id: "ses_other", env })).found, undefined);
 
+    // A record whose first line must name the id: a file without that line is not one.
+    const chats = join(root, ".gemini", "tmp", "work", "chats");
+    await Deno.mkdir(chats, { recursive: true });
+    const gemini = {
+      paths: ["~/.gemini/tmp/*/chats/session-*-{id8}.jsonl"],
+      header: "sessionId",
+    };
+    const whole = "9d1b6f0e-1111-4222-8333-444455556666";
+    const headless = "5c7e2a10-1111-4222-8333-444455556666";
+    const message = JSON.stringify({ type: "user", content: "remember" });
+    await Deno.writeTextFile(
+      join(chats, "session-2026-12-06T13-40-9d1b6f0e.jsonl"),
+      `${JSON.stringify({ sessionId: whole, projectHash: "p" })}\n${message}\n`,
+    );
+    await Deno.writeTextFile(
+      join(chats, "session-2026-12-06T13-40-5c7e2a10.jsonl"),
+      `${message}\n`,
+    );
+    assertEquals(
+      (await findRecord(gemini, { id: whole, env })).found,
+      join(chats, "session-2026-12-06T13-40-9d1b6f0e.jsonl"),
+    );
+    const lost = await findRecord(gemini, { id: headless, env });
+    assertEquals(lost.found, undefined);
+    assertEquals(lost.looked, [
+      `${root}/.gemini/tmp/*/chats/session-*-5c7e2a10.jsonl (its first line's sessionId the id)`,
+    ]);
+    // The same for a payload's path.
+    const named = join(chats, "session-2026-12-06T13-40-5c7e2a10.jsonl");
+    assertEquals((await findRecord(gemini, { id: headless, path: named, env })).found, undefined);
+    assertEquals(
+      (await findRecord({ header: "sessionId" }, {
+        id: whole,
+        path: join(chats, "session-2026-12-06T13-40-9d1b6f0e.jsonl"),
+        env,
+      })).found,
+      join(chats, "session-2026-12-06T13-40-9d1b6f0e.jsonl"),
+    );
+
     // Ids that could name other files are never looked for.
     for (const bad of ["../x", "a/b", "", "-rf", "a b"]) {
       const search = await findRecord(codex, { id: bad, env });
