@@ -268,9 +268,11 @@ export class Dashboard implements DashActions {
       signal: this.#stopReading.signal,
       ended: () => this.#ended,
       key: async (key) => {
-        // A key typed before the panes were listed acts on them once they are (a skiffd that
+        // A key typed before every pane was listed acts on them once they are (a skiffd that
         // does not answer keeps no key, `q` above all, waiting for long).
-        if (!this.state.view) await waitAtMost(this.#workspace.firstTried, EARLY_KEY_WAIT_MS);
+        if (!this.state.view || this.state.view.cut) {
+          await waitAtMost(this.#workspace.wholeTried, EARLY_KEY_WAIT_MS);
+        }
         const { handleKey } = await this.#later();
         await handleKey(this, key);
         if (!this.#ended) this.#draw();
@@ -317,6 +319,9 @@ export class Dashboard implements DashActions {
 
   /** Reads the ledger again. */
   readLedger(): void {
+    // Which tasks show gone depends on every pane: not on a first screen's listing, which the
+    // whole one follows at once (and reads the ledger then).
+    if (this.state.view?.cut) return;
     this.#ledger.read();
   }
 

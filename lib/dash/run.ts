@@ -13,6 +13,15 @@ import { askAhead, type AskedListing } from "../overview/listing.ts";
 import { importLater } from "../platform/later.ts";
 import type { DashOutcome } from "./dashboard.ts";
 
+/** The terminal's rows: no list of the first screen is longer. */
+function firstScreenRows(): number {
+  try {
+    return Math.max(1, Deno.consoleSize().rows);
+  } catch {
+    return 100;
+  }
+}
+
 /** Options for {@linkcode runDashboard}. */
 export interface DashOptions {
   /** skiffd's socket; by default the configured one. */
@@ -30,10 +39,12 @@ export async function runDashboard(options: DashOptions = {}): Promise<DashOutco
   }
   const socket = options.socket ?? socketPath();
   // The first listing is asked for right behind the hello, before the dashboard's code loads:
-  // skiffd answers meanwhile.
+  // skiffd answers meanwhile. It holds only what the first screen shows (a thousand panes' whole
+  // listing waits behind busy panes' output in skiffd); the whole one follows at once.
+  const params = { first: firstScreenRows() };
   let asked: AskedListing | undefined;
-  const client = await connectDaemon({ socket, ahead: (made) => asked = askAhead(made) });
-  const first = asked ?? askAhead(client);
+  const client = await connectDaemon({ socket, ahead: (made) => asked = askAhead(made, params) });
+  const first = asked ?? askAhead(client, params);
   const { Dashboard } = await importLater<typeof import("./dashboard.ts")>("lib/dash/dashboard.ts");
   const dashboard = new Dashboard(socket, client, { first });
   // An error nobody caught still gives the terminal back before the program ends.

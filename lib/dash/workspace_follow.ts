@@ -57,8 +57,8 @@ export class WorkspaceFollow {
   /** skiffd's part of the first listing, asked for before the dashboard loaded; used once. */
   #first: AskedListing | undefined;
   #tried: () => void = () => {};
-  /** Resolves once the first listing was tried: it came, or it failed. */
-  readonly firstTried: Promise<void>;
+  /** Resolves once a listing of every pane came (not a first screen's), or a listing failed. */
+  readonly wholeTried: Promise<void>;
   #following = false;
   #listing: Promise<void> | undefined;
   #listAgain = false;
@@ -69,7 +69,7 @@ export class WorkspaceFollow {
   constructor(options: WorkspaceFollowOptions) {
     this.#options = options;
     this.#first = options.first;
-    this.firstTried = new Promise((resolve) => this.#tried = resolve);
+    this.wholeTried = new Promise((resolve) => this.#tried = resolve);
   }
 
   /** Whether the first listing's answer came before the dashboard asked for it. */
@@ -100,10 +100,15 @@ export class WorkspaceFollow {
           }
           if (first) {
             this.#options.firstListed();
-            this.#tried();
             this.#start();
           }
-          this.#options.listed();
+          // A first screen's listing: the whole one is asked for now, and what depends on every
+          // pane (the ledger's tasks shown gone, a key's move to the last row) waits for it.
+          if (state.view.cut) this.#listAgain = true;
+          else {
+            this.#tried();
+            this.#options.listed();
+          }
         } catch {
           // skiffd went: the events follower lists again once it is back.
           this.#tried();

@@ -7,11 +7,17 @@
  */
 
 import type { DaemonClient } from "../client/client.ts";
-import type { WorkspaceListing } from "../protocol/workspace.ts";
+import type { WorkspaceListing, WorkspaceListParams } from "../protocol/workspace.ts";
 
-/** Asks skiffd on `client`; the request goes out before this returns. */
-export function askListing(client: DaemonClient): Promise<WorkspaceListing> {
-  return client.call("workspace.list");
+/**
+ * Asks skiffd on `client`; the request goes out before this returns. With `first`, the answer
+ * may hold only the panes of a first screen of that many rows (see `WorkspaceListing.cut`).
+ */
+export function askListing(
+  client: DaemonClient,
+  params: WorkspaceListParams = {},
+): Promise<WorkspaceListing> {
+  return client.call("workspace.list", params);
 }
 
 /** A listing asked for ahead of its use: its answer, and whether the answer came. */
@@ -23,8 +29,8 @@ export interface AskedListing {
 }
 
 /** Asks skiffd on `client` now, for use later; a failure waits for that use. */
-export function askAhead(client: DaemonClient): AskedListing {
-  const asked: AskedListing = { answer: askListing(client), arrived: false };
+export function askAhead(client: DaemonClient, params: WorkspaceListParams = {}): AskedListing {
+  const asked: AskedListing = { answer: askListing(client, params), arrived: false };
   asked.answer.then(() => asked.arrived = true, () => {});
   return asked;
 }

@@ -6,12 +6,9 @@
  */
 
 import type { ListedPane } from "../protocol/workspace.ts";
-import { SKIFF_AGENT_MARK } from "../protocol/sessions.ts";
+import { isSkiffAgentPane } from "../protocol/workspace_order.ts";
 
-/** Whether `pane` belongs to the Skiff agent's session. */
-export function isSkiffAgentPane(pane: Pick<ListedPane, "session_marks">): boolean {
-  return Object.hasOwn(pane.session_marks, SKIFF_AGENT_MARK);
-}
+export { isSkiffAgentPane };
 
 /** The Skiff agent's pane, if its session exists: a running one first. */
 export function skiffAgentPane(panes: readonly ListedPane[]): ListedPane | null {

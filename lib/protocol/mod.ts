@@ -21,3 +21,4 @@ export * from "./hosts.ts";
 export * from "./worktrees.ts";
 export * from "./land.ts";
 export * from "./workspace.ts";
+export * from "./workspace_order.ts";

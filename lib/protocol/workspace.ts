@@ -51,10 +51,44 @@ export interface WorkspaceListing {
   skipper: SkipperSettings;
   /** Why `projects.toml` cannot be read now (the line the CLI prints), or null. */
   config_error: string | null;
+  /**
+   * Present when the listing was cut to a first screen (`first`): `panes` and `sessions` hold
+   * only what its first rows show, and this counts the whole workspace's panes.
+   */
+  cut?: ListingCut;
+}
+
+/** How many panes there are, and how many work, wait or are unread. */
+export interface PaneCounts {
+  /** Every pane. */
+  panes: number;
+  /** Working ones. */
+  working: number;
+  /** Waiting ones. */
+  waiting: number;
+  /** Unread ones. */
+  unread: number;
+}
+
+/** What a listing cut to a first screen says of the panes it left out. */
+export interface ListingCut {
+  /** Every pane of the workspace. */
+  counts: PaneCounts;
+  /** Each project's panes, in the list's order; `project` is null for the panes of no project. */
+  projects: { project: string | null; counts: PaneCounts }[];
+}
+
+/** What `workspace.list` takes. */
+export interface WorkspaceListParams {
+  /**
+   * Only the panes the first `first` rows of a list sorted by project show (the Skiff agent's
+   * too), with the whole workspace counted in `cut`: a first screen comes sooner.
+   */
+  first?: number;
 }
 
 /** The workspace methods: name → params and result. */
 export interface WorkspaceMethods {
   /** Lists the whole workspace in one answer (the dashboard's and the app's list). */
-  "workspace.list": { params: Record<string, never>; result: WorkspaceListing };
+  "workspace.list": { params: WorkspaceListParams; result: WorkspaceListing };
 }

@@ -91,3 +91,52 @@ Deno.test("workspace.list: a broken projects.toml keeps the last good projects a
     }
   });
 });
+
+Deno.test("workspace.list with first: a first screen's panes, the whole workspace counted", async () => {
+  await withSkiff(async (skiff) => {
+    const src = `${skiff.root}/src`;
+    await Deno.mkdir(src, { recursive: true });
+    await Deno.mkdir(skiff.env.SKIFF_CONFIG_DIR, { recursive: true });
+    await Deno.writeTextFile(skiff.configFile, `[projects.api]\nroot = "${src}"\n`);
+    await skiff.ok(["daemon", "start"]);
+    const client = await DaemonClient.connect(skiff.socket);
+    try {
+      // Loose panes first, then one of api (the list shows api's first), then a second pane of
+      // the first loose session (the list shows it beside that session's first).
+      for (const name of ["l1", "l2", "l3"]) {
+        await client.call("pane.new", { name, session: name, command: BASH });
+      }
+      await client.call("pane.new", { name: "a1", project: "api", command: BASH });
+      await client.call("pane.new", { name: "l1b", session: "l1", command: BASH });
+      const cut = await client.call("workspace.list", { first: 3 });
+      assertEquals(cut.panes.map((p) => p.name), ["l1", "a1", "l1b"]);
+      assertEquals(cut.sessions.map((s) => s.name).sort(), ["a1", "l1"]);
+      assertEquals(cut.cut?.counts, { panes: 5, working: 0, waiting: 0, unread: 0 });
+      assertEquals(
+        cut.cut?.projects.map((p) => [p.project, p.counts.panes]),
+        [["api", 1], [null, 4]],
+      );
+      // The panes as the whole listing has them.
+      const whole = await client.call("workspace.list");
+      assertEquals(whole.cut, undefined);
+      assertEquals(whole.panes.length, 5);
+      for (const pane of cut.panes) {
+        const same = whole.panes.find((p) => p.id === pane.id)!;
+        assertEquals({ ...pane, state_since: "" }, { ...same, state_since: "" });
+      }
+      // As many rows as panes or more: nothing to cut.
+      const all = await client.call("workspace.list", { first: 5 });
+      assertEquals([all.cut, all.panes.length, all.sessions.length], [undefined, 5, 4]);
+      // A bad count is refused, with the field named.
+      for (const first of [0, -1, 1.5, "3"]) {
+        const error = await client.call("workspace.list", { first } as never).then(
+          () => undefined,
+          (e: Error) => e,
+        );
+        assertMatch(String(error?.message), /'first' must be a whole number/);
+      }
+    } finally {
+      client.close();
+    }
+  });
+});

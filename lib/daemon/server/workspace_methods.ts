@@ -7,6 +7,9 @@
 
 import { listedSettings } from "../../config/listed.ts";
 import type { SessionInfo } from "../../protocol/sessions.ts";
+import type { ListedPane, ListingCut } from "../../protocol/workspace.ts";
+import { countPanes, firstPanes, projectGroups } from "../../protocol/workspace_order.ts";
+import { maybeInt, type Params } from "./params.ts";
 import type { LiveWorkspace } from "../workspace/mod.ts";
 import type { MethodTable } from "./method_types.ts";
 import type { Pane } from "../panes/mod.ts";
@@ -22,22 +25,54 @@ function sessionInfos(workspace: LiveWorkspace, panes: readonly Pane[]): Session
   return workspace.sessions.map((s) => ({ ...s, panes: bySession.get(s.id) ?? [] }));
 }
 
+/** The most rows a first screen may ask for. */
+const MAX_FIRST_ROWS = 10_000;
+
+/** What a listing cut to its first panes says of the whole workspace's `listed` panes. */
+function cutOf(listed: readonly ListedPane[], projects: readonly string[]): ListingCut {
+  return {
+    counts: countPanes(listed),
+    projects: projectGroups(listed, projects).map((group) => ({
+      project: group.name,
+      counts: countPanes(group.panes),
+    })),
+  };
+}
+
 /** The listing methods by name. */
 export const WORKSPACE_METHODS: MethodTable<"session.list" | "workspace.list"> = {
   "session.list": (_params, ctx) => ({
     sessions: sessionInfos(ctx.workspace, ctx.workspace.panes),
   }),
 
-  "workspace.list": (_params, ctx) => {
+  "workspace.list": (params, ctx) => {
+    const first = maybeInt(params as Params, "first", 1, MAX_FIRST_ROWS);
     ctx.workspace.refreshCwds();
     // The live panes are gathered once: the panes and the sessions both read them.
-    const panes = ctx.workspace.panes;
-    return {
-      panes: panes.map((p) => ctx.workspace.listed(p)),
-      sessions: sessionInfos(ctx.workspace, panes),
+    const all = ctx.workspace.panes;
+    const listed = all.map((p) => ctx.workspace.listed(p));
+    const settings = listedSettings(ctx.workspace.config);
+    const common = {
       watcher: ctx.watcher.status(),
-      ...listedSettings(ctx.workspace.config),
+      ...settings,
       config_error: ctx.workspace.configError,
+    };
+    if (first === undefined || listed.length <= first) {
+      return { panes: listed, sessions: sessionInfos(ctx.workspace, all), ...common };
+    }
+    // A first screen: the panes its rows show, the whole counted. Most of a thousand panes'
+    // answer (and its wait behind busy panes' output) is left for the full listing after it.
+    const projects = settings.projects.map((p) => p.name);
+    // The panes the watcher follows too: whether one works shows on the Skiff agent's row.
+    const ids = new Set(firstPanes(listed, projects, first).map((p) => p.id));
+    for (const id of common.watcher.watching) ids.add(id);
+    const shown = listed.filter((p) => ids.has(p.id));
+    const kept = new Set(shown.map((p) => p.session));
+    return {
+      panes: shown,
+      sessions: sessionInfos(ctx.workspace, all).filter((s) => kept.has(s.id)),
+      ...common,
+      cut: cutOf(listed, projects),
     };
   },
 };

@@ -13,6 +13,7 @@ import { home, Row, STYLE } from "./row.ts";
 import { listBox } from "./list_box.ts";
 import { ledgerBox, previewBox } from "./task_boxes.ts";
 import { textWidth } from "./text.ts";
+import { countPanes } from "../../protocol/workspace_order.ts";
 
 function resultBox(state: DashState, box: Box): string[] {
   const result = state.result!;
@@ -44,15 +45,16 @@ function helpBox(box: Box, detachKey: string): string[] {
 
 function headerLine(state: DashState, width: number): string {
   const row = new Row(width, STYLE.header);
-  // Every pane the list shows: this machine's and those of the hosts that answer.
-  const panes = [
-    ...state.view?.panes ?? [],
-    ...(state.view?.hosts ?? []).flatMap((host) => host.panes),
-  ];
+  // Every pane the list shows: this machine's (counted by skiffd when its listing holds a first
+  // screen's only) and those of the hosts that answer.
+  const view = state.view;
+  const here = view?.cut?.counts ?? countPanes(view?.panes ?? []);
+  const far = countPanes((view?.hosts ?? []).flatMap((host) => host.panes));
   row.add(" Skiff ", STYLE.bold);
-  const waiting = panes.filter((p) => p.state === "waiting").length;
-  const unread = panes.filter((p) => p.unread).length;
-  const parts = [`${panes.length} pane${panes.length === 1 ? "" : "s"}`];
+  const count = here.panes + far.panes;
+  const waiting = here.waiting + far.waiting;
+  const unread = here.unread + far.unread;
+  const parts = [`${count} pane${count === 1 ? "" : "s"}`];
   if (waiting) parts.push(`${waiting} waiting`);
   if (unread) parts.push(`${unread} unread`);
   parts.push(`sort: ${state.sort === "tree" ? "projects" : "attention"}`);

@@ -10,8 +10,9 @@
 
 import { byAttention } from "../../overview/attention.ts";
 import { isSkiffAgentPane, skiffAgentPane } from "../../overview/skiff_agent.ts";
+import { countPanes, projectGroups, sessionGroups } from "../../protocol/workspace_order.ts";
 import type { HostView, WorkspaceView } from "../../overview/view.ts";
-import type { ListedPane } from "../../protocol/workspace.ts";
+import type { ListedPane, PaneCounts } from "../../protocol/workspace.ts";
 
 /** How the list is ordered: projects and sessions, or attention first. */
 export type Sort = "tree" | "attention";
@@ -44,28 +45,6 @@ export type ListRow =
   }
   | { kind: "note"; key: null; text: string };
 
-/** How many panes a project has, and how many work, wait or are unread. */
-export interface PaneCounts {
-  /** Every pane. */
-  panes: number;
-  /** Working ones. */
-  working: number;
-  /** Waiting ones. */
-  waiting: number;
-  /** Unread ones. */
-  unread: number;
-}
-
-/** The counts of `panes`. */
-export function countPanes(panes: readonly ListedPane[]): PaneCounts {
-  return {
-    panes: panes.length,
-    working: panes.filter((p) => p.state === "working").length,
-    waiting: panes.filter((p) => p.state === "waiting").length,
-    unread: panes.filter((p) => p.unread).length,
-  };
-}
-
 /** Whether `pane` matches the filter text `filter` (lower case; empty matches all). */
 export function matches(pane: ListedPane, filter: string): boolean {
   if (filter === "") return true;
@@ -87,14 +66,8 @@ function paneRow(pane: ListedPane, depth: number): ListRow {
 }
 
 function sessionRows(panes: readonly ListedPane[]): ListRow[] {
-  const sessions = new Map<string, ListedPane[]>();
-  for (const pane of panes) {
-    const list = sessions.get(pane.session) ?? [];
-    list.push(pane);
-    sessions.set(pane.session, list);
-  }
   const rows: ListRow[] = [];
-  for (const list of sessions.values()) {
+  for (const list of sessionGroups(panes)) {
     // A session of one pane by its own name says nothing its pane does not.
     const alone = list.length === 1 && list[0].session_name === list[0].name;
     if (!alone) rows.push({ kind: "session", key: null, name: list[0].session_name });
@@ -111,46 +84,27 @@ export function listRows(
   const filter = options.filter.trim().toLowerCase();
   const rows: ListRow[] = [{ kind: "agent", key: AGENT_KEY, pane: skiffAgentPane(view.panes) }];
   const panes = view.panes.filter((p) => !isSkiffAgentPane(p));
-  const shown = panes.filter((p) => matches(p, filter));
   const hosts = view.hosts ?? [];
   // A group shows while the filter keeps one of its panes or matches its own name.
   const hidden = (name: string, kept: readonly ListedPane[]) =>
     filter !== "" && kept.length === 0 && !name.toLowerCase().includes(filter);
   if (options.sort === "attention") {
-    const far = hosts.flatMap((h) => h.panes.filter((p) => matches(p, filter)));
-    rows.push(...byAttention([...shown, ...far]).map((pane) => paneRow(pane, 0)));
+    const shown = [...panes, ...hosts.flatMap((h) => h.panes)].filter((p) => matches(p, filter));
+    rows.push(...byAttention(shown).map((pane) => paneRow(pane, 0)));
   } else {
-    const projects = view.projects.map((p) => ({ name: p.name, known: true }));
-    const known = new Set(projects.map((p) => p.name));
-    for (const pane of panes) {
-      if (pane.project !== null && !known.has(pane.project)) {
-        known.add(pane.project);
-        projects.push({ name: pane.project, known: false });
-      }
-    }
-    for (const project of projects) {
-      const all = panes.filter((p) => p.project === project.name);
-      const mine = shown.filter((p) => p.project === project.name);
-      if (hidden(project.name, mine)) continue;
+    // A listing cut to a first screen counts each project's panes, which it does not all hold.
+    const cut = new Map(view.cut?.projects.map((p) => [p.project, p.counts]));
+    for (const group of projectGroups(panes, view.projects.map((p) => p.name))) {
+      const mine = filter === "" ? group.panes : group.panes.filter((p) => matches(p, filter));
+      if (group.name === null ? mine.length === 0 : hidden(group.name, mine)) continue;
       rows.push({
         kind: "project",
         key: null,
-        name: project.name,
-        counts: countPanes(all),
-        known: project.known,
+        name: group.name ?? "No project",
+        counts: cut.get(group.name) ?? countPanes(group.panes),
+        known: group.known,
       });
       rows.push(...sessionRows(mine));
-    }
-    const loose = shown.filter((p) => p.project === null);
-    if (loose.length > 0) {
-      rows.push({
-        kind: "project",
-        key: null,
-        name: "No project",
-        counts: countPanes(panes.filter((p) => p.project === null)),
-        known: false,
-      });
-      rows.push(...sessionRows(loose));
     }
     // Each other host is a group of its own, after this machine's panes.
     for (const host of hosts) {
