@@ -168,7 +168,9 @@ export async function findRecord(
   if (!CONVERSATION_ID.test(options.id)) return { looked };
   const named = (file: string) =>
     rule.header === undefined || headerNames(file, rule.header, options.id);
-  const mark = rule.header === undefined ? "" : ` (its first line's ${rule.header} the id)`;
+  const mark = rule.header === undefined
+    ? ""
+    : ` (its first line holding the id as ${rule.header})`;
   if (options.path) {
     looked.push(options.path + mark);
     if (matching(options.path).some(named)) return { found: options.path, looked };

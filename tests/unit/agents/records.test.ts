@@ -96,7 +96,7 @@ Deno.test("findRecord: a payload's path, path patterns with * parts, a SQLite ro
     const lost = await findRecord(gemini, { id: headless, env });
     assertEquals(lost.found, undefined);
     assertEquals(lost.looked, [
-      `${root}/.gemini/tmp/*/chats/session-*-5c7e2a10.jsonl (its first line's sessionId the id)`,
+      `${root}/.gemini/tmp/*/chats/session-*-5c7e2a10.jsonl (its first line holding the id as sessionId)`,
     ]);
     // The same for a payload's path.
     const named = join(chats, "session-2026-12-06T13-40-5c7e2a10.jsonl");
