@@ -132,7 +132,7 @@ Deno.test({
       version: "0.0.1",
       edits: [{
         path: "lib/daemon/server/workspace_methods.ts",
-        find: `"workspace.list": (_params, ctx) => {`,
+        find: `"workspace.list": (params, ctx) => {`,
         replace: `"workspace.none": (_params: unknown, ctx: any) => {`,
       }],
     });

@@ -129,7 +129,7 @@ Deno.test("a skiffd older than workspace.list: exit 18 naming the request, and t
     version: "0.0.1",
     edits: [{
       path: "lib/daemon/server/workspace_methods.ts",
-      find: `"workspace.list": (_params, ctx) => {`,
+      find: `"workspace.list": (params, ctx) => {`,
       replace: `"workspace.none": (_params: unknown, ctx: any) => {`,
     }],
   });

@@ -1,6 +1,6 @@
 /**
  * A second checkout of Skiff for version-skew and upgrade tests: a copy of
- * this tree's program (main.ts, cmd/, lib/, deno.json) with another version
+ * this tree's program (main.ts, cmd/, lib/, deno.json, package.json) with another version
  * number, and optionally another protocol version or a change of its own.
  * It shares this tree's node_modules through a symlink.
  *
@@ -49,7 +49,9 @@ function edit(text: string, find: string | RegExp, replace: string, what: string
 /** Copies the program into a temp folder with the changes asked for. */
 export async function makeCheckout(options: CheckoutOptions): Promise<Checkout> {
   const dir = await Deno.makeTempDir({ prefix: "skiff-checkout-" });
-  for (const name of ["main.ts", "deno.json", "deno.lock"]) {
+  // package.json too: deno.lock records its dependencies, and without it Deno takes the lock for
+  // stale and asks npm's registry again (which a machine with a cold cache and no network fails).
+  for (const name of ["main.ts", "deno.json", "deno.lock", "package.json"]) {
     await Deno.copyFile(join(ROOT, name), join(dir, name));
   }
   for (const name of ["cmd", "lib"]) await copyTree(join(ROOT, name), join(dir, name));
