@@ -211,7 +211,7 @@ export class AgentWatches {
   #input(pane: Pane, data: Uint8Array, source: InputSource): void {
     const watch = this.get(pane);
     // Enter into an idle agent submits a prompt, whoever typed it.
-    if (data.includes(0x0d)) watch?.tracker.submitted(Date.now());
+    if (data.includes(0x0d)) watch?.submitted();
     watch?.schedule();
     if (source !== "person") return;
     const now = Date.now();

@@ -96,6 +96,16 @@ export class PaneWatch {
   }
 
   /**
+   * Notes that Enter went in. The pane is read first: what its input box holds decides what Enter
+   * submits (a command the agent runs out of sight, Qwen Code's `/clear`), and the last reading
+   * may be up to {@linkcode EVALUATE_EVERY_MS} older than the last key typed.
+   */
+  submitted(): void {
+    this.evaluate();
+    this.tracker.submitted(Date.now());
+  }
+
+  /**
    * Notes a hook event heard only for the conversation's id (it may end a
    * command the agent runs out of sight) and reads the pane again at once.
    */
