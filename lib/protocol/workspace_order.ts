@@ -13,7 +13,7 @@
  */
 
 import { SKIFF_AGENT_MARK } from "./sessions.ts";
-import type { ListedPane, PaneCounts } from "./workspace.ts";
+import type { ListedPane, ListingCut, PaneCounts } from "./workspace.ts";
 
 /** The counts of `panes`. */
 export function countPanes(panes: readonly Pick<ListedPane, "state" | "unread">[]): PaneCounts {
@@ -102,4 +102,23 @@ export function firstPanes<P extends OrderedPane & Pick<ListedPane, "session_mar
     }
   }
   return kept;
+}
+
+/**
+ * What a listing cut to its first screen says of every pane of `panes`: all of them counted (the
+ * Skiff agent's too, as a list's header counts them), and each project's, which the list counts
+ * without the Skiff agent's (its row is its own).
+ */
+export function listingCut(
+  panes: readonly Pick<ListedPane, "project" | "session" | "session_marks" | "state" | "unread">[],
+  projects: readonly string[],
+): ListingCut {
+  const others = panes.filter((p) => !isSkiffAgentPane(p));
+  return {
+    counts: countPanes(panes),
+    projects: projectGroups(others, projects).map((group) => ({
+      project: group.name,
+      counts: countPanes(group.panes),
+    })),
+  };
 }

@@ -7,8 +7,7 @@
 
 import { listedSettings } from "../../config/listed.ts";
 import type { SessionInfo } from "../../protocol/sessions.ts";
-import type { ListedPane, ListingCut } from "../../protocol/workspace.ts";
-import { countPanes, firstPanes, projectGroups } from "../../protocol/workspace_order.ts";
+import { firstPanes, listingCut } from "../../protocol/workspace_order.ts";
 import { maybeInt, type Params } from "./params.ts";
 import type { LiveWorkspace } from "../workspace/mod.ts";
 import type { MethodTable } from "./method_types.ts";
@@ -27,17 +26,6 @@ function sessionInfos(workspace: LiveWorkspace, panes: readonly Pane[]): Session
 
 /** The most rows a first screen may ask for. */
 const MAX_FIRST_ROWS = 10_000;
-
-/** What a listing cut to its first panes says of the whole workspace's `listed` panes. */
-function cutOf(listed: readonly ListedPane[], projects: readonly string[]): ListingCut {
-  return {
-    counts: countPanes(listed),
-    projects: projectGroups(listed, projects).map((group) => ({
-      project: group.name,
-      counts: countPanes(group.panes),
-    })),
-  };
-}
 
 /** The listing methods by name. */
 export const WORKSPACE_METHODS: MethodTable<"session.list" | "workspace.list"> = {
@@ -72,7 +60,7 @@ export const WORKSPACE_METHODS: MethodTable<"session.list" | "workspace.list"> =
       panes: shown,
       sessions: sessionInfos(ctx.workspace, all).filter((s) => kept.has(s.id)),
       ...common,
-      cut: cutOf(listed, projects),
+      cut: listingCut(listed, projects),
     };
   },
 };

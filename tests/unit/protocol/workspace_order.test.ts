@@ -7,6 +7,7 @@ import { assertEquals } from "../../helpers/assert.ts";
 import {
   countPanes,
   firstPanes,
+  listingCut,
   projectGroups,
   sessionGroups,
 } from "../../../lib/protocol/workspace_order.ts";
@@ -166,11 +167,7 @@ Deno.test("a listing cut to N rows gives the dashboard the first N rows of the w
     const whole = listRows(view(panes, projects), { sort: "tree", filter: "" });
     for (const rows of [1, 3, 10, 25]) {
       const kept = new Set(firstPanes(panes, projects, rows).map((p) => p.id));
-      const cut: ListingCut = {
-        counts: countPanes(panes),
-        projects: projectGroups(panes.filter((p) => !p.session_marks[SKIFF_AGENT_MARK]), projects)
-          .map((g) => ({ project: g.name, counts: countPanes(g.panes) })),
-      };
+      const cut = listingCut(panes, projects);
       const part = listRows(view(panes.filter((p) => kept.has(p.id)), projects, cut), {
         sort: "tree",
         filter: "",
