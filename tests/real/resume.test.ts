@@ -56,7 +56,14 @@ async function pane(skiff: SkiffEnv, name: string): Promise<PaneInfo> {
  */
 async function prompt(skiff: SkiffEnv, name: string, text: string): Promise<void> {
   const send = ["send", name, text, "--enter", "--timeout", "60"];
-  const sent = await skiff.run(send);
+  let sent = await skiff.run(send);
+  // An agent may work again a moment after it read idle (seen once with Codex just after `/new`:
+  // the send found it working, and its notify hook came a moment later): the send is refused with
+  // exit 12, rightly, and goes in once it is idle again.
+  for (let tries = 0; sent.code === 12 && tries < 3; tries++) {
+    await skiff.ok(["wait", name, "--until", "idle", "--timeout", "120"]);
+    sent = await skiff.run(send);
+  }
   if (sent.code !== 0) {
     throw new Error(
       `skiff ${send.join(" ")} exited ${sent.code}\nstdout: ${sent.stdout}\nstderr: ${sent.stderr}`,
