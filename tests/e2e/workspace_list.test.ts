@@ -8,7 +8,17 @@
 import { DaemonClient } from "../../lib/client/client.ts";
 import type { WorkspaceListing } from "../../lib/protocol/workspace.ts";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { BASH, withSkiff } from "../helpers/skiff.ts";
+import { BASH, type SkiffEnv, withSkiff } from "../helpers/skiff.ts";
+
+/** A skiffd with one project, `api`, rooted in `src` under the test's root; a client of it. */
+async function apiProject(skiff: SkiffEnv): Promise<{ src: string; client: DaemonClient }> {
+  const src = `${skiff.root}/src`;
+  await Deno.mkdir(src, { recursive: true });
+  await Deno.mkdir(skiff.env.SKIFF_CONFIG_DIR, { recursive: true });
+  await Deno.writeTextFile(skiff.configFile, `[projects.api]\nroot = "${src}"\n`);
+  await skiff.ok(["daemon", "start"]);
+  return { src, client: await DaemonClient.connect(skiff.socket) };
+}
 
 Deno.test("workspace.list: panes, sessions, projects, the Skiff agent's settings and the watcher in one answer", async () => {
   await withSkiff(async (skiff) => {
@@ -56,12 +66,7 @@ Deno.test("workspace.list: panes, sessions, projects, the Skiff agent's settings
 
 Deno.test("workspace.list: a broken projects.toml keeps the last good projects and says why until mended", async () => {
   await withSkiff(async (skiff) => {
-    const src = `${skiff.root}/src`;
-    await Deno.mkdir(src, { recursive: true });
-    await Deno.mkdir(skiff.env.SKIFF_CONFIG_DIR, { recursive: true });
-    await Deno.writeTextFile(skiff.configFile, `[projects.api]\nroot = "${src}"\n`);
-    await skiff.ok(["daemon", "start"]);
-    const client = await DaemonClient.connect(skiff.socket);
+    const { src, client } = await apiProject(skiff);
     try {
       const good = await client.call("workspace.list");
       assertEquals(good.projects.map((p) => p.name), ["api"]);
@@ -94,12 +99,7 @@ Deno.test("workspace.list: a broken projects.toml keeps the last good projects a
 
 Deno.test("workspace.list with first: a first screen's panes, the whole workspace counted", async () => {
   await withSkiff(async (skiff) => {
-    const src = `${skiff.root}/src`;
-    await Deno.mkdir(src, { recursive: true });
-    await Deno.mkdir(skiff.env.SKIFF_CONFIG_DIR, { recursive: true });
-    await Deno.writeTextFile(skiff.configFile, `[projects.api]\nroot = "${src}"\n`);
-    await skiff.ok(["daemon", "start"]);
-    const client = await DaemonClient.connect(skiff.socket);
+    const { client } = await apiProject(skiff);
     try {
       // Loose panes first, then one of api (the list shows api's first), then a second pane of
       // the first loose session (the list shows it beside that session's first).

@@ -6,6 +6,7 @@
  */
 
 import type { PaneInfo } from "../../lib/protocol/panes.ts";
+import type { WatcherHealth } from "../../lib/protocol/watch.ts";
 
 /** A running shell pane `id`, with `fields` over the defaults. */
 export function samplePane(id: string, fields: Partial<PaneInfo> = {}): PaneInfo {
@@ -39,5 +40,19 @@ export function samplePane(id: string, fields: Partial<PaneInfo> = {}): PaneInfo
     worktree: null,
     diff: null,
     ...fields,
+  };
+}
+
+/** A running watcher that watches nothing and has said nothing yet. */
+export function sampleWatcher(): WatcherHealth {
+  return {
+    running: true,
+    pid: 1,
+    started: null,
+    ok: true,
+    last: null,
+    last_at: null,
+    watching: [],
+    waiting_lines: 0,
   };
 }

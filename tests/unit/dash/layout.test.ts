@@ -12,6 +12,7 @@ import { initialState } from "../../../lib/dash/model/state.ts";
 import { textWidth } from "../../../lib/dash/draw/text.ts";
 import type { WorkspaceView } from "../../../lib/overview/view.ts";
 import type { PaneInfo, PaneState } from "../../../lib/protocol/panes.ts";
+import { sampleWatcher } from "../../helpers/pane_info.ts";
 
 function pane(id: number, fields: Partial<PaneInfo> = {}): PaneInfo {
   return {
@@ -52,16 +53,7 @@ function view(panes: PaneInfo[]): WorkspaceView {
     panes,
     sessions: [],
     projects: [{ name: "api", root: "/src/api" }, { name: "web", root: "/src/web" }],
-    watcher: {
-      running: true,
-      pid: 1,
-      started: null,
-      ok: true,
-      last: null,
-      last_at: null,
-      watching: [],
-      waiting_lines: 0,
-    },
+    watcher: sampleWatcher(),
     skipper: { enabled: true, name: "Skipper", agent: "claude" },
     config_error: null,
   };

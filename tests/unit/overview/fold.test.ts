@@ -5,17 +5,9 @@ import { foldEvent, type LivePanes } from "../../../lib/overview/fold.ts";
 import type { Event } from "../../../lib/protocol/events.ts";
 import type { PaneInfo } from "../../../lib/protocol/panes.ts";
 import type { WatcherHealth } from "../../../lib/protocol/watch.ts";
+import { sampleWatcher } from "../../helpers/pane_info.ts";
 
-const HEALTH: WatcherHealth = {
-  running: true,
-  pid: 1,
-  started: null,
-  ok: true,
-  last: null,
-  last_at: null,
-  watching: [],
-  waiting_lines: 0,
-};
+const HEALTH: WatcherHealth = sampleWatcher();
 
 function live(): LivePanes {
   const pane = {

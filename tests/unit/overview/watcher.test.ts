@@ -4,19 +4,10 @@ import { assertEquals } from "../../helpers/assert.ts";
 import { agentIconState, iconMeaning, watcherWord } from "../../../lib/overview/watcher.ts";
 import type { PaneInfo, PaneState } from "../../../lib/protocol/panes.ts";
 import type { WatcherHealth } from "../../../lib/protocol/watch.ts";
+import { sampleWatcher } from "../../helpers/pane_info.ts";
 
 function health(fields: Partial<WatcherHealth> = {}): WatcherHealth {
-  return {
-    running: true,
-    pid: 42,
-    started: null,
-    ok: true,
-    last: null,
-    last_at: null,
-    watching: [],
-    waiting_lines: 0,
-    ...fields,
-  };
+  return { ...sampleWatcher(), pid: 42, ...fields };
 }
 
 function pane(id: string, session: string, state: PaneState): PaneInfo {

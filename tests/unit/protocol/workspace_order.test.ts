@@ -15,47 +15,23 @@ import { SKIFF_AGENT_MARK } from "../../../lib/protocol/sessions.ts";
 import type { ListedPane, ListingCut } from "../../../lib/protocol/workspace.ts";
 import type { WorkspaceView } from "../../../lib/overview/view.ts";
 import { listRows } from "../../../lib/dash/model/rows.ts";
+import { samplePane, sampleWatcher } from "../../helpers/pane_info.ts";
 
+/** Pane `p<id>` in `project` and `session` (named after it), as a listing has it. */
 function pane(
   id: number,
   project: string | null,
   session: string,
   fields: Partial<ListedPane> = {},
 ): ListedPane {
-  return {
-    id: `p${id}`,
+  const { foreground: _, ...listed } = samplePane(`p${id}`, {
     name: `pane-${id}`,
     project,
     session,
     session_name: session,
-    pid: 100 + id,
-    generation: 1,
-    command: ["bash"],
-    cwd: "/src",
-    cols: 120,
-    rows: 40,
-    title: "",
-    status: "running",
-    agent: null,
-    state: "shell",
-    state_since: "2026-12-06T12:00:00.000Z",
-    unread: false,
-    unread_reasons: [],
-    person_inputs: 0,
-    session_marks: {},
-    exit_code: null,
-    exit_signal: null,
-    attached: 0,
-    created: "2026-12-06T12:00:00.000Z",
-    used: null,
-    resumed: null,
-    conversation: null,
-    resume: null,
-    no_resume: false,
-    worktree: null,
-    diff: null,
     ...fields,
-  };
+  });
+  return listed;
 }
 
 function view(panes: ListedPane[], projects: string[], cut?: ListingCut): WorkspaceView {
@@ -63,16 +39,7 @@ function view(panes: ListedPane[], projects: string[], cut?: ListingCut): Worksp
     panes,
     sessions: [],
     projects: projects.map((name) => ({ name, root: `/src/${name}` })),
-    watcher: {
-      running: true,
-      pid: 1,
-      started: null,
-      ok: true,
-      last: null,
-      last_at: null,
-      watching: [],
-      waiting_lines: 0,
-    },
+    watcher: sampleWatcher(),
     skipper: { enabled: true, name: "Skipper", agent: "claude" },
     config_error: null,
     ...(cut ? { cut } : {}),
