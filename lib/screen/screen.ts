@@ -21,18 +21,18 @@ import { HistoryAside, type HistoryAsideText } from "./history_aside.ts";
 import { type LazyPrelude, unbornAsleep } from "./unborn_screen.ts";
 import type { SavedScreen, ScreenState } from "./screen_state.ts";
 import type { ScreenSnapshot } from "../protocol/panes.ts";
+import { LiveScreen, type ScreenOptions } from "./live_screen.ts";
 import {
   type AsleepScreen,
   asleepVt,
   type BytePacker,
-  LiveScreen,
-  type ScreenOptions,
   type SleepSummary,
-} from "./live_screen.ts";
+} from "./asleep_screen.ts";
 
 export type { CaptureOptions } from "./screen_lines.ts";
 export type { SavedScreen } from "./screen_state.ts";
-export type { BytePacker, ScreenOptions, SleepSummary } from "./live_screen.ts";
+export type { ScreenOptions } from "./live_screen.ts";
+export type { BytePacker, SleepSummary } from "./asleep_screen.ts";
 export type { HistoryAsideText } from "./history_aside.ts";
 export { type LazyPrelude, newlineCount } from "./unborn_screen.ts";
 

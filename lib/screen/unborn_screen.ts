@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { AsleepScreen, BytePacker } from "./live_screen.ts";
+import type { AsleepScreen, BytePacker } from "./asleep_screen.ts";
 import { SCREEN_STATE_VERSION } from "./screen_state.ts";
 
 const encoder = new TextEncoder();

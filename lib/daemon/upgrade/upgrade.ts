@@ -54,15 +54,12 @@
 import { SkiffError } from "../../errors.ts";
 import type { RuntimeFiles } from "../../config/paths.ts";
 import type { UpgradeOutcome } from "../../protocol/daemon.ts";
-import { closeOnExec } from "../../platform/cloexec.ts";
-import { childReaper } from "../../platform/child_reaper.ts";
 import { descriptorOf, execInPlace, ownCommandLine } from "../../platform/exec.ts";
 import { ptyReader } from "../../platform/pty_reader.ts";
 import { ownCpuMs } from "../../platform/proc.ts";
 import { PROTOCOL_VERSION, VERSION } from "../../version.ts";
 import type { EventBus } from "../records/mod.ts";
 import {
-  CHECK_SCREENS,
   type Handoff,
   HANDOFF_CHECK_ENV,
   HANDOFF_ENV,
@@ -75,16 +72,14 @@ import {
   writeHandoff,
 } from "./handoff.ts";
 import { handedPane } from "./handed_pane.ts";
+import { checkSample, runCheck } from "./program_check.ts";
+import { holdFloods, settleExits, thawAll } from "./pane_hold.ts";
 import type { Server, UpgradeRequest, UpgradeStep, WatcherRegistry } from "../server/mod.ts";
 import type { LiveWorkspace } from "../workspace/mod.ts";
 import type { Pane } from "../panes/mod.ts";
 
-/** How long the new program's check may take. */
-const CHECK_TIMEOUT_MS = 30_000;
 /** How long requests under way may take to be answered before the upgrade gives up. */
 const QUIESCE_TIMEOUT_MS = 15_000;
-/** How long a pane whose process just ended may take to tell its exit. */
-const EXIT_SETTLE_MS = 3000;
 /**
  * How long floods may wait for the new program's check (see
  * {@linkcode holdFloods}) before they are read again anyway.
@@ -300,7 +295,7 @@ export class Upgrader {
 
   /**
    * The handoff as things are now: for the `check`, a snapshot with a few
-   * screens (see {@linkcode CHECK_SCREENS}); else the last word, when
+   * screens (see `CHECK_SCREENS` in `handoff.ts`); else the last word, when
    * frozen, with the output that waits when `waiting`, and busy panes'
    * older history apart when `aside`.
    */
@@ -361,115 +356,4 @@ function fault(request: UpgradeRequest, step: UpgradeStep): void {
   if (request.fault === step) {
     throw new StepFailed(step, `failed on purpose (SKIFF_FAULT_UPGRADE=${step})`);
   }
-}
-
-/**
- * Stops reading and parsing the panes that flood, and returns them: the new
- * program's check is a Deno start, which took 1–2 s beside fifty floods
- * parsed on two cores, and 0.3–0.5 s beside none. A flood's output waits in
- * the kernel meanwhile, as it does through the freeze; quiet panes (a
- * person typing, an agent at work) and requests are served on.
- */
-function holdFloods(panes: readonly Pane[]): Pane[] {
-  const held: Pane[] = [];
-  for (const pane of panes) {
-    if (!pane.flooding) continue;
-    held.push(pane);
-    pane.holdOutput();
-  }
-  return held;
-}
-
-/** Reads and parses the output of `panes` again (after a freeze or a hold). */
-function thawAll(panes: readonly Pane[]): void {
-  for (const pane of panes) pane.thaw();
-}
-
-/**
- * Waits until each pane whose process has ended has told its exit (the
- * exit is told after the last output): such a pane is handed over as
- * exited, with its code, rather than as a process that is gone.
- */
-async function settleExits(panes: Pane[]): Promise<void> {
-  const reaper = childReaper();
-  const deadline = Date.now() + EXIT_SETTLE_MS;
-  for (;;) {
-    const ending = panes.filter((p) => p.status === "running" && reaper.ended(p.pid));
-    if (ending.length === 0 || Date.now() > deadline) return;
-    // Its last output must be read to the end, paused or not.
-    for (const pane of ending) pane.thaw();
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    for (const pane of ending) pane.freeze();
-  }
-}
-
-/**
- * The panes (by index) whose screens an upgrade's check hands over whole:
- * the few awake with the least history, and the first few asleep (the new
- * program rebuilds those). Any screen proves the program reads the state
- * and its emulator runs; a flooding pane's 10,000 lines made the check
- * write and rebuild 30,000 lines while the floods took the cores.
- */
-export function checkSample(panes: Pane[]): Set<number> {
-  const awake: { i: number; lines: number }[] = [];
-  const sample = new Set<number>();
-  let asleep = 0;
-  panes.forEach((pane, i) => {
-    if (!pane.screen.asleep) awake.push({ i, lines: pane.screen.historyLines });
-    else if (asleep++ < CHECK_SCREENS) sample.add(i);
-  });
-  awake.sort((a, b) => a.lines - b.lines || a.i - b.i);
-  for (const { i } of awake.slice(0, CHECK_SCREENS)) sample.add(i);
-  return sample;
-}
-
-/** What the new program's check said: with the newest handoff version it reads. */
-type CheckResult = { ok: true; reads: number } | { ok: false; error: string };
-
-/** Runs the new program's check on the handoff at `file` (see `adopt.ts`). */
-async function runCheck(program: string[], file: string): Promise<CheckResult> {
-  closeOnExec();
-  let child: Deno.ChildProcess;
-  try {
-    child = new Deno.Command(program[0], {
-      args: program.slice(1),
-      env: { [HANDOFF_CHECK_ENV]: file, DENO_NO_UPDATE_CHECK: "1" },
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-  } catch (error) {
-    return { ok: false, error: `cannot run ${program[0]}: ${(error as Error).message}` };
-  }
-  const timer = setTimeout(() => {
-    try {
-      child.kill("SIGKILL");
-    } catch {
-      // Ended already.
-    }
-  }, CHECK_TIMEOUT_MS);
-  const output = await child.output();
-  clearTimeout(timer);
-  const stdout = new TextDecoder().decode(output.stdout).trim();
-  const stderr = new TextDecoder().decode(output.stderr).trim();
-  if (output.success) {
-    try {
-      const report = JSON.parse(stdout.split("\n").at(-1) ?? "");
-      // A program before handoff version 3 reports the version it writes, the newest it reads.
-      if (report?.ok === true) {
-        return { ok: true, reads: typeof report.handoff === "number" ? report.handoff : 1 };
-      }
-    } catch {
-      // Not the check's answer: said below.
-    }
-  }
-  const line = stderr.split("\n").map((l) => l.trim()).find((l) => l !== "") ??
-    stdout.split("\n").at(-1) ?? "";
-  const why = line.replace(/^skiff: /, "").slice(0, 300);
-  return {
-    ok: false,
-    error: output.signal === "SIGKILL"
-      ? `the new program did not finish its check within ${CHECK_TIMEOUT_MS / 1000} s`
-      : `the new program cannot take over: ${why || `its check exited ${output.code}`}`,
-  };
 }

@@ -1,5 +1,5 @@
 import { assertEquals } from "../../helpers/assert.ts";
-import { checkSample } from "../../../lib/daemon/upgrade/upgrade.ts";
+import { checkSample } from "../../../lib/daemon/upgrade/program_check.ts";
 import type { Pane } from "../../../lib/daemon/panes/mod.ts";
 
 /** Panes as the sample reads them: asleep or not, and their history's length. */
