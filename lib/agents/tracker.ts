@@ -20,7 +20,7 @@ import type {
   TrackerSnapshot,
   TrackerState,
 } from "./tracker_types.ts";
-import { agentSignals, processSignals } from "./tracker_signals.ts";
+import { agentSignals, processSignals, startWaitSignal } from "./tracker_signals.ts";
 
 // skiffd's modules take these shapes from here, beside the tracker.
 export type * from "./tracker_types.ts";
@@ -271,7 +271,12 @@ export class AgentTracker {
       : undefined;
     if (until !== undefined) {
       this.#awaitUntil = until;
-      this.#signals.push(this.#startSignal(profile, reading));
+      this.#signals.push(
+        startWaitSignal(profile, reading, {
+          agentSince: this.#agentSince,
+          startHookAt: this.#startHookAt,
+        }),
+      );
       return "starting";
     }
     return next;
@@ -292,35 +297,6 @@ export class AgentTracker {
   /** Whether the agent's start ends with a hook Skiff wired in (its profile's `startHook`). */
   #awaitsStartHook(): boolean {
     return this.#agent?.startHook !== undefined && this.#hooked;
-  }
-
-  /** Why the agent's first idle still waits, for `skiff explain`. */
-  #startSignal(profile: AgentProfile, reading: ScreenReading): Signal {
-    if (profile.statusApp === undefined) {
-      return this.#startHookAt === undefined
-        ? {
-          source: "hook",
-          rule: "no start hook yet",
-          says: "info",
-          text: `${profile.label} ends its start with its ${profile.startHook} hook`,
-        }
-        : {
-          source: "hook",
-          rule: "its idle after the start hook settles",
-          says: "info",
-          text: `${profile.label} may draw its ${profile.startHook} hook a moment after the ` +
-            `hook's event: its idle must hold ${profile.startSettleMs} ms`,
-        };
-    }
-    const none = reading.reportedAt === undefined || reading.reportedAt < this.#agentSince;
-    return {
-      source: "status",
-      rule: none ? "no report of its own yet" : "its report of idle settles",
-      says: "info",
-      text: none
-        ? `${profile.label} reports its own state: it is starting until its first report`
-        : `${profile.label} may still work on its start: its report of idle must hold ${profile.startSettleMs} ms`,
-    };
   }
 
   /**
