@@ -15,6 +15,7 @@ import {
   call,
   type CallResult,
   connectMcp,
+  type McpSession,
   ringBell,
   seenIsTold,
   toolErrorOf,
@@ -23,6 +24,26 @@ import {
 function ok(result: CallResult): Record<string, unknown> {
   assert(!result.isError, `the call failed: ${result.content[0]?.text}`);
   return result.structuredContent!;
+}
+
+/**
+ * Waits until an update is told for `screen.uri` after which a read of it
+ * shows `options.line`. The follow's first frame (the screen as it already
+ * was) is told too, so the first update may come before the output does.
+ */
+async function toldShowing(
+  session: McpSession,
+  screen: { uri: string; told: () => readonly unknown[] },
+  options: { line: RegExp; timeout?: number },
+): Promise<void> {
+  let toldBefore = 0;
+  await waitFor(`an update after which ${screen.uri} shows ${options.line}`, async () => {
+    const told = screen.told().length;
+    if (told === toldBefore) return false;
+    toldBefore = told;
+    const read = await session.client.readResource({ uri: screen.uri });
+    return options.line.test((read.contents[0] as { text: string }).text);
+  }, { timeout: options.timeout });
 }
 
 Deno.test("mcp --project: every tool sees only that project's panes and ledger rows", async () => {
@@ -173,15 +194,8 @@ Deno.test("mcp resources: a subscribed screen is told when the pane prints, at m
       const sh = "skiff://pane/sh/screen";
       await session.client.subscribeResource({ uri: sh });
       await skiff.ok(["keys", "sh", "echo marker-one", "Enter"]);
-      // The follow's first frame (the screen as it was) is told too, and may come after the keys:
-      // so each update is read until one shows the command's output.
-      let toldBefore = 0;
-      await waitFor("an update after which the shell's screen shows marker-one", async () => {
-        const told = updates.filter((u) => u.uri === sh).length;
-        if (told === toldBefore) return false;
-        toldBefore = told;
-        const screen = await session.client.readResource({ uri: sh });
-        return /^marker-one$/m.test((screen.contents[0] as { text: string }).text);
+      await toldShowing(session, { uri: sh, told: () => updates.filter((u) => u.uri === sh) }, {
+        line: /^marker-one$/m,
       });
 
       // A flood of output for two seconds: told at most 4 times a second.
@@ -276,7 +290,10 @@ Deno.test("mcp: skiffd reloads and restarts under a live server; calls wait for 
       updates.length = 0;
       await skiff.waitForScreen("sh", /[$#] ?$/m);
       await skiff.ok(["keys", "sh", "echo back", "Enter"]);
-      await waitFor("an update after the restart", () => updates.length > 0, { timeout: 15_000 });
+      await toldShowing(session, { uri: "skiff://pane/sh/screen", told: () => updates }, {
+        line: /^back$/m,
+        timeout: 15_000,
+      });
       // A mutating tool works on the new connection.
       ok(await call(session, "new_pane", { name: "second", command: [...BASH] }));
 
