@@ -95,7 +95,7 @@ export function listRows(
     // A listing cut to a first screen counts each project's panes, which it does not all hold.
     const cut = new Map(view.cut?.projects.map((p) => [p.project, p.counts]));
     for (const group of projectGroups(panes, view.projects.map((p) => p.name))) {
-      const mine = filter === "" ? group.panes : group.panes.filter((p) => matches(p, filter));
+      const mine = group.panes.filter((p) => matches(p, filter));
       if (group.name === null ? mine.length === 0 : hidden(group.name, mine)) continue;
       rows.push({
         kind: "project",
